@@ -1,0 +1,70 @@
+/** The invoice as posted to the ledger; mirrors schemas/invoice.schema.json. */
+export interface Invoice {
+  invoiceNumber: string;
+  issuer: string;
+  issueDate: string;
+  dueDate: string | null;
+  currency: string;
+  totalAmount: number;
+  subtotalAmount: number | null;
+  taxAmount: number | null;
+  lineItems: InvoiceLineItem[];
+}
+
+export interface InvoiceLineItem {
+  description: string;
+  quantity: number | null;
+  unitPrice: number | null;
+  amount: number | null;
+}
+
+export type InvoiceFieldName = keyof Invoice;
+
+export const INVOICE_FIELD_NAMES: readonly InvoiceFieldName[] = [
+  'invoiceNumber',
+  'issuer',
+  'issueDate',
+  'dueDate',
+  'currency',
+  'totalAmount',
+  'subtotalAmount',
+  'taxAmount',
+  'lineItems',
+];
+
+/** Fields without which an invoice cannot be posted; their confidence decides the overall confidence. */
+export const REQUIRED_INVOICE_FIELDS: readonly InvoiceFieldName[] = [
+  'invoiceNumber',
+  'issuer',
+  'issueDate',
+  'currency',
+  'totalAmount',
+];
+
+/** What the model returns (schemas/invoice-extraction.schema.json): any field may be null when not shown. */
+export interface InvoiceExtraction {
+  invoice: { [K in InvoiceFieldName]: K extends 'lineItems' ? InvoiceLineItem[] : Invoice[K] | null };
+  confidence: Record<InvoiceFieldName, number>;
+}
+
+export type DocumentType = 'invoice' | 'receipt' | 'credit_note' | 'purchase_order' | 'other';
+
+export interface Classification {
+  documentType: DocumentType;
+  confidence: number;
+  reason?: string;
+}
+
+/**
+ * Overall confidence is the weakest required field: one unreadable total is enough to need a person,
+ * however sure the model is of the rest. A missing required value counts as zero.
+ */
+export function overallConfidence(extraction: InvoiceExtraction): number {
+  let lowest = 1;
+  for (const name of REQUIRED_INVOICE_FIELDS) {
+    const value = extraction.invoice[name];
+    const confidence = value === null || value === '' ? 0 : extraction.confidence[name];
+    lowest = Math.min(lowest, confidence);
+  }
+  return lowest;
+}

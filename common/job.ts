@@ -1,0 +1,103 @@
+import type { Invoice, InvoiceExtraction } from './invoice';
+import type { Priority } from './task-queues';
+
+export type JobType = 'invoice';
+export const JOB_TYPES: readonly JobType[] = ['invoice'];
+
+/** The status vocabulary of the API's `status` field and the JobStatus search attribute. */
+export type JobStatus =
+  | 'queued'
+  | 'processing'
+  | 'awaiting_review'
+  | 'posted'
+  | 'rejected'
+  | 'review_expired'
+  | 'failed'
+  | 'dead_letter';
+
+export const TERMINAL_STATUSES: readonly JobStatus[] = ['posted', 'rejected', 'review_expired', 'failed'];
+
+export function isTerminal(status: JobStatus): boolean {
+  return TERMINAL_STATUSES.includes(status);
+}
+
+export type JobStep = 'extractText' | 'classify' | 'extractFields' | 'validate' | 'review' | 'postToLedger';
+
+/** Where the uploaded document lives; workflows carry this reference, never the bytes. */
+export interface DocumentRef {
+  bucket: string;
+  key: string;
+  sha256: string;
+  contentType: 'application/pdf' | 'text/plain';
+  sizeBytes: number;
+  fileName: string;
+}
+
+export interface InvoiceJobInput {
+  jobId: string;
+  tenantId: string;
+  priority: Priority;
+  document: DocumentRef;
+  /** Below this overall confidence a person reviews the fields (0..1). */
+  confidenceThreshold: number;
+  /** How long a job waits for a reviewer before it ends as review_expired. */
+  reviewTimeoutMs: number;
+  /** Schema-invalid model output is re-asked this many times in total before it goes to review. */
+  maxExtractionTries: number;
+  callbackUrl?: string;
+  submittedAt: string;
+}
+
+export interface JobError {
+  type: string;
+  message: string;
+  step?: JobStep;
+  retryable: boolean;
+  attempts?: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  calls: number;
+}
+
+export interface ReviewDecision {
+  decision: 'approved' | 'rejected';
+  reviewer: string;
+  fields?: Invoice;
+  reason?: string;
+  decidedAt: string;
+}
+
+/** What the `status` query returns: the job as the workflow sees it. */
+export interface JobState {
+  jobId: string;
+  tenantId: string;
+  status: JobStatus;
+  step?: JobStep;
+  attempts: Partial<Record<JobStep, number>>;
+  textKey?: string;
+  documentType?: string;
+  extraction?: InvoiceExtraction;
+  /** Model output that failed the schema, kept for the reviewer (truncated). */
+  rawModelOutput?: string;
+  validationErrors?: string[];
+  confidence?: number;
+  fields?: Invoice;
+  reviewDeadline?: string;
+  review?: ReviewDecision;
+  ledgerEntryId?: string;
+  error?: JobError;
+  usage: Usage;
+  updatedAt: string;
+}
+
+export interface InvoiceJobResult {
+  status: Extract<JobStatus, 'posted' | 'rejected' | 'review_expired'>;
+  fields?: Invoice;
+  ledgerEntryId?: string;
+  reason?: string;
+  usage: Usage;
+}

@@ -1,0 +1,26 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/**
+ * Custom search attributes: the job list, the reviewer queue and the Web UI all filter on these.
+ * SQLite visibility (the dev server) allows at most 10 Keyword attributes; keep the count low.
+ */
+export const TenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD);
+export const JobTypeKey = defineSearchAttributeKey('JobType', SearchAttributeType.KEYWORD);
+export const JobStatusKey = defineSearchAttributeKey('JobStatus', SearchAttributeType.KEYWORD);
+export const JobStepKey = defineSearchAttributeKey('JobStep', SearchAttributeType.KEYWORD);
+export const PriorityKey = defineSearchAttributeKey('Priority', SearchAttributeType.KEYWORD);
+export const ErrorTypeKey = defineSearchAttributeKey('ErrorType', SearchAttributeType.KEYWORD);
+export const NeedsReviewKey = defineSearchAttributeKey('NeedsReview', SearchAttributeType.BOOL);
+export const ReviewDeadlineKey = defineSearchAttributeKey('ReviewDeadline', SearchAttributeType.DATETIME);
+
+/** name → type, as the dev server's --search-attribute flag and `operator search-attribute create` want it. */
+export const SEARCH_ATTRIBUTE_TYPES: Record<string, 'Keyword' | 'Bool' | 'Datetime'> = {
+  TenantId: 'Keyword',
+  JobType: 'Keyword',
+  JobStatus: 'Keyword',
+  JobStep: 'Keyword',
+  Priority: 'Keyword',
+  ErrorType: 'Keyword',
+  NeedsReview: 'Bool',
+  ReviewDeadline: 'Datetime',
+};
