@@ -24,3 +24,14 @@ export const SEARCH_ATTRIBUTE_TYPES: Record<string, 'Keyword' | 'Bool' | 'Dateti
   NeedsReview: 'Bool',
   ReviewDeadline: 'Datetime',
 };
+
+export const ALL_SEARCH_ATTRIBUTE_KEYS = [
+  TenantIdKey,
+  JobTypeKey,
+  JobStatusKey,
+  JobStepKey,
+  PriorityKey,
+  ErrorTypeKey,
+  NeedsReviewKey,
+  ReviewDeadlineKey,
+];

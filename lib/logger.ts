@@ -16,8 +16,8 @@ const REDACTED_PATHS = [
   '*.password',
 ];
 
-/** JSON logs, object first: `log.info({ jobId }, 'message')`. LOG_LEVEL=silent turns them off in tests. */
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
+/** JSON logs, object first: `log.info({ jobId }, 'message')`. The level comes from config (LOG_LEVEL). */
+export function createLogger(name: string, level = 'info'): Logger {
   return pino({
     name,
     level,

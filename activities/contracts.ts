@@ -1,0 +1,61 @@
+import type { DocumentRef, JobStep, Usage } from '../common/job';
+import type { Classification, Invoice, InvoiceExtraction } from '../common/invoice';
+import type { Priority } from '../common/task-queues';
+
+/** Inputs and results of the activities: references and small JSON only, never document bytes or full text. */
+
+export interface JobContext {
+  jobId: string;
+  tenantId: string;
+  priority: Priority;
+}
+
+export interface ExtractTextInput extends JobContext {
+  document: DocumentRef;
+}
+export interface ExtractTextResult {
+  textKey: string;
+  characters: number;
+  pages: number;
+  attempt: number;
+}
+
+export interface ModelStepInput extends JobContext {
+  textKey: string;
+}
+
+export interface ClassifyResult {
+  classification: Classification;
+  usage: Usage;
+  attempt: number;
+}
+
+export type ExtractFieldsResult =
+  | {
+      outcome: 'valid';
+      extraction: InvoiceExtraction;
+      /** The extraction as a postable invoice, or null when a required field is missing or malformed. */
+      invoice: Invoice | null;
+      invoiceErrors: string[];
+      confidence: number;
+      usage: Usage;
+      attempt: number;
+    }
+  | {
+      outcome: 'schema_invalid';
+      rawOutput: string;
+      errors: string[];
+      usage: Usage;
+      attempt: number;
+    };
+
+export interface PostToLedgerInput extends JobContext {
+  invoice: Invoice;
+}
+export interface PostToLedgerResult {
+  entryId: string;
+  replayed: boolean;
+  attempt: number;
+}
+
+export type StepName = JobStep;

@@ -1,0 +1,65 @@
+import { Context } from '@temporalio/activity';
+import { DocumentTooLargeError, InvalidDocumentError } from '../common/errors';
+import { objectKeys, type ObjectStore } from '../lib/object-store';
+import type { ExtractTextInput, ExtractTextResult } from './contracts';
+import { withHeartbeats } from './heartbeat';
+
+/** Bumped when extraction changes, so text cached under the old version is not reused. */
+export const TEXT_EXTRACTOR_VERSION = 'unpdf-1';
+/** ~100k tokens: beyond this a single extraction call would not fit the model's context with room to answer. */
+export const MAX_TEXT_CHARACTERS = 400_000;
+
+export function createExtractText(deps: { store: ObjectStore }) {
+  return async function extractText(input: ExtractTextInput): Promise<ExtractTextResult> {
+    const { attempt } = Context.current().info;
+    const textKey = `${objectKeys.text(input.tenantId, input.document.sha256)}.${TEXT_EXTRACTOR_VERSION}`;
+    const bytes = await deps.store.getBytes(input.document.key);
+    const { text, pages } = await withHeartbeats(() => readText(bytes, input.document.contentType));
+    if (text.trim().length === 0) {
+      throw new InvalidDocumentError(
+        pages > 0
+          ? `the document has ${pages} page(s) but no text layer (scanned images need OCR, which Slowlane does not do yet)`
+          : 'the document is empty',
+      );
+    }
+    if (text.length > MAX_TEXT_CHARACTERS) {
+      throw new DocumentTooLargeError(
+        `the document has ${text.length} characters of text; the limit is ${MAX_TEXT_CHARACTERS}`,
+      );
+    }
+    await deps.store.put(textKey, text, { contentType: 'text/plain; charset=utf-8' });
+    return { textKey, characters: text.length, pages, attempt };
+  };
+}
+
+export async function readText(
+  bytes: Buffer,
+  contentType: 'application/pdf' | 'text/plain',
+): Promise<{ text: string; pages: number }> {
+  if (contentType === 'text/plain') {
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    return { text, pages: 0 };
+  }
+  const { extractText, getDocumentProxy } = await import('unpdf');
+  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  try {
+    pdf = await getDocumentProxy(new Uint8Array(bytes));
+  } catch (error) {
+    throw new InvalidDocumentError(describePdfError(error), { cause: error });
+  }
+  try {
+    const { totalPages, text } = await extractText(pdf, { mergePages: true });
+    return { text, pages: totalPages };
+  } catch (error) {
+    throw new InvalidDocumentError(describePdfError(error), { cause: error });
+  } finally {
+    await pdf.loadingTask.destroy();
+  }
+}
+
+function describePdfError(error: unknown): string {
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'PasswordException') return 'the PDF is encrypted or password-protected; upload an unprotected copy';
+  if (name === 'InvalidPDFException') return 'the file is not a readable PDF (corrupt or truncated)';
+  return `the PDF could not be read: ${error instanceof Error ? error.message : String(error)}`;
+}

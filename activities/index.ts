@@ -1,0 +1,33 @@
+import type { ModelGateway } from '../gateway/model-gateway';
+import type { Config } from '../lib/config';
+import type { ObjectStore } from '../lib/object-store';
+import { createClassifyDocument } from './classify-document';
+import { createExtractInvoiceFields } from './extract-invoice-fields';
+import { createExtractText } from './extract-text';
+import { createPostToLedger } from './post-to-ledger';
+
+export interface ActivityDeps {
+  store: ObjectStore;
+  gateway: ModelGateway;
+  config: Pick<Config, 'anthropic' | 'ledger'>;
+}
+
+/** Every activity, built from injected clients so tests can hand in their own. */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    extractText: createExtractText({ store: deps.store }),
+    classifyDocument: createClassifyDocument({
+      store: deps.store,
+      gateway: deps.gateway,
+      model: deps.config.anthropic.classifyModel,
+    }),
+    extractInvoiceFields: createExtractInvoiceFields({
+      store: deps.store,
+      gateway: deps.gateway,
+      model: deps.config.anthropic.extractModel,
+    }),
+    postInvoiceToLedger: createPostToLedger({ ledger: deps.config.ledger }),
+  };
+}
+
+export type InvoiceActivities = ReturnType<typeof createActivities>;

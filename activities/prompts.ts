@@ -1,0 +1,33 @@
+import type { ToolSpec } from '../gateway/model-gateway';
+import { schemas } from '../common/validation';
+
+/** Only the $schema/$id/title headers are stripped: the model sees the very schema ajv checks its answer with. */
+function toolSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _schema, $id: _id, title: _title, ...rest } = schema;
+  return rest;
+}
+
+export const CLASSIFY_SYSTEM =
+  'You sort business documents for an accounts-payable team. Decide what kind of document the text is. ' +
+  'Answer only through the classify_document tool.';
+export const CLASSIFY_INSTRUCTION = 'Classify the document above.';
+export const CLASSIFY_TOOL: ToolSpec = {
+  name: 'classify_document',
+  description: 'Record what kind of business document this is, and how sure you are (0 to 1).',
+  inputSchema: toolSchema(schemas.classification),
+};
+/** Classification needs the head of a document, not all of it; this caps its cost on long PDFs. */
+export const CLASSIFY_MAX_CHARACTERS = 8_000;
+
+export const EXTRACT_SYSTEM =
+  'You read invoices for an accounts-payable team. Copy values exactly as printed; write dates as YYYY-MM-DD ' +
+  'and currencies as ISO 4217 codes. When a field is not shown, use null with confidence 0. Confidence is how ' +
+  'sure you are that the value is right (0 to 1): lower it when the document is ambiguous. ' +
+  'Answer only through the record_invoice tool.';
+export const EXTRACT_INSTRUCTION = 'Extract the invoice fields from the document above.';
+export const EXTRACT_TOOL: ToolSpec = {
+  name: 'record_invoice',
+  description: 'Record the fields of the invoice and a confidence per field.',
+  inputSchema: toolSchema(schemas.extraction),
+};
+export const EXTRACT_MAX_TOKENS = 4_096;

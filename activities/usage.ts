@@ -1,0 +1,6 @@
+import type { Usage } from '../common/job';
+import type { CallUsage } from '../gateway/model-gateway';
+
+export function usageOfCall(call: CallUsage): Usage {
+  return { ...call, calls: 1 };
+}

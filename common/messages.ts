@@ -1,0 +1,35 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Invoice } from './invoice';
+import type { JobState, JobStatus } from './job';
+
+/** The job as the workflow sees it: step, attempts, fields, confidence, error, usage. */
+export const statusQuery = defineQuery<JobState>('status');
+
+export interface ReviewedSignalInput {
+  fields: Invoice;
+  reviewer: string;
+}
+export interface RejectedSignalInput {
+  reason: string;
+  reviewer: string;
+}
+
+/** The design card's signal: a reviewer approved these fields. Invalid fields are logged and ignored. */
+export const reviewedSignal = defineSignal<[ReviewedSignalInput]>('reviewed');
+/** A reviewer rejected the document. */
+export const rejectedSignal = defineSignal<[RejectedSignalInput]>('rejected');
+
+export type SubmitReviewInput =
+  | { decision: 'approve'; fields: Invoice; reviewer: string }
+  | { decision: 'reject'; reason: string; reviewer: string };
+
+export interface SubmitReviewResult {
+  accepted: true;
+  status: JobStatus;
+}
+
+/**
+ * What the reviewer UI and the API use: the validator rejects invalid fields or a job that is not awaiting
+ * review before anything is written to history, so the caller learns at once whether the decision counted.
+ */
+export const submitReviewUpdate = defineUpdate<SubmitReviewResult, [SubmitReviewInput]>('submitReview');

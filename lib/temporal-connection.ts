@@ -1,0 +1,20 @@
+import { Connection, Client } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import type { Config } from './config';
+
+function connectionOptions(config: Config['temporal']) {
+  return {
+    address: config.address,
+    ...(config.tls || config.apiKey ? { tls: true } : {}),
+    ...(config.apiKey ? { apiKey: config.apiKey.reveal() } : {}),
+  };
+}
+
+export async function connectClient(config: Config['temporal']): Promise<Client> {
+  const connection = await Connection.connect(connectionOptions(config));
+  return new Client({ connection, namespace: config.namespace });
+}
+
+export async function connectWorker(config: Config['temporal']): Promise<NativeConnection> {
+  return NativeConnection.connect(connectionOptions(config));
+}

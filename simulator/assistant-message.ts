@@ -1,0 +1,81 @@
+import type { ModelAnswer } from './model-answer';
+import { tokensForChars } from './token-count';
+
+/** Tokens a reply costs beyond its payload (block framing, the tool name): small, like the real envelope. */
+export const OUTPUT_OVERHEAD_TOKENS = 10;
+
+export type OutputBlock =
+  | { type: 'tool_use'; id: string; name: string; input: object }
+  | { type: 'text'; text: string; citations: null };
+
+export type StopReason = 'tool_use' | 'end_turn' | 'max_tokens' | 'refusal';
+
+export interface AssistantMessage {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  content: OutputBlock[];
+  stop_reason: StopReason;
+  stop_sequence: null;
+  stop_details: { type: 'refusal'; category: null; explanation: string } | null;
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_creation_input_tokens: number;
+    cache_read_input_tokens: number;
+  };
+}
+
+export function outputTokensOf(answer: ModelAnswer): number {
+  const payload = answer.kind === 'tool_use' ? JSON.stringify(answer.input) : answer.text;
+  return tokensForChars(payload.length) + OUTPUT_OVERHEAD_TOKENS;
+}
+
+function fullContent(answer: ModelAnswer, toolUseId: string): OutputBlock[] {
+  if (answer.kind === 'tool_use') return [{ type: 'tool_use', id: toolUseId, name: answer.tool, input: answer.input }];
+  return [{ type: 'text', text: answer.text, citations: null }];
+}
+
+/**
+ * An answer longer than max_tokens stops there, as the real API does: text is cut, and a tool call
+ * that did not fit is left out (its JSON would be incomplete), with stop_reason 'max_tokens'.
+ */
+function truncatedContent(answer: ModelAnswer, maxTokens: number): OutputBlock[] {
+  if (answer.kind === 'tool_use') return [];
+  const chars = Math.max(0, (maxTokens - OUTPUT_OVERHEAD_TOKENS) * 4);
+  return chars > 0 ? [{ type: 'text', text: answer.text.slice(0, chars), citations: null }] : [];
+}
+
+const STOP_REASON: Record<ModelAnswer['kind'], StopReason> = { tool_use: 'tool_use', text: 'end_turn', refusal: 'refusal' };
+
+export function buildAssistantMessage(input: {
+  id: string;
+  toolUseId: string;
+  model: string;
+  answer: ModelAnswer;
+  inputTokens: number;
+  maxTokens: number;
+}): AssistantMessage {
+  const wanted = outputTokensOf(input.answer);
+  const fits = wanted <= input.maxTokens;
+  return {
+    id: input.id,
+    type: 'message',
+    role: 'assistant',
+    model: input.model,
+    content: fits ? fullContent(input.answer, input.toolUseId) : truncatedContent(input.answer, input.maxTokens),
+    stop_reason: fits ? STOP_REASON[input.answer.kind] : 'max_tokens',
+    stop_sequence: null,
+    stop_details:
+      fits && input.answer.kind === 'refusal'
+        ? { type: 'refusal', category: null, explanation: 'The simulator was told to refuse this request.' }
+        : null,
+    usage: {
+      input_tokens: input.inputTokens,
+      output_tokens: fits ? wanted : input.maxTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    },
+  };
+}

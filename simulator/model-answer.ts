@@ -1,0 +1,5 @@
+/** What the simulated model decided to say, before it is dressed as a Messages API response. */
+export type ModelAnswer =
+  | { kind: 'tool_use'; tool: string; input: object }
+  | { kind: 'text'; text: string }
+  | { kind: 'refusal'; text: string };

@@ -1,0 +1,34 @@
+import type { CountTokensRequest, MessageContent } from './messages-request';
+
+/** The text a person would see in a content value: the string itself, or its text blocks joined. */
+export function textOfContent(content: MessageContent | undefined): string {
+  if (content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content
+    .filter((block) => block.type === 'text' && typeof block.text === 'string')
+    .map((block) => String(block.text))
+    .join('\n');
+}
+
+const DOCUMENT_PATTERN = /<document>([\s\S]*?)<\/document>/;
+
+/**
+ * The document a Slowlane worker sent: what sits between `<document>` tags in the first user
+ * message. Without tags the whole message is taken, so a hand-written request still gets an answer.
+ */
+export function documentTextOf(request: CountTokensRequest): string {
+  const firstUser = request.messages.find((message) => message.role === 'user');
+  const text = textOfContent(firstUser?.content);
+  const tagged = DOCUMENT_PATTERN.exec(text);
+  return (tagged?.[1] ?? text).trim();
+}
+
+/** The tool the request makes the model use, or null when it leaves the model free to answer in text. */
+export function requestedToolName(request: CountTokensRequest, knownTools: readonly string[]): string | null {
+  const choice = request.tool_choice;
+  if (choice?.type === 'tool') return choice.name;
+  if (choice?.type === 'none' || !request.tools?.length) return null;
+  // With auto/any a model picks a tool it can use; this one can only use the tools it knows.
+  return request.tools.map((tool) => tool.name).find((name) => knownTools.includes(name)) ?? null;
+}
+

@@ -1,0 +1,109 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Tools the local stack runs, built from their Go modules at pinned versions into a cache outside the repo, so
+ * a second clone reuses them. Nothing is downloaded prebuilt: only the Go module proxy is reachable here.
+ */
+export interface GoTool {
+  name: string;
+  module: string;
+  version: string;
+  /** When a binary of this name is on PATH, it is used instead of building one. */
+  usePath: boolean;
+}
+
+export const TEMPORAL_CLI: GoTool = {
+  name: 'temporal',
+  module: 'github.com/temporalio/cli/cmd/temporal',
+  // The last release whose go.mod has no replace directive (`go install pkg@version` refuses those).
+  version: 'v1.5.1',
+  usePath: true,
+};
+
+export const VERSITYGW: GoTool = {
+  name: 'versitygw',
+  module: 'github.com/versity/versitygw/cmd/versitygw',
+  version: 'v1.8.0',
+  usePath: true,
+};
+
+export function toolBinDir(cacheDir: string): string {
+  return join(cacheDir, 'bin');
+}
+
+export function findOnPath(name: string, pathEnv: string): string | undefined {
+  for (const dir of pathEnv.split(delimiter)) {
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/** The path of a tool: on PATH, in the cache, or freshly built with `go install` (minutes the first time). */
+export async function ensureGoTool(
+  tool: GoTool,
+  cacheDir: string,
+  pathEnv: string,
+  report: (line: string) => void,
+): Promise<string> {
+  const onPath = tool.usePath ? findOnPath(tool.name, pathEnv) : undefined;
+  if (onPath) return onPath;
+  const binDir = toolBinDir(cacheDir);
+  const cached = join(binDir, tool.name);
+  if (existsSync(cached)) return cached;
+  if (!findOnPath('go', pathEnv)) {
+    throw new Error(`${tool.name} is not installed and Go is not on PATH to build it (${tool.module}@${tool.version})`);
+  }
+  await mkdir(binDir, { recursive: true });
+  report(`building ${tool.name} ${tool.version} with go install (first run only; takes a few minutes)…`);
+  await run('go', ['install', `${tool.module}@${tool.version}`], { GOBIN: binDir });
+  if (!existsSync(cached)) throw new Error(`go install finished but ${cached} is missing`);
+  report(`built ${cached}`);
+  return cached;
+}
+
+function run(command: string, args: string[], extraEnv: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}`))));
+  });
+}
+
+/** redis-server from Debian when missing (the shared token budget's tests need it). */
+export async function ensureRedis(pathEnv: string, report: (line: string) => void): Promise<string> {
+  const found = findOnPath('redis-server', pathEnv) ?? (existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : undefined);
+  if (found) return found;
+  await installDebianPackages(['redis-server'], report);
+  return '/usr/bin/redis-server';
+}
+
+/** Chromium from Debian for the browser tests (no browser download happens at run time). */
+export async function ensureChromium(report: (line: string) => void): Promise<string> {
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  await installDebianPackages(['chromium'], report);
+  return '/usr/bin/chromium';
+}
+
+async function installDebianPackages(packages: string[], report: (line: string) => void): Promise<void> {
+  report(`installing ${packages.join(', ')} from Debian…`);
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
+  const aptGet = async (...args: string[]) => {
+    const [command, ...rest] = [...sudo, 'apt-get', ...args];
+    await execFileAsync(command as string, rest, {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  };
+  try {
+    await aptGet('install', '-y', '--no-install-recommends', ...packages);
+  } catch {
+    await aptGet('update');
+    await aptGet('install', '-y', '--no-install-recommends', ...packages);
+  }
+}

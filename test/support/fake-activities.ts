@@ -1,0 +1,100 @@
+import { Context } from '@temporalio/activity';
+import type { InvoiceActivities } from '../../activities';
+import type { ExtractFieldsResult } from '../../activities/contracts';
+import type { Invoice, InvoiceExtraction } from '../../common/invoice';
+import { overallConfidence } from '../../common/invoice';
+import type { Usage } from '../../common/job';
+
+export const sampleInvoice: Invoice = {
+  invoiceNumber: 'INV-1001',
+  issuer: 'Acme Supplies Ltd',
+  issueDate: '2026-11-02',
+  dueDate: '2026-12-02',
+  currency: 'EUR',
+  totalAmount: 121,
+  subtotalAmount: 100,
+  taxAmount: 21,
+  lineItems: [{ description: 'Widgets', quantity: 10, unitPrice: 10, amount: 100 }],
+};
+
+export function extractionOf(invoice: Invoice, confidence: number): InvoiceExtraction {
+  const names = Object.keys(invoice) as Array<keyof Invoice>;
+  return {
+    invoice: { ...invoice },
+    confidence: Object.fromEntries(names.map((name) => [name, confidence])) as InvoiceExtraction['confidence'],
+  };
+}
+
+const callUsage: Usage = { inputTokens: 1000, outputTokens: 200, costUsd: 0.006, calls: 1 };
+
+export function validExtraction(invoice: Invoice, confidence: number): ExtractFieldsResult {
+  const extraction = extractionOf(invoice, confidence);
+  return {
+    outcome: 'valid',
+    extraction,
+    invoice,
+    invoiceErrors: [],
+    confidence: overallConfidence(extraction),
+    usage: callUsage,
+    attempt: 1,
+  };
+}
+
+/** A scripted step: each call takes the next answer, and running out fails loudly rather than repeating. */
+export function script<T>(name: string, answers: Array<T | Error>): () => Promise<T> {
+  let next = 0;
+  return async () => {
+    const answer = answers[next++];
+    if (answer === undefined) throw new Error(`${name} was called ${next} times but only ${answers.length} answers were scripted`);
+    if (answer instanceof Error) throw answer;
+    return answer;
+  };
+}
+
+export interface FakeActivitiesOptions {
+  documentType?: 'invoice' | 'other';
+  extractions?: Array<ExtractFieldsResult | Error>;
+  extractText?: Array<{ textKey: string } | Error>;
+  classify?: Error[];
+  ledgerFailures?: Error[];
+}
+
+/** Typed against the real activities, with a record of every call the workflow made. */
+export function fakeActivities(options: FakeActivitiesOptions = {}) {
+  const calls = { extractText: 0, classifyDocument: 0, extractInvoiceFields: 0, postInvoiceToLedger: 0 };
+  const posted: Invoice[] = [];
+  const textAnswers = script('extractText', options.extractText ?? [{ textKey: 'texts/t/abc.txt' }]);
+  const extractAnswers = script('extractInvoiceFields', options.extractions ?? [validExtraction(sampleInvoice, 0.97)]);
+  const classifyFailures = [...(options.classify ?? [])];
+  const ledgerFailures = [...(options.ledgerFailures ?? [])];
+  const attempt = () => Context.current().info.attempt;
+  const activities: InvoiceActivities = {
+    async extractText() {
+      calls.extractText++;
+      const { textKey } = await textAnswers();
+      return { textKey, characters: 1200, pages: 1, attempt: attempt() };
+    },
+    async classifyDocument() {
+      calls.classifyDocument++;
+      const failure = classifyFailures.shift();
+      if (failure) throw failure;
+      return {
+        classification: { documentType: options.documentType ?? 'invoice', confidence: 0.98 },
+        usage: callUsage,
+        attempt: attempt(),
+      };
+    },
+    async extractInvoiceFields() {
+      calls.extractInvoiceFields++;
+      return { ...(await extractAnswers()), attempt: attempt() };
+    },
+    async postInvoiceToLedger({ invoice }) {
+      calls.postInvoiceToLedger++;
+      const failure = ledgerFailures.shift();
+      if (failure) throw failure;
+      posted.push(invoice);
+      return { entryId: `led_${posted.length}`, replayed: false, attempt: attempt() };
+    },
+  };
+  return { activities, calls, posted };
+}

@@ -1,0 +1,26 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../common/search-attributes';
+import { loadConfig } from '../../lib/config';
+import { ensureGoTool, TEMPORAL_CLI } from '../../stack/tools';
+import { testEnv } from './test-env';
+
+/**
+ * A Temporal server for a test file: the test stack's server when `npm test` started one (fast), otherwise a
+ * fresh dev server from the cached CLI binary, so a single file also runs alone with `tsx --test`.
+ */
+export async function createTemporalTestEnv(): Promise<TestWorkflowEnvironment> {
+  const { temporalAddress, temporalNamespace } = testEnv();
+  if (temporalAddress) {
+    return TestWorkflowEnvironment.createFromExistingServer({ address: temporalAddress, namespace: temporalNamespace });
+  }
+  const config = loadConfig({});
+  const path = await ensureGoTool(TEMPORAL_CLI, config.toolCacheDir, process.env.PATH ?? '', () => undefined);
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path },
+      namespace: 'default',
+      searchAttributes: ALL_SEARCH_ATTRIBUTE_KEYS,
+      log: { format: 'json', level: 'error' },
+    },
+  });
+}

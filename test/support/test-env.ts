@@ -1,0 +1,30 @@
+/**
+ * What `npm test` tells the tests about the stack it started (stack/test-runner.ts sets these). Tests read
+ * them here and nowhere else; each is optional so a test file can also run alone.
+ */
+export interface TestStackEnv {
+  temporalAddress?: string;
+  temporalNamespace: string;
+  apiUrl?: string;
+  simulatorUrl?: string;
+  ledgerUrl?: string;
+  s3Endpoint?: string;
+  dataDir?: string;
+  sharedInvoicesDir: string;
+  artifactsDir: string;
+}
+
+export function testEnv(env: Record<string, string | undefined> = process.env): TestStackEnv {
+  const root = new URL('../..', `file://${__dirname}/`).pathname;
+  return {
+    temporalAddress: env.SLOWLANE_TEST_TEMPORAL_ADDRESS,
+    temporalNamespace: env.SLOWLANE_TEST_TEMPORAL_NAMESPACE ?? 'default',
+    apiUrl: env.SLOWLANE_TEST_API_URL,
+    simulatorUrl: env.SLOWLANE_TEST_SIMULATOR_URL,
+    ledgerUrl: env.SLOWLANE_TEST_LEDGER_URL,
+    s3Endpoint: env.SLOWLANE_TEST_S3_ENDPOINT,
+    dataDir: env.SLOWLANE_TEST_DATA_DIR,
+    sharedInvoicesDir: env.SLOWLANE_SHARED_INVOICES ?? `${root}../shared/invoices`,
+    artifactsDir: env.SLOWLANE_TEST_ARTIFACTS ?? `${root}test-artifacts`,
+  };
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
+import type { InvoiceActivities } from '../../activities';
+import type { InvoiceJobInput } from '../../common/job';
+import { bundleWorkflows } from '../../workers/create-workers';
+import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
+import type { invoiceWorkflow } from '../../workflows';
+import { createTemporalTestEnv } from './temporal-env';
+
+let bundle: Promise<WorkflowBundle> | undefined;
+/** Bundling takes seconds; one bundle serves every test in the file. */
+export function sharedBundle(): Promise<WorkflowBundle> {
+  bundle ??= bundleWorkflows();
+  return bundle;
+}
+
+export interface WorkflowHarness {
+  env: TestWorkflowEnvironment;
+  /** Runs `body` while a worker with these activities polls a fresh task queue. */
+  withWorker<T>(activities: InvoiceActivities, body: (start: StartJob) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type StartJob = (overrides?: Partial<InvoiceJobInput>) => Promise<WorkflowHandle<typeof invoiceWorkflow>>;
+
+let runtimeInstalled = false;
+/** The SDK logs every worker state change at INFO; tests only want its warnings. */
+export function quietTemporalRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+}
+
+export async function createWorkflowHarness(): Promise<WorkflowHarness> {
+  quietTemporalRuntime();
+  const env = await createTemporalTestEnv();
+  const workflowBundle = await sharedBundle();
+  return {
+    env,
+    async withWorker(activities, body) {
+      const taskQueue = `test-${randomUUID()}`;
+      const worker = await Worker.create({
+        connection: env.nativeConnection,
+        namespace: env.namespace ?? 'default',
+        taskQueue,
+        workflowBundle,
+        activities,
+        interceptors: { activity: [() => ({ inbound: new ActivityFailureInterceptor() })] },
+        // Replay every workflow task from history, so non-determinism shows up here rather than in production.
+        maxCachedWorkflows: 0,
+      });
+      const start: StartJob = async (overrides = {}) => {
+        const jobId = `invoice:test:${randomUUID()}`;
+        const input: InvoiceJobInput = {
+          jobId,
+          tenantId: 'test',
+          priority: 'interactive',
+          document: {
+            bucket: 'slowlane',
+            key: 'inputs/test/abc',
+            sha256: 'abc',
+            contentType: 'application/pdf',
+            sizeBytes: 1000,
+            fileName: 'invoice.pdf',
+          },
+          confidenceThreshold: 0.9,
+          reviewTimeoutMs: 60 * 60 * 1000,
+          maxExtractionTries: 3,
+          submittedAt: new Date().toISOString(),
+          ...overrides,
+        };
+        return env.client.workflow.start('invoiceWorkflow', { taskQueue, workflowId: input.jobId, args: [input] });
+      };
+      return worker.runUntil(body(start));
+    },
+    close: () => env.teardown(),
+  };
+}
+
+/** Polls the status query until `predicate` holds; workflow tests use it to wait for awaiting_review. */
+export async function waitForStatus(
+  handle: WorkflowHandle<typeof invoiceWorkflow>,
+  status: string,
+  attempts = 200,
+): Promise<void> {
+  for (let i = 0; i < attempts; i++) {
+    const state = await handle.query('status').catch(() => undefined);
+    if (state && (state as { status: string }).status === status) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`workflow ${handle.workflowId} never reached ${status}`);
+}

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, before, describe, test } from 'node:test';
+import type { LedgerEntry } from '../../ledger/ledger-entry';
+import { postLedgerEntry, sampleEntryRequest } from '../../ledger/testing';
+
+const repoRoot = path.resolve(__dirname, '../..');
+
+interface LedgerProcess {
+  child: ChildProcess;
+  url: string;
+  /** Every stdout line so far, parsed. */
+  logLines: Array<Record<string, unknown>>;
+}
+
+function spawnLedger(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'ledger/main.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Starts `ledger/main.ts` and resolves with the URL from its one "listening" JSON line. */
+function startLedgerProcess(dataDir: string): Promise<LedgerProcess> {
+  const child = spawnLedger({ LEDGER_PORT: '0', LEDGER_DATA_DIR: dataDir });
+  const logLines: Array<Record<string, unknown>> = [];
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`ledger exited with ${String(code)} before listening`)));
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      logLines.push(parsed);
+      if (parsed.msg === 'ledger listening' && typeof parsed.url === 'string') {
+        resolve({ child, url: parsed.url, logLines });
+      }
+    });
+  });
+}
+
+async function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) return { code: child.exitCode, signal: child.signalCode };
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  return { code, signal };
+}
+
+describe('ledger: the process (tsx ledger/main.ts)', { timeout: 60_000 }, () => {
+  let dataDir: string;
+  const started: ChildProcess[] = [];
+  const start = async (): Promise<LedgerProcess> => {
+    const ledger = await startLedgerProcess(dataDir);
+    started.push(ledger.child);
+    return ledger;
+  };
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'slowlane-ledger-process-'));
+  });
+  after(async () => {
+    for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('when an entry was acknowledged and the process is killed, then a new process serves and replays it', async () => {
+    const body = sampleEntryRequest({ jobId: 'invoice:demo:killed' });
+    const first = await start();
+    assert.equal(first.logLines.filter((line) => line.msg === 'ledger listening').length, 1);
+    assert.match(first.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const created = await postLedgerEntry({ url: first.url, idempotencyKey: 'killed-1', body });
+    assert.equal(created.status, 201);
+    const entry = (await created.json()) as LedgerEntry;
+    first.child.kill('SIGKILL');
+    assert.equal((await exitOf(first.child)).signal, 'SIGKILL');
+
+    const second = await start();
+    const fetched = await fetch(`${second.url}/entries/${entry.id}`);
+    assert.deepEqual(await fetched.json(), entry);
+    const replay = await postLedgerEntry({ url: second.url, idempotencyKey: 'killed-1', body });
+    assert.equal(replay.status, 200);
+    assert.equal(((await replay.json()) as LedgerEntry).id, entry.id);
+
+    second.child.kill('SIGTERM');
+    assert.deepEqual(await exitOf(second.child), { code: 0, signal: null });
+    assert.ok(second.logLines.some((line) => line.msg === 'ledger stopped'));
+  });
+
+  test('when a setting is invalid, then the process exits 1 with a message naming the variable', async () => {
+    const child = spawnLedger({ LEDGER_PORT: 'eighty', LEDGER_DATA_DIR: dataDir });
+    started.push(child);
+    // 'close' rather than 'exit': it waits for stdout to be fully read.
+    const closed = once(child, 'close');
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    await closed;
+    assert.equal(child.exitCode, 1);
+    assert.match(stdout, /LEDGER_PORT must be an integer/);
+  });
+});

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { InvalidDocumentError, ModelRateLimitedError } from '../../common/errors';
+import type { JobState } from '../../common/job';
+import { statusQuery, submitReviewUpdate } from '../../common/messages';
+import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
+import { createWorkflowHarness, type WorkflowHarness, waitForStatus } from '../support/workflow-harness';
+
+describe('invoiceWorkflow with mocked activities', () => {
+  let harness: WorkflowHarness;
+  before(async () => {
+    harness = await createWorkflowHarness();
+  });
+  after(async () => {
+    await harness?.close();
+  });
+
+  test('when every field is confident, then the invoice is posted once without review', async () => {
+    const fake = fakeActivities();
+    const state = await harness.withWorker(fake.activities, async (start) => (await start()).result());
+    assert.equal(state.status, 'posted');
+    assert.deepEqual(fake.posted, [sampleInvoice]);
+    assert.equal(state.ledgerEntryId, 'led_1');
+    assert.equal(state.usage.calls, 2);
+    assert.equal(state.usage.inputTokens, 2000);
+  });
+
+  test('when confidence is low, then it waits for review and posts the fields the reviewer approved', async () => {
+    const fake = fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.6)] });
+    const edited = { ...sampleInvoice, totalAmount: 125.5 };
+    const state = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      assert.equal(fake.calls.postInvoiceToLedger, 0);
+      const outcome = await handle.executeUpdate(submitReviewUpdate, {
+        args: [{ decision: 'approve', fields: edited, reviewer: 'rita' }],
+      });
+      assert.equal(outcome.accepted, true);
+      return handle.result();
+    });
+    assert.equal(state.status, 'posted');
+    assert.deepEqual(fake.posted, [edited]);
+    assert.equal(state.review?.reviewer, 'rita');
+  });
+
+  test('when the reviewer rejects, then nothing is posted and the job ends rejected', async () => {
+    const fake = fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.5)] });
+    const state = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.executeUpdate(submitReviewUpdate, { args: [{ decision: 'reject', reason: 'duplicate', reviewer: 'rita' }] });
+      return handle.result();
+    });
+    assert.equal(state.status, 'rejected');
+    assert.equal(state.review?.reason, 'duplicate');
+    assert.equal(fake.calls.postInvoiceToLedger, 0);
+  });
+
+  test('when nobody reviews before the deadline, then the job ends review_expired and posts nothing', async () => {
+    const fake = fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.5)] });
+    const state = await harness.withWorker(fake.activities, async (start) =>
+      (await start({ reviewTimeoutMs: 1_500 })).result(),
+    );
+    assert.equal(state.status, 'review_expired');
+    assert.equal(fake.calls.postInvoiceToLedger, 0);
+  });
+
+  test('when review fields break the schema, then the update is refused with the errors and the job keeps waiting', async () => {
+    const fake = fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.5)] });
+    await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      const bad = { ...sampleInvoice, currency: 'euro', totalAmount: 'lots' as unknown as number };
+      const error = await handle
+        .executeUpdate(submitReviewUpdate, { args: [{ decision: 'approve', fields: bad, reviewer: 'rita' }] })
+        .then(() => undefined, (e: unknown) => e);
+      assert.ok(error instanceof WorkflowUpdateFailedError, `expected WorkflowUpdateFailedError, got ${String(error)}`);
+      assert.ok(error.cause instanceof ApplicationFailure);
+      assert.equal(error.cause.type, 'InvalidReviewFields');
+      assert.match(error.cause.message, /\/currency/);
+      assert.match(error.cause.message, /\/totalAmount/);
+      const state: JobState = await handle.query(statusQuery);
+      assert.equal(state.status, 'awaiting_review');
+      await handle.signal('rejected', { reason: 'test over', reviewer: 'rita' });
+      await handle.result();
+    });
+  });
+
+  test('when a decision arrives after the job moved on, then the update says it is not awaiting review', async () => {
+    const fake = fakeActivities();
+    await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await handle.result();
+      const error = await handle
+        .executeUpdate(submitReviewUpdate, { args: [{ decision: 'reject', reason: 'late', reviewer: 'rita' }] })
+        .then(() => undefined, (e: unknown) => e);
+      assert.ok(error instanceof Error, 'a late decision must be refused');
+      assert.equal(fake.calls.postInvoiceToLedger, 1);
+    });
+  });
+
+  test('when the reviewed signal carries valid fields, then they are posted', async () => {
+    const fake = fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.4)] });
+    const state = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.signal('reviewed', { fields: sampleInvoice, reviewer: 'sam' });
+      return handle.result();
+    });
+    assert.equal(state.status, 'posted');
+    assert.deepEqual(fake.posted, [sampleInvoice]);
+  });
+
+  test('when the model output never matches the schema, then the job goes to review with the raw output', async () => {
+    const invalid = {
+      outcome: 'schema_invalid' as const,
+      rawOutput: '{"invoice":{"totalAmount":"12,50"}}',
+      errors: ['/invoice/totalAmount must be number,null'],
+      usage: { inputTokens: 10, outputTokens: 5, costUsd: 0, calls: 1 },
+      attempt: 1,
+    };
+    const fake = fakeActivities({ extractions: [invalid, invalid, invalid] });
+    await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start({ maxExtractionTries: 3 });
+      await waitForStatus(handle, 'awaiting_review');
+      const state = await handle.query(statusQuery);
+      assert.equal(fake.calls.extractInvoiceFields, 3);
+      assert.equal(state.rawModelOutput, invalid.rawOutput);
+      assert.deepEqual(state.validationErrors, invalid.errors);
+      await handle.signal('rejected', { reason: 'unreadable', reviewer: 'rita' });
+      await handle.result();
+    });
+    assert.equal(fake.calls.postInvoiceToLedger, 0);
+  });
+
+  test('when the document is not an invoice, then the job ends rejected after classification', async () => {
+    const fake = fakeActivities({ documentType: 'other' });
+    const state = await harness.withWorker(fake.activities, async (start) => (await start()).result());
+    assert.equal(state.status, 'rejected');
+    assert.equal(state.error?.type, 'NotAnInvoice');
+    assert.equal(fake.calls.extractInvoiceFields, 0);
+  });
+
+  test('when a step fails permanently, then the job fails at once with the reason and no retry', async () => {
+    const fake = fakeActivities({ extractText: [new InvalidDocumentError('the PDF is encrypted')] });
+    const error = await harness.withWorker(fake.activities, async (start) =>
+      (await start()).result().then(() => undefined, (e: unknown) => e),
+    );
+    assert.ok(error instanceof WorkflowFailedError);
+    assert.ok(error.cause instanceof ApplicationFailure);
+    assert.equal(error.cause.type, 'InvalidDocument');
+    assert.match(error.cause.message, /encrypted/);
+    const [state] = error.cause.details as [JobState];
+    assert.equal(state.status, 'failed');
+    assert.equal(state.error?.step, 'extractText');
+    assert.equal(fake.calls.extractText, 1);
+  });
+
+  test('when the provider answers 429 with retry-after, then the next attempt is scheduled after that delay', async () => {
+    const fake = fakeActivities({ classify: [new ModelRateLimitedError('429', { retryAfterMs: 7_000 })] });
+    const state = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      let pending;
+      for (let i = 0; i < 100 && !pending; i++) {
+        const description = await handle.describe();
+        pending = description.raw.pendingActivities?.find((activity) => (activity.attempt ?? 0) >= 2);
+        if (!pending) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.ok(pending, 'the rate-limited activity should be pending a second attempt');
+      const delayMs = toMs(pending.nextAttemptScheduleTime) - toMs(pending.lastAttemptCompleteTime);
+      assert.equal(Math.round(delayMs / 1000), 7, "the retry waits the provider's retry-after, not the policy interval");
+      assert.equal(pending.lastFailure?.applicationFailureInfo?.type, 'ModelRateLimited');
+      return handle.result();
+    });
+    assert.equal(state.status, 'posted');
+    assert.equal(state.attempts.classify, 2);
+    assert.equal(fake.calls.classifyDocument, 2);
+  });
+});
+
+function toMs(timestamp: { seconds?: unknown; nanos?: number | null } | null | undefined): number {
+  return Number(timestamp?.seconds ?? 0) * 1000 + Math.round((timestamp?.nanos ?? 0) / 1e6);
+}

@@ -1,0 +1,44 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+import { NON_RETRYABLE_ERROR_TYPES } from '../common/errors';
+
+/**
+ * Timeouts and retry policies per kind of step. Heartbeat timeouts are short so a killed worker is noticed in
+ * seconds, not at the start-to-close timeout. Provider backoff and Retry-After come from the activity itself
+ * (nextRetryDelay); these intervals apply to failures that carry no hint.
+ */
+export const extractTextOptions: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
+  },
+};
+
+/** Model calls: the SDK's own request timeout (MODEL_REQUEST_TIMEOUT, 2 min) sits below start-to-close. */
+export const modelCallOptions: ActivityOptions = {
+  startToCloseTimeout: '3 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '2 minutes',
+    maximumAttempts: 6,
+    nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
+  },
+};
+
+/** Ledger posts are idempotent (job id as Idempotency-Key), so retrying for a while is safe. */
+export const ledgerOptions: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: 10,
+    nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
+  },
+};

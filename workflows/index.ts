@@ -1,0 +1,1 @@
+export { invoiceWorkflow } from './invoice-workflow';
