@@ -43,7 +43,8 @@ export async function readText(
   const { extractText, getDocumentProxy } = await import('unpdf');
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    pdf = await getDocumentProxy(new Uint8Array(bytes));
+    // verbosity 0: pdf.js otherwise prints font warnings for many real-world PDFs.
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
   } catch (error) {
     throw new InvalidDocumentError(describePdfError(error), { cause: error });
   }

@@ -5,8 +5,7 @@ import { tokensForChars } from './token-count';
 export const OUTPUT_OVERHEAD_TOKENS = 10;
 
 export type OutputBlock =
-  | { type: 'tool_use'; id: string; name: string; input: object }
-  | { type: 'text'; text: string; citations: null };
+  { type: 'tool_use'; id: string; name: string; input: object } | { type: 'text'; text: string; citations: null };
 
 export type StopReason = 'tool_use' | 'end_turn' | 'max_tokens' | 'refusal';
 
@@ -47,7 +46,11 @@ function truncatedContent(answer: ModelAnswer, maxTokens: number): OutputBlock[]
   return chars > 0 ? [{ type: 'text', text: answer.text.slice(0, chars), citations: null }] : [];
 }
 
-const STOP_REASON: Record<ModelAnswer['kind'], StopReason> = { tool_use: 'tool_use', text: 'end_turn', refusal: 'refusal' };
+const STOP_REASON: Record<ModelAnswer['kind'], StopReason> = {
+  tool_use: 'tool_use',
+  text: 'end_turn',
+  refusal: 'refusal',
+};
 
 export function buildAssistantMessage(input: {
   id: string;

@@ -11,9 +11,13 @@ const DEFAULT_RETRY_AFTER_SECONDS = 1;
 export function errorForFault(fault: Fault): ApiError | null {
   switch (fault.kind) {
     case 'rate_limit':
-      return apiError('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit (simulated)', {
-        retryAfterSeconds: fault.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS,
-      });
+      return apiError(
+        'rate_limit_error',
+        'Number of request tokens has exceeded your per-minute rate limit (simulated)',
+        {
+          retryAfterSeconds: fault.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS,
+        },
+      );
     case 'spend_limit':
       // Not retryable: the monthly cap holds until someone raises it (FACTS.md §2.2).
       return apiError('rate_limit_error', 'You have reached your specified workspace API usage limits (simulated)', {

@@ -67,7 +67,8 @@ function parseMatch(value: unknown): Parsed<FaultMatch> {
   for (const key of ['tool', 'textIncludes', 'model'] as const) {
     const field = value[key];
     if (field === undefined) continue;
-    if (typeof field !== 'string' || field === '') return { ok: false, message: `match.${key} must be a non-empty string` };
+    if (typeof field !== 'string' || field === '')
+      return { ok: false, message: `match.${key} must be a non-empty string` };
     match[key] = field;
   }
   const unknown = Object.keys(value).filter((key) => !['tool', 'textIncludes', 'model'].includes(key));

@@ -67,7 +67,8 @@ function checkTools(tools: unknown, toolChoice: unknown): string | null {
   if (tools !== undefined) {
     if (!Array.isArray(tools)) return 'tools: Input should be a valid list';
     for (const [index, tool] of tools.entries()) {
-      if (!isRecord(tool) || typeof tool.name !== 'string' || tool.name === '') return `tools.${index}.name: Field required`;
+      if (!isRecord(tool) || typeof tool.name !== 'string' || tool.name === '')
+        return `tools.${index}.name: Field required`;
       if (!isRecord(tool.input_schema)) return `tools.${index}.input_schema: Field required`;
     }
   }

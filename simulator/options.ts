@@ -157,3 +157,8 @@ export function runtimeSettingsOf(options: SimulatorOptions): RuntimeSettings {
   const { host: _host, port: _port, ...settings } = options;
   return settings;
 }
+
+/** The simulator's log level (LOG_LEVEL, as for every Slowlane process); not a simulator setting. */
+export function logLevelFrom(env: NodeJS.ProcessEnv): string {
+  return env.LOG_LEVEL ?? 'info';
+}

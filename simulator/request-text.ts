@@ -31,4 +31,3 @@ export function requestedToolName(request: CountTokensRequest, knownTools: reado
   // With auto/any a model picks a tool it can use; this one can only use the tools it knows.
   return request.tools.map((tool) => tool.name).find((name) => knownTools.includes(name)) ?? null;
 }
-

@@ -18,7 +18,9 @@ function blockChars(block: ContentBlock): number {
   if (block.type === 'tool_result') {
     const content = block.content;
     if (typeof content === 'string') return content.length;
-    return Array.isArray(content) ? content.reduce<number>((sum, inner: ContentBlock) => sum + blockChars(inner), 0) : 0;
+    return Array.isArray(content)
+      ? content.reduce<number>((sum, inner: ContentBlock) => sum + blockChars(inner), 0)
+      : 0;
   }
   // Documents and images are counted by their encoded size: crude, but large payloads stay expensive.
   return JSON.stringify(block.source ?? '').length;

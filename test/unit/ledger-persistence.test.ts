@@ -118,9 +118,12 @@ describe('ledger: persistence', () => {
     await postSample(first, 'damaged-1');
     await first.close();
     const journal = await readFile(first.journalPath, 'utf8');
+    assert.notEqual(journal, '');
     await writeFile(first.journalPath, `not json\n${journal}`);
 
-    await assert.rejects(startTemporaryLedger({ dataDir: first.dataDir }), JournalCorruptError);
+    // A server that wrongly starts is closed again, so the test fails instead of hanging on an open port.
+    const attempt = startTemporaryLedger({ dataDir: first.dataDir }).then((unexpected) => unexpected.close());
+    await assert.rejects(attempt, JournalCorruptError);
     await first.dispose();
   });
 });

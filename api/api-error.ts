@@ -1,0 +1,45 @@
+/** An error the API answers with: a status, a stable code clients can branch on, and a message saying what to fix. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export const apiErrors = {
+  unauthorized: () =>
+    new ApiError(401, 'unauthorized', 'send your API key as "Authorization: Bearer <key>"'),
+  notFound: (what: string) => new ApiError(404, 'not_found', `${what} was not found`),
+  invalidRequest: (message: string, details?: Record<string, unknown>) =>
+    new ApiError(400, 'invalid_request', message, details),
+  payloadTooLarge: (limitBytes: number) =>
+    new ApiError(413, 'payload_too_large', `the file is larger than the ${limitBytes}-byte limit; split or compress it`, {
+      limitBytes,
+    }),
+  unsupportedMediaType: () =>
+    new ApiError(
+      415,
+      'unsupported_media_type',
+      'the file is neither a PDF nor UTF-8 text (judged by its bytes, not its name); upload a PDF or a .txt',
+    ),
+  idempotencyKeyReused: (jobId: string) =>
+    new ApiError(
+      409,
+      'idempotency_key_reused',
+      'this Idempotency-Key was already used with a different file; use a new key for a new document',
+      { jobId },
+    ),
+  notAwaitingReview: (status: string) =>
+    new ApiError(409, 'not_awaiting_review', `the job is ${status}, not awaiting review; it was already decided or moved on`, {
+      status,
+    }),
+  invalidFields: (errors: string[]) =>
+    new ApiError(422, 'invalid_fields', 'the fields do not match the invoice schema; fix the listed fields', { errors }),
+  temporalUnavailable: () =>
+    new ApiError(503, 'temporal_unavailable', 'the job service is unreachable; retry with the same Idempotency-Key'),
+};

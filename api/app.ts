@@ -1,0 +1,68 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import { ApiError } from './api-error';
+import type { JobsService } from './jobs-service';
+import { jobsRouter } from './jobs-routes';
+
+export interface AppDeps {
+  config: Pick<Config, 'api' | 'tenants'>;
+  jobs: JobsService;
+  log: Logger;
+  /** Whether the job service (Temporal) answers; /readyz reports it. */
+  ready: () => Promise<boolean>;
+}
+
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(express.json({ limit: '1mb' }));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const ready = await deps.ready().catch(() => false);
+    res.status(ready ? 200 : 503).json({ ok: ready });
+  });
+  app.use(jobsRouter(deps));
+
+  app.use((_req: Request, _res: Response, next: NextFunction) => {
+    next(new ApiError(404, 'not_found', 'no such route; see /openapi.json'));
+  });
+  app.use(errorHandler(deps.log));
+  return app;
+}
+
+/** The one place a throwable becomes an HTTP answer: a status and a JSON body with a stable code. */
+function errorHandler(log: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) log.error({ err: error, method: req.method, path: req.path }, 'request failed');
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(apiError.status).json({
+      error: { code: apiError.code, message: apiError.message, ...(apiError.details ? { details: apiError.details } : {}) },
+    });
+  };
+}
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.parse.failed') return new ApiError(400, 'invalid_request', 'the body is not valid JSON');
+  if (type === 'entity.too.large') return new ApiError(413, 'payload_too_large', 'the JSON body is larger than 1 MB');
+  if (status === 400) return new ApiError(400, 'invalid_request', (error as Error).message);
+  if (isUnavailable(error)) return new ApiError(503, 'temporal_unavailable', 'the job service is unreachable; retry shortly');
+  return new ApiError(500, 'internal', 'something went wrong on our side; retrying with the same Idempotency-Key is safe');
+}
+
+function isUnavailable(error: unknown): boolean {
+  const code = (error as { code?: number }).code;
+  // gRPC UNAVAILABLE (14) and DEADLINE_EXCEEDED (4) from the Temporal client.
+  return code === 14 || code === 4 || (error instanceof Error && error.name === 'ServiceError' && /UNAVAILABLE/.test(error.message));
+}

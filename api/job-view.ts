@@ -1,0 +1,69 @@
+import type { InvoiceExtraction, Invoice } from '../common/invoice';
+import type { JobError, JobState, JobStatus, JobStep, Usage } from '../common/job';
+import type { Priority } from '../common/task-queues';
+
+/** What GET /jobs/:id answers: the job as a client sees it (see api/openapi). */
+export interface JobView {
+  jobId: string;
+  type: string;
+  status: JobStatus;
+  step?: JobStep;
+  priority?: Priority;
+  fileName?: string;
+  submittedAt?: string;
+  updatedAt?: string;
+  closedAt?: string;
+  attempts?: Partial<Record<JobStep, number>>;
+  documentType?: string;
+  confidence?: number;
+  extraction?: InvoiceExtraction;
+  validationErrors?: string[];
+  rawModelOutput?: string;
+  reviewDeadline?: string;
+  review?: JobState['review'];
+  result?: { fields: Invoice; ledgerEntryId?: string };
+  error?: JobError;
+  usage?: Usage;
+  /** False when no worker answered the status query; the fields above then come from the server alone. */
+  detailed: boolean;
+  links: Record<string, string>;
+}
+
+export interface JobBase {
+  jobId: string;
+  type: string;
+  status: JobStatus;
+  step?: JobStep;
+  priority?: Priority;
+  fileName?: string;
+  submittedAt?: string;
+  closedAt?: string;
+}
+
+export function toJobView(base: JobBase, state: JobState | undefined, links: Record<string, string>): JobView {
+  if (!state) return { ...base, detailed: false, links };
+  return {
+    ...base,
+    status: state.status,
+    step: state.step,
+    updatedAt: state.updatedAt,
+    attempts: state.attempts,
+    documentType: state.documentType,
+    confidence: state.confidence,
+    extraction: state.extraction,
+    validationErrors: state.validationErrors?.length ? state.validationErrors : undefined,
+    rawModelOutput: state.rawModelOutput,
+    reviewDeadline: state.reviewDeadline,
+    review: state.review,
+    result: state.fields && state.status === 'posted' ? { fields: state.fields, ledgerEntryId: state.ledgerEntryId } : undefined,
+    error: state.error,
+    usage: state.usage,
+    detailed: true,
+    links,
+  };
+}
+
+/** Drops undefined members so JSON answers stay small and match the OpenAPI document exactly. */
+export function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

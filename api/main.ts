@@ -1,0 +1,32 @@
+import { loadConfig } from '../lib/config';
+import { createLogger } from '../lib/logger';
+import { createObjectStore } from '../lib/object-store';
+import { connectClient } from '../lib/temporal-connection';
+import { createJobsService } from './jobs-service';
+import { startApiServer } from './server';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger('api', config.logLevel);
+  const client = await connectClient(config.temporal);
+  const store = createObjectStore(config.s3);
+  const jobs = createJobsService({ client, store, config });
+  const ready = async () => {
+    await client.workflowService.getSystemInfo({});
+    return true;
+  };
+  const api = await startApiServer({ config, jobs, log, ready }, { host: config.api.host, port: config.api.port });
+  log.info({ url: api.url }, 'api listening');
+  const stop = async () => {
+    await api.close();
+    await client.connection.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

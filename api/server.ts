@@ -1,0 +1,30 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type AppDeps } from './app';
+
+export interface RunningApi {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Starts the API; port 0 picks a free port (tests). */
+export async function startApiServer(deps: AppDeps, listen: { host: string; port: number }): Promise<RunningApi> {
+  const app = createApp(deps);
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(listen.port, listen.host, () => resolve(s));
+    s.on('error', reject);
+  });
+  // Long uploads on slow links must not be cut by the default 5-minute request timeout being too short.
+  server.requestTimeout = 10 * 60 * 1000;
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${listen.host}:${port}`,
+    port,
+    close: () =>
+      new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

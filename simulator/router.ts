@@ -1,0 +1,49 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import * as admin from './admin-handlers';
+import { apiError } from './api-errors';
+import { handleCountTokens } from './count-tokens-handler';
+import { errorReply, jsonReply, type HttpReply } from './http-reply';
+import { handleMessages } from './messages-handler';
+import type { SimulatorState } from './state';
+
+export interface RouteContext {
+  state: SimulatorState;
+  requestId: string;
+  headers: IncomingHttpHeaders;
+  query: URLSearchParams;
+  body: unknown;
+  sleep: (ms: number) => Promise<void>;
+}
+
+type Route = (context: RouteContext, id: string) => HttpReply | Promise<HttpReply>;
+
+const ROUTES: Record<string, Route> = {
+  'POST /v1/messages': (context) => handleMessages({ ...context }),
+  'POST /v1/messages/count_tokens': ({ state, headers, body }) => handleCountTokens(state, headers, body),
+  'GET /healthz': () => jsonReply(200, { ok: true }),
+  'GET /_sim/config': ({ state }) => admin.getConfig(state),
+  'PUT /_sim/config': ({ state, body }) => admin.putConfig(state, body),
+  'POST /_sim/faults': ({ state, body }) => admin.addFaultRule(state, body),
+  'GET /_sim/faults': ({ state }) => admin.listFaultRules(state),
+  'DELETE /_sim/faults': ({ state }) => admin.clearFaultRules(state),
+  'DELETE /_sim/faults/:id': ({ state }, id) => admin.removeFaultRule(state, id),
+  'GET /_sim/stats': ({ state }) => admin.getStats(state),
+  'GET /_sim/calls': ({ state, query }) => admin.getCalls(state, query),
+  'POST /_sim/reset': ({ state }) => admin.resetSimulator(state),
+};
+
+const FAULT_BY_ID = /^\/_sim\/faults\/([^/]+)$/;
+
+/** Finds the handler for a method and path; the one parameterised path is the fault rule id. */
+export function route(method: string, pathname: string, context: RouteContext): HttpReply | Promise<HttpReply> {
+  const exact = ROUTES[`${method} ${pathname}`];
+  if (exact) return exact(context, '');
+  const byId = FAULT_BY_ID.exec(pathname);
+  const withId = byId ? ROUTES[`${method} /_sim/faults/:id`] : undefined;
+  if (byId && withId) return withId(context, decodeURIComponent(byId[1] ?? ''));
+  return errorReply(apiError('not_found_error', `${method} ${pathname} is not simulated`));
+}
+
+export function isApiPath(pathname: string): boolean {
+  return pathname.startsWith('/v1/');
+}

@@ -1,0 +1,133 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { apiError } from './api-errors';
+import { systemClock, type Clock } from './clock';
+import { errorReply, type HttpReply } from './http-reply';
+import { DEFAULT_OPTIONS, type SimulatorOptions } from './options';
+import { rateLimitHeaders } from './rate-limit-headers';
+import { isApiPath, route } from './router';
+import { SimulatorState } from './state';
+
+/** The provider's own request size limit for Messages and token counting (FACTS.md §2.2). */
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export interface RunningSimulator {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface SimulatorDependencies {
+  clock?: Clock;
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+type BodyResult = { ok: true; body: unknown } | { ok: false; reply: HttpReply };
+
+async function parseBody(request: IncomingMessage): Promise<BodyResult> {
+  try {
+    const text = await readBody(request);
+    return { ok: true, body: text.trim() === '' ? undefined : (JSON.parse(text) as unknown) };
+  } catch (error) {
+    if (error instanceof BodyTooLarge) {
+      return {
+        ok: false,
+        reply: errorReply(apiError('request_too_large', 'Request exceeds the maximum size of 32 MB')),
+      };
+    }
+    if (error instanceof SyntaxError) {
+      return { ok: false, reply: errorReply(apiError('invalid_request_error', 'request body is not valid JSON')) };
+    }
+    throw error;
+  }
+}
+
+function send(response: ServerResponse, reply: HttpReply, headers: Record<string, string>): void {
+  if (response.destroyed) return;
+  const body = JSON.stringify(reply.body);
+  response.writeHead(reply.status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    ...headers,
+    ...reply.headers,
+  });
+  response.end(body);
+}
+
+/**
+ * Starts the provider simulator on `options.host:options.port` (port 0 picks a free one, for tests).
+ * Listens on loopback by default: it has no real authentication and must not be reachable from outside.
+ */
+export async function startSimulator(
+  options: Partial<SimulatorOptions> = {},
+  dependencies: SimulatorDependencies = {},
+): Promise<RunningSimulator> {
+  const settings: SimulatorOptions = { ...DEFAULT_OPTIONS, ...options };
+  const state = new SimulatorState(settings, dependencies.clock ?? systemClock);
+  // Aborted on close, so replies waiting out simulated latency do not keep the process alive.
+  const shutdown = new AbortController();
+  const sleep = (ms: number): Promise<void> =>
+    ms > 0 ? delay(ms, undefined, { signal: shutdown.signal }) : Promise.resolve();
+
+  const server = createServer((request, response) => {
+    void (async () => {
+      const requestId = state.newId('req');
+      const url = new URL(request.url ?? '/', 'http://simulator');
+      const parsed = await parseBody(request);
+      const reply = parsed.ok
+        ? await route(request.method ?? 'GET', url.pathname, {
+            state,
+            requestId,
+            headers: request.headers,
+            query: url.searchParams,
+            body: parsed.body,
+            sleep,
+          })
+        : parsed.reply;
+      const extra = isApiPath(url.pathname) ? rateLimitHeaders(state.limiter.snapshot()) : {};
+      send(response, reply, { 'request-id': requestId, ...extra });
+    })().catch((error: unknown) => {
+      if (shutdown.signal.aborted) {
+        response.destroy();
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      send(response, errorReply(apiError('api_error', `simulator failure: ${message}`)), {});
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.port, settings.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        shutdown.abort();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,63 @@
+import type { Clock } from './clock';
+import { FaultRuleBook } from './fault-rules';
+import { createIdGenerator } from './ids';
+import { checkFaultRates, runtimeSettingsOf, type RuntimeSettings, type SimulatorOptions } from './options';
+import { createRandom, type Random } from './random';
+import { RateLimiter, type RateLimits } from './rate-limiter';
+import { SimulatorStats } from './stats';
+
+/** Separate random streams, so generating an id never shifts which request gets a random fault. */
+const FAULT_STREAM = 0;
+const ID_STREAM = 1;
+
+function limitsOf(settings: RuntimeSettings): RateLimits {
+  return {
+    requestsPerMinute: settings.requestsPerMinute,
+    inputTokensPerMinute: settings.inputTokensPerMinute,
+    outputTokensPerMinute: settings.outputTokensPerMinute,
+  };
+}
+
+/** Everything the simulator remembers between requests: settings, buckets, fault rules, stats, random streams. */
+export class SimulatorState {
+  settings: RuntimeSettings;
+  readonly limiter: RateLimiter;
+  readonly rules = new FaultRuleBook();
+  readonly stats = new SimulatorStats();
+  faultRandom!: Random;
+  newId!: ReturnType<typeof createIdGenerator>;
+
+  constructor(
+    options: SimulatorOptions,
+    readonly clock: Clock,
+  ) {
+    this.settings = runtimeSettingsOf(options);
+    checkFaultRates(this.settings);
+    this.limiter = new RateLimiter(limitsOf(this.settings), clock);
+    this.reseed();
+  }
+
+  private reseed(): void {
+    this.faultRandom = createRandom(this.settings.seed, FAULT_STREAM);
+    this.newId = createIdGenerator(createRandom(this.settings.seed, ID_STREAM));
+  }
+
+  /** Applies a validated patch; throws OptionsError (and changes nothing) when the result is inconsistent. */
+  applySettings(patch: Partial<RuntimeSettings>): RuntimeSettings {
+    const next = { ...this.settings, ...patch };
+    checkFaultRates(next);
+    const seedChanged = next.seed !== this.settings.seed;
+    this.settings = next;
+    this.limiter.resize(limitsOf(next));
+    if (seedChanged) this.reseed();
+    return this.settings;
+  }
+
+  /** Back to a fresh start with the current settings: a seeded run after reset repeats the first one. */
+  reset(): void {
+    this.stats.reset();
+    this.rules.clear();
+    this.limiter.refillAll();
+    this.reseed();
+  }
+}

@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { acme, apiUrl, demo, getJob, review, submit, waitForJob } from '../support/api-client';
+import { sampleWith } from '../support/samples';
+
+const minimalPdf = new TextEncoder().encode('%PDF-1.4\n% not a real document\n');
+
+describe('API errors: a status, a stable code, a message that says what to fix', () => {
+  test('when no API key is sent, then 401 unauthorized', async () => {
+    const response = await fetch(`${apiUrl()}/jobs`, { method: 'POST' });
+    assert.equal(response.status, 401);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    assert.equal(body.error.code, 'unauthorized');
+    assert.match(body.error.message, /Bearer/);
+  });
+
+  test('when a wrong API key is sent, then 401', async () => {
+    const { status, body } = await submit(minimalPdf, { apiKey: 'not-a-key' });
+    assert.equal(status, 401);
+    assert.equal(body.error?.code, 'unauthorized');
+  });
+
+  test('when the file part is missing, then 400 naming it', async () => {
+    const form = new FormData();
+    form.set('type', 'invoice');
+    const response = await fetch(`${apiUrl()}/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.apiKey}` },
+      body: form,
+    });
+    assert.equal(response.status, 400);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    assert.equal(body.error.code, 'invalid_request');
+    assert.match(body.error.message, /"file"/);
+  });
+
+  test('when the type field is wrong or an unknown field is sent, then 400 naming the field', async () => {
+    const wrongType = await submit(minimalPdf, { type: 'receipt' });
+    assert.equal(wrongType.status, 400);
+    assert.match(wrongType.body.error?.message ?? '', /"type"/);
+    const unknown = await submit(minimalPdf, { fields: { type: 'invoice', colour: 'blue' } });
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body.error?.message ?? '', /colour/);
+    const badPriority = await submit(minimalPdf, { fields: { type: 'invoice', priority: 'urgent' } });
+    assert.equal(badPriority.status, 400);
+    assert.match(badPriority.body.error?.message ?? '', /priority/);
+  });
+
+  test('when the body is not multipart, then 400 saying how to send it', async () => {
+    const response = await fetch(`${apiUrl()}/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(response.status, 400);
+    assert.match(((await response.json()) as { error: { message: string } }).error.message, /multipart/);
+  });
+
+  test('when the Idempotency-Key has characters outside the allowed set, then 400', async () => {
+    const { status, body } = await submit(minimalPdf, { key: 'has spaces and /slashes' });
+    assert.equal(status, 400);
+    assert.match(body.error?.message ?? '', /Idempotency-Key/);
+  });
+
+  test('when the file is bigger than the limit, then 413 with the limit', async () => {
+    const big = new Uint8Array(25 * 1024 * 1024 + 1024);
+    big.set(minimalPdf);
+    const { status, body } = await submit(big);
+    assert.equal(status, 413);
+    assert.equal(body.error?.code, 'payload_too_large');
+    assert.equal(body.error?.details?.limitBytes, 25 * 1024 * 1024);
+  });
+
+  test('when the bytes are neither PDF nor text, then 415 whatever the file is called', async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
+    const { status, body } = await submit(png, { fileName: 'invoice.pdf' });
+    assert.equal(status, 415);
+    assert.equal(body.error?.code, 'unsupported_media_type');
+  });
+
+  test('when the file is empty, then 400', async () => {
+    const { status, body } = await submit(new Uint8Array(0));
+    assert.equal(status, 400);
+    assert.match(body.error?.message ?? '', /empty/);
+  });
+
+  test('when an Idempotency-Key is reused with a different file, then 409 and the first job is untouched', async () => {
+    const key = `reuse-${randomUUID()}`;
+    const first = await sampleWith('posted');
+    const other = await sampleWith('awaiting_review');
+    const created = await submit(first.bytes, { key });
+    assert.equal(created.status, 202);
+    const conflict = await submit(other.bytes, { key });
+    assert.equal(conflict.status, 409);
+    assert.equal(conflict.body.error?.code, 'idempotency_key_reused');
+    assert.equal(conflict.body.error?.details?.jobId, created.body.jobId);
+  });
+
+  test("when a tenant asks for another tenant's job or an unknown one, then 404 either way", async () => {
+    const sample = await sampleWith('posted');
+    const { body } = await submit(sample.bytes);
+    const jobId = body.jobId as string;
+    const foreign = await getJob(jobId, acme.apiKey);
+    assert.equal(foreign.status, 404);
+    assert.equal(foreign.body.error?.code, 'not_found');
+    const unknown = await getJob(`invoice:demo:${randomUUID()}`);
+    assert.equal(unknown.status, 404);
+    const malformed = await getJob('not-a-job-id');
+    assert.equal(malformed.status, 404);
+    await waitForJob(jobId, ['posted']);
+  });
+
+  test('when a job is not awaiting review, then a review is 409; an unknown job is 404', async () => {
+    const sample = await sampleWith('posted');
+    const { body } = await submit(sample.bytes);
+    const jobId = body.jobId as string;
+    await waitForJob(jobId, ['posted']);
+    const answer = await review(jobId, { decision: 'reject', reason: 'because' });
+    assert.equal(answer.status, 409);
+    assert.equal(answer.body.error?.code, 'not_awaiting_review');
+    const missing = await review(`invoice:demo:${randomUUID()}`, { decision: 'reject', reason: 'x' });
+    assert.equal(missing.status, 404);
+    const badDecision = await review(jobId, { decision: 'maybe' });
+    assert.equal(badDecision.status, 400);
+  });
+
+  test('when jobs are listed by status, then only this tenant’s jobs with that status come back', async () => {
+    const sample = await sampleWith('posted');
+    const { body } = await submit(sample.bytes);
+    await waitForJob(body.jobId as string, ['posted']);
+    const list = async (apiKey: string) => {
+      const response = await fetch(`${apiUrl()}/jobs?status=posted&limit=200`, { headers: { authorization: `Bearer ${apiKey}` } });
+      assert.equal(response.status, 200);
+      return ((await response.json()) as { jobs: Array<{ jobId: string; status: string }> }).jobs;
+    };
+    // Visibility is eventually consistent: give the list a moment to see the new status.
+    let mine: Array<{ jobId: string; status: string }> = [];
+    for (let i = 0; i < 40 && !mine.some((job) => job.jobId === body.jobId); i++) {
+      mine = await list(demo.apiKey);
+      if (!mine.some((job) => job.jobId === body.jobId)) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.ok(mine.some((job) => job.jobId === body.jobId));
+    assert.ok(mine.every((job) => job.status === 'posted'));
+    assert.ok((await list(acme.apiKey)).every((job) => !job.jobId.startsWith('invoice:demo:')));
+    const bad = await fetch(`${apiUrl()}/jobs?status=lost`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
+    assert.equal(bad.status, 400);
+  });
+});

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { getJob, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
+import { sampleWith } from '../support/samples';
+
+describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', () => {
+  test('when a clean invoice is submitted, then it is posted to the ledger exactly once', async () => {
+    const sample = await sampleWith('posted');
+    const submitted = await submit(sample.bytes, { fileName: sample.fileName });
+    assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
+    const jobId = submitted.body.jobId as string;
+    assert.equal(submitted.headers.get('location'), submitted.body.links?.self);
+
+    const done = await waitForJob(jobId, ['posted', 'awaiting_review', 'failed', 'rejected']);
+    assert.equal(done.status, 'posted', JSON.stringify(done));
+    const entries = await ledgerEntries(jobId);
+    assert.equal(entries.length, 1);
+    assert.equal(entries[0]?.id, done.result?.ledgerEntryId);
+    assert.deepEqual(entries[0]?.invoice, done.result?.fields);
+    assert.ok((done.usage?.inputTokens ?? 0) > 0, 'token usage is reported on the job');
+  });
+
+  test('when an ambiguous invoice is submitted, then it waits for review and the approved edit is what gets posted', async () => {
+    const sample = await sampleWith('awaiting_review');
+    const { body } = await submit(sample.bytes, { fileName: sample.fileName });
+    const jobId = body.jobId as string;
+    const waiting = await waitForJob(jobId, ['awaiting_review', 'posted', 'failed']);
+    assert.equal(waiting.status, 'awaiting_review', JSON.stringify(waiting));
+    assert.equal((await ledgerEntries(jobId)).length, 0, 'nothing is posted before review');
+    assert.ok(waiting.reviewDeadline, 'the job says when review expires');
+    assert.ok(waiting.extraction, 'the reviewer sees what the model read');
+
+    const fields = {
+      invoiceNumber: 'EDITED-42',
+      issuer: 'Reviewed Supplier BV',
+      issueDate: '2026-11-30',
+      dueDate: null,
+      currency: 'EUR',
+      totalAmount: 1234.56,
+      subtotalAmount: null,
+      taxAmount: null,
+      lineItems: [],
+    };
+    const approved = await review(jobId, { decision: 'approve', fields, reviewer: 'integration-test' });
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+
+    const posted = await waitForJob(jobId, ['posted', 'failed']);
+    assert.equal(posted.status, 'posted');
+    const entries = await ledgerEntries(jobId);
+    assert.equal(entries.length, 1);
+    assert.deepEqual(entries[0]?.invoice, fields);
+
+    const late = await review(jobId, { decision: 'reject', reason: 'too late' });
+    assert.equal(late.status, 409);
+    assert.equal(late.body.error?.code, 'not_awaiting_review');
+  });
+
+  test('when the reviewer sends fields that break the schema, then it is a 422 naming them and nothing is posted', async () => {
+    const sample = await sampleWith('awaiting_review');
+    const { body } = await submit(sample.bytes, { fileName: sample.fileName });
+    const jobId = body.jobId as string;
+    await waitForJob(jobId, ['awaiting_review']);
+    const answer = await review(jobId, {
+      decision: 'approve',
+      fields: { invoiceNumber: '', issuer: 'x', issueDate: '30/11/2026', currency: 'euro', totalAmount: -1 },
+    });
+    assert.equal(answer.status, 422);
+    assert.equal(answer.body.error?.code, 'invalid_fields');
+    const errors = (answer.body.error?.details?.errors ?? []) as string[];
+    assert.ok(errors.some((e) => e.includes('/issueDate')), errors.join('\n'));
+    assert.ok(errors.some((e) => e.includes('/currency')), errors.join('\n'));
+    assert.equal((await getJob(jobId)).body.status, 'awaiting_review');
+
+    const rejected = await review(jobId, { decision: 'reject', reason: 'not ours' });
+    assert.equal(rejected.status, 200);
+    assert.equal((await waitForJob(jobId, ['rejected'])).status, 'rejected');
+    assert.equal((await ledgerEntries(jobId)).length, 0);
+  });
+
+  test('when 20 identical requests race with one Idempotency-Key, then there is one job and one ledger entry', async () => {
+    const sample = await sampleWith('posted');
+    const key = `race-${randomUUID()}`;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => submit(sample.bytes, { key, fileName: sample.fileName })),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(20).fill(202),
+      JSON.stringify(answers.map((a) => a.body)),
+    );
+    const jobIds = new Set(answers.map((a) => a.body.jobId));
+    assert.equal(jobIds.size, 1);
+    const [jobId] = [...jobIds] as [string];
+    await waitForJob(jobId, ['posted']);
+    assert.equal((await ledgerEntries(jobId)).length, 1);
+
+    const again = await submit(sample.bytes, { key, fileName: sample.fileName });
+    assert.equal(again.status, 202);
+    assert.equal(again.body.jobId, jobId);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  });
+
+  test('when a plain-text invoice is submitted, then it is read as text and goes through the pipeline', async () => {
+    const sample = await sampleWith('posted', false);
+    const { status, body } = await submit(sample.bytes, { fileName: sample.fileName });
+    assert.equal(status, 202);
+    const done = await waitForJob(body.jobId as string, ['posted', 'awaiting_review', 'failed', 'rejected']);
+    assert.ok(['posted', 'awaiting_review'].includes(done.status ?? ''), JSON.stringify(done));
+  });
+
+  test('when the document is not an invoice, then the job ends rejected with the reason', async () => {
+    const sample = await sampleWith('rejected');
+    const { body } = await submit(sample.bytes, { fileName: sample.fileName });
+    const done = await waitForJob(body.jobId as string, ['rejected', 'posted', 'failed', 'awaiting_review']);
+    assert.equal(done.status, 'rejected');
+    assert.equal(done.error?.type, 'NotAnInvoice');
+  });
+});
