@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createObjectStore } from '../lib/object-store';
 import { Secret } from '../lib/secret';
-import { applyNamespaceSettings, temporalReady } from './temporal-setup';
+import { applyNamespaceSettings, temporalReady, workerIsPolling } from './temporal-setup';
 import { devServerArgs, loadTemporalDevConfig } from './temporal-dev-config';
 import { type ManagedProcess, Supervisor } from './supervisor';
 import { ensureGoTool, TEMPORAL_CLI, VERSITYGW } from './tools';
@@ -159,7 +159,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         command: process.execPath,
         args: [...TSX, join(REPO_ROOT, 'workers', 'main.ts')],
         env: { ...productEnv, ...extraEnv },
-        ready: async (output) => output().includes('"msg":"worker ready"'),
+        // Ready once the server sees this very process polling; log levels and old log lines cannot fool it.
+        ready: async ({ pid }) => workerIsPolling(urls.temporal, temporalConfig.namespace, pid),
         readyTimeoutMs: 120_000,
       });
       return started(managed);

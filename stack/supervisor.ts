@@ -9,8 +9,8 @@ export interface ProcessSpec {
   args: string[];
   env?: Record<string, string>;
   cwd?: string;
-  /** Resolves true once the process serves; polled until readyTimeoutMs. Gets the output since this start. */
-  ready: (output: () => string) => Promise<boolean>;
+  /** Resolves true once the process serves; polled until readyTimeoutMs. */
+  ready: (started: { pid: number | undefined; output: () => string }) => Promise<boolean>;
   readyTimeoutMs?: number;
 }
 
@@ -100,7 +100,7 @@ export class Supervisor {
     const deadline = Date.now() + (spec.readyTimeoutMs ?? 60_000);
     while (Date.now() < deadline) {
       if (hasExited()) throw new Error(`${spec.name} exited during start-up:\n${await tail(managed.logFile)}`);
-      if (await spec.ready(managed.output).catch(() => false)) return;
+      if (await spec.ready({ pid: managed.child.pid, output: managed.output }).catch(() => false)) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     throw new Error(

@@ -1,6 +1,7 @@
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
+import { PRIORITIES, taskQueueFor } from '../common/task-queues';
 import type { TemporalDevConfig } from './temporal-dev-config';
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
@@ -45,6 +46,25 @@ export async function applyNamespaceSettings(address: string, config: TemporalDe
       config: { workflowExecutionRetentionTtl: msToTs(config.retentionMs) },
     });
     return missing.map(([name]) => name);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** True when a worker with this process id polls any Slowlane task queue (identity is `<pid>@<host>`). */
+export async function workerIsPolling(address: string, namespace: string, pid: number | undefined): Promise<boolean> {
+  if (pid === undefined) return false;
+  const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+  try {
+    for (const priority of PRIORITIES) {
+      const { pollers } = await connection.workflowService.describeTaskQueue({
+        namespace,
+        taskQueue: { name: taskQueueFor(priority) },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+      });
+      if ((pollers ?? []).some((poller) => poller.identity?.startsWith(`${pid}@`))) return true;
+    }
+    return false;
   } finally {
     await connection.close();
   }

@@ -72,13 +72,20 @@ function candidate(identifier: Identifier, confidence: number): Candidate<string
   };
 }
 
+/**
+ * "Invoice No : # BLR_WFLD2015…": a "#" after a label that already says "number" may be printed as
+ * part of the number (the person who read this real invoice wrote "#BLR_WFLD…"); a person decides.
+ */
+const STRAY_HASH = /^[\s:.]*#/;
+
 function labelledCandidates(lines: readonly string[]): Array<Candidate<string>> {
   const found: Array<Candidate<string>> = [];
   for (const hit of findLabels(lines, INVOICE_NUMBER_LABELS)) {
     const after = leadingIdentifier(hit.after);
+    const strayHash = !hit.label.includes('#') && STRAY_HASH.test(hit.after);
     const before = after ? null : identifierAtEnd(hit.before);
     const next = after || before ? null : aloneOnLine(hit.nextLine);
-    if (after) found.push(candidate(after, CONFIDENCE.labelledSameLine));
+    if (after) found.push(candidate(after, strayHash ? CONFIDENCE.weakLabel : CONFIDENCE.labelledSameLine));
     else if (before) found.push(candidate(before, CONFIDENCE.labelledBefore));
     else if (next) found.push(candidate(next, CONFIDENCE.labelledNextLine));
   }

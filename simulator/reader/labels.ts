@@ -1,8 +1,7 @@
-/** Where a value sat relative to the label that names it. */
-export type Placement = 'after' | 'before' | 'next-line';
-
 export interface LabelHit {
   lineIndex: number;
+  /** The label as written. */
+  label: string;
   /** Text on the label's line after the label. */
   after: string;
   /** Text on the label's line before the label. */
@@ -27,7 +26,7 @@ export function findLabels(
       const before = line.slice(0, start);
       const after = line.slice(end);
       const alone = before.trim() === '' && after.replace(/^[\s:#.]*/, '') === '';
-      hits.push({ lineIndex, after, before, nextLine: alone ? (lines[lineIndex + 1] ?? null) : null });
+      hits.push({ lineIndex, label: match[0], after, before, nextLine: alone ? (lines[lineIndex + 1] ?? null) : null });
     }
   });
   return hits;

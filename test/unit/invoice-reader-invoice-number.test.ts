@@ -8,7 +8,6 @@ const read = (text: string) => readInvoiceNumber(toLines(text));
 describe('readInvoiceNumber', () => {
   test('when a label in any of the languages names it, then it is read with high confidence', () => {
     const cases: Array<[string, string]> = [
-      ['Invoice No : # BLR_WFLD20151000982590', 'BLR_WFLD20151000982590'],
       ['Invoice Number: NW-10017', 'NW-10017'],
       ['Invoice #: 4411', '4411'],
       ['Facture n° 2022089083', '2022089083'],
@@ -23,6 +22,14 @@ describe('readInvoiceNumber', () => {
   test('when the value sits before its label or on the next line, then it is read just above the review line', () => {
     assert.deepEqual(read('993548900Factuurnummer:'), { value: '993548900', confidence: 0.93 });
     assert.deepEqual(read('Invoice Number:\nINV-77'), { value: 'INV-77', confidence: 0.93 });
+  });
+
+  test('when a "#" stands between a number label and the value, then whether it belongs is left to a person', () => {
+    assert.deepEqual(read('Invoice No : # BLR_WFLD20151000982590'), {
+      value: 'BLR_WFLD20151000982590',
+      confidence: 0.8,
+    });
+    assert.deepEqual(read('Invoice #: 4411'), { value: '4411', confidence: 0.97 });
   });
 
   test('when the number has a space inside, then where it ends is a guess and stays below the review line', () => {
