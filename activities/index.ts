@@ -2,6 +2,7 @@ import type { ModelGateway } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
 import type { ObjectStore } from '../lib/object-store';
 import { createClassifyDocument } from './classify-document';
+import { createDeliverWebhook } from './deliver-webhook';
 import { createExtractInvoiceFields } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
 import { createPostToLedger } from './post-to-ledger';
@@ -9,7 +10,7 @@ import { createPostToLedger } from './post-to-ledger';
 export interface ActivityDeps {
   store: ObjectStore;
   gateway: ModelGateway;
-  config: Pick<Config, 'anthropic' | 'ledger'>;
+  config: Pick<Config, 'anthropic' | 'ledger' | 'tenants'>;
 }
 
 /** Every activity, built from injected clients so tests can hand in their own. */
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
       model: deps.config.anthropic.extractModel,
     }),
     postInvoiceToLedger: createPostToLedger({ ledger: deps.config.ledger }),
+    deliverWebhook: createDeliverWebhook({ tenants: deps.config.tenants }),
   };
 }
 

@@ -23,6 +23,7 @@ export interface JobView {
   review?: JobState['review'];
   result?: { fields: Invoice; ledgerEntryId?: string };
   error?: JobError;
+  deadLetter?: JobState['deadLetter'];
   usage?: Usage;
   /** False when no worker answered the status query; the fields above then come from the server alone. */
   detailed: boolean;
@@ -57,6 +58,7 @@ export function toJobView(base: JobBase, state: JobState | undefined, links: Rec
     review: state.review,
     result: state.fields && state.status === 'posted' ? { fields: state.fields, ledgerEntryId: state.ledgerEntryId } : undefined,
     error: state.error,
+    deadLetter: state.status === 'dead_letter' ? state.deadLetter : undefined,
     usage: state.usage,
     detailed: true,
     links,

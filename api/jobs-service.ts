@@ -170,6 +170,7 @@ export function createJobsService(deps: JobsServiceDeps) {
         confidenceThreshold: config.jobs.confidenceThreshold,
         reviewTimeoutMs: config.jobs.reviewTimeoutMs,
         maxExtractionTries: config.jobs.maxExtractionTries,
+        deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
         ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
         submittedAt,
       };

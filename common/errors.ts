@@ -86,3 +86,15 @@ export const NON_RETRYABLE_ERROR_TYPES: readonly string[] = [
   'ContentRefused',
   'LedgerRejected',
 ];
+
+/** The webhook receiver answered that it will never accept this event (410 Gone). */
+export class WebhookRejectedError extends SlowlaneError {
+  override readonly name = 'WebhookRejected';
+  readonly retryable = false;
+}
+
+/** The webhook receiver is down or failed; delivery is retried with backoff for a day. */
+export class WebhookDeliveryFailedError extends SlowlaneError {
+  override readonly name = 'WebhookDeliveryFailed';
+  readonly retryable = true;
+}

@@ -16,6 +16,16 @@ export type JobStatus =
   | 'dead_letter';
 
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['posted', 'rejected', 'review_expired', 'failed'];
+export const JOB_STATUSES: readonly JobStatus[] = [
+  'queued',
+  'processing',
+  'awaiting_review',
+  'posted',
+  'rejected',
+  'review_expired',
+  'failed',
+  'dead_letter',
+];
 
 export function isTerminal(status: JobStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
@@ -44,6 +54,9 @@ export interface InvoiceJobInput {
   reviewTimeoutMs: number;
   /** Schema-invalid model output is re-asked this many times in total before it goes to review. */
   maxExtractionTries: number;
+  /** How long a job whose step failed for good waits for an operator's retry or abandon. */
+  deadLetterTimeoutMs: number;
+  /** Where signed webhooks go (the job's own, or the tenant's default); none when absent. */
   callbackUrl?: string;
   submittedAt: string;
 }
@@ -71,6 +84,23 @@ export interface ReviewDecision {
   decidedAt: string;
 }
 
+/** One change the client can see: SSE streams these (id = seq) and webhooks carry the notable ones. */
+export interface JobEvent {
+  seq: number;
+  status: JobStatus;
+  step?: JobStep;
+  at: string;
+  error?: JobError;
+}
+
+export interface DeadLetter {
+  error: JobError;
+  since: string;
+  expiresAt: string;
+  /** How many times an operator has sent this job back to its failed step. */
+  retries: number;
+}
+
 /** What the `status` query returns: the job as the workflow sees it. */
 export interface JobState {
   jobId: string;
@@ -90,14 +120,9 @@ export interface JobState {
   review?: ReviewDecision;
   ledgerEntryId?: string;
   error?: JobError;
+  deadLetter?: DeadLetter;
   usage: Usage;
+  events: JobEvent[];
   updatedAt: string;
 }
 
-export interface InvoiceJobResult {
-  status: Extract<JobStatus, 'posted' | 'rejected' | 'review_expired'>;
-  fields?: Invoice;
-  ledgerEntryId?: string;
-  reason?: string;
-  usage: Usage;
-}

@@ -33,3 +33,18 @@ export interface SubmitReviewResult {
  * review before anything is written to history, so the caller learns at once whether the decision counted.
  */
 export const submitReviewUpdate = defineUpdate<SubmitReviewResult, [SubmitReviewInput]>('submitReview');
+
+export interface OperatorInput {
+  operator: string;
+  reason?: string;
+}
+export interface OperatorResult {
+  accepted: true;
+  status: JobStatus;
+  step?: string;
+}
+
+/** Sends a dead-lettered job back to the step that failed, on whatever code the workers now run. */
+export const retryUpdate = defineUpdate<OperatorResult, [OperatorInput]>('retry');
+/** Gives up on a dead-lettered job: the workflow closes as failed with the error it parked with. */
+export const abandonUpdate = defineUpdate<OperatorResult, [OperatorInput]>('abandon');

@@ -67,6 +67,7 @@ export interface Config {
     confidenceThreshold: number;
     reviewTimeoutMs: number;
     maxExtractionTries: number;
+    deadLetterTimeoutMs: number;
   };
   worker: {
     /** Which task queues this worker process polls. */
@@ -160,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
       confidenceThreshold: read.number('CONFIDENCE_THRESHOLD', 0.9, 0, 1),
       reviewTimeoutMs: read.duration('REVIEW_TIMEOUT', 48 * 3_600_000),
       maxExtractionTries: read.int('MAX_EXTRACTION_TRIES', 3, 1, 10),
+      deadLetterTimeoutMs: read.duration('DEAD_LETTER_TIMEOUT', 14 * 86_400_000),
     },
     worker: {
       priorities: read.list('WORKER_PRIORITIES', ['interactive', 'bulk'], ['interactive', 'bulk']),

@@ -7,18 +7,33 @@ export function jitteredBackoffMs(attempt: number, random = Math.random, baseMs 
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/** What every activity failure carries in its first detail, so the job can report how many attempts it took. */
+export interface FailureDetails {
+  attempt: number;
+  [key: string]: unknown;
+}
+
 /**
  * Our typed errors become ApplicationFailures whose type is the class name (matched against the retry
  * policy's non-retryable list) and whose nextRetryDelay is the provider's Retry-After when it gave one.
+ * Other errors keep their name as type and stay retryable, as the SDK would make them.
  */
 export function toApplicationFailure(error: unknown, attempt: number): unknown {
-  if (!(error instanceof SlowlaneError)) return error;
-  const nextRetryDelay = error.retryable ? (error.retryAfterMs ?? jitteredBackoffMs(attempt)) : undefined;
-  return ApplicationFailure.create({
-    type: error.name,
-    message: error.message,
-    nonRetryable: !error.retryable,
-    ...(nextRetryDelay !== undefined ? { nextRetryDelay } : {}),
-    ...(error.details ? { details: [error.details] } : {}),
-  });
+  if (error instanceof ApplicationFailure) return error;
+  if (error instanceof SlowlaneError) {
+    const nextRetryDelay = error.retryable ? (error.retryAfterMs ?? jitteredBackoffMs(attempt)) : undefined;
+    const details: FailureDetails = { ...error.details, attempt };
+    return ApplicationFailure.create({
+      type: error.name,
+      message: error.message,
+      nonRetryable: !error.retryable,
+      ...(nextRetryDelay !== undefined ? { nextRetryDelay } : {}),
+      details: [details],
+    });
+  }
+  if (error instanceof Error) {
+    const details: FailureDetails = { attempt };
+    return ApplicationFailure.create({ type: error.name, message: error.message, details: [details], cause: error });
+  }
+  return error;
 }

@@ -1,1 +1,2 @@
 export { invoiceWorkflow } from './invoice-workflow';
+export { deliverWebhookWorkflow } from './webhook-delivery-workflow';

@@ -7,130 +7,69 @@ import {
   proxyActivities,
   setHandler,
   TimeoutFailure,
-  upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { InvoiceActivities } from '../activities';
 import type { ExtractFieldsResult } from '../activities/contracts';
 import type { Invoice } from '../common/invoice';
-import type { InvoiceJobInput, JobError, JobState, JobStatus, JobStep, Usage } from '../common/job';
-import {
-  rejectedSignal,
-  reviewedSignal,
-  statusQuery,
-  submitReviewUpdate,
-  type SubmitReviewInput,
-} from '../common/messages';
-import {
-  ErrorTypeKey,
-  JobStatusKey,
-  JobStepKey,
-  NeedsReviewKey,
-  ReviewDeadlineKey,
-} from '../common/search-attributes';
-import { validateInvoice } from '../common/validation';
+import type { InvoiceJobInput, JobError, JobState, JobStep } from '../common/job';
+import { statusQuery } from '../common/messages';
 import { extractTextOptions, ledgerOptions, modelCallOptions } from './activity-options';
+import { DeadLetters } from './dead-letters';
+import { JobTracker } from './job-tracker';
+import { notifyClient } from './notifications';
+import { Review } from './review';
 
 const textSteps = proxyActivities<InvoiceActivities>(extractTextOptions);
 const modelSteps = proxyActivities<InvoiceActivities>(modelCallOptions);
 const ledgerSteps = proxyActivities<InvoiceActivities>(ledgerOptions);
 
-/** A step failed for good (non-retryable, or out of retries); carries what the job reports. */
-class StepFailed extends Error {
+/** An operator abandoned a dead-lettered job, or its dead-letter wait expired. */
+class JobAbandoned extends Error {
   constructor(readonly jobError: JobError) {
     super(jobError.message);
   }
 }
 
+type RunStep = <T extends { attempt: number }>(step: JobStep, activity: () => Promise<T>) => Promise<T>;
+
 /**
- * One invoice, from uploaded document to ledger entry (DESIGN.md §2). Deterministic orchestration only:
- * every read, model call and post is an activity; validation results arrive recorded in history.
- * Ends `posted`, `rejected` or `review_expired` (completed), or fails with the error in its details.
+ * One invoice, from uploaded document to ledger entry (DESIGN.md §2). Deterministic orchestration only: every
+ * read, model call and post is an activity, and validation results arrive recorded in history.
+ * Ends `posted`, `rejected` or `review_expired` (completed), or `failed` (the workflow fails, its JobState in the
+ * failure's details) after a dead-lettered step is abandoned or left alone too long.
  */
 export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState> {
-  const state: JobState = {
-    jobId: input.jobId,
-    tenantId: input.tenantId,
-    status: 'queued',
-    attempts: {},
-    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0, calls: 0 },
-    updatedAt: new Date().toISOString(),
-  };
-  let decision: SubmitReviewInput | undefined;
+  const tracker = new JobTracker(input);
+  const { state } = tracker;
+  const review = new Review(input, tracker);
+  const deadLetters = new DeadLetters(input, tracker);
+  const notify = () => notifyClient(input, tracker);
+  setHandler(statusQuery, () => state);
 
-  const setStatus = (status: JobStatus, step?: JobStep): void => {
-    state.status = status;
-    state.step = step;
-    state.updatedAt = new Date().toISOString();
-    upsertSearchAttributes([
-      { key: JobStatusKey, value: status },
-      { key: JobStepKey, value: step ?? null },
-    ]);
-  };
-  const addUsage = (usage: Usage): void => {
-    state.usage = {
-      inputTokens: state.usage.inputTokens + usage.inputTokens,
-      outputTokens: state.usage.outputTokens + usage.outputTokens,
-      costUsd: state.usage.costUsd + usage.costUsd,
-      calls: state.usage.calls + usage.calls,
-    };
-  };
-  const run = async <T extends { attempt: number }>(step: JobStep, activity: () => Promise<T>): Promise<T> => {
-    setStatus('processing', step);
-    try {
-      const result = await activity();
-      state.attempts[step] = result.attempt;
-      return result;
-    } catch (error) {
-      throw new StepFailed(describeFailure(step, error));
+  /** Runs a step; when it fails for good the job parks as a dead letter and, on `retry`, runs the step again. */
+  const run: RunStep = async (step, activity) => {
+    for (;;) {
+      tracker.setStatus('processing', step);
+      try {
+        const result = await activity();
+        state.attempts[step] = result.attempt;
+        return result;
+      } catch (error) {
+        const jobError = describeFailure(step, error);
+        const outcome = await deadLetters.park(jobError, notify);
+        if (outcome !== 'retry') {
+          throw new JobAbandoned(
+            outcome === 'expired' ? { ...jobError, message: `${jobError.message} (dead letter expired)` } : jobError,
+          );
+        }
+        log.info('operator retries the failed step', { step });
+      }
     }
   };
 
-  const awaitingReview = (): boolean => state.status === 'awaiting_review' && decision === undefined;
-  setHandler(statusQuery, () => state);
-  setHandler(
-    submitReviewUpdate,
-    (review) => {
-      decision = review;
-      return { accepted: true, status: review.decision === 'approve' ? 'processing' : 'rejected' };
-    },
-    {
-      validator: (review) => {
-        if (!awaitingReview()) {
-          throw ApplicationFailure.create({
-            type: 'NotAwaitingReview',
-            message: `the job is ${state.status}${state.review ? ` (decided by ${state.review.reviewer})` : ''}, not awaiting review`,
-            details: [{ status: state.status }],
-          });
-        }
-        if (review.decision === 'approve') {
-          const checked = validateInvoice(review.fields);
-          if (!checked.ok) {
-            throw ApplicationFailure.create({
-              type: 'InvalidReviewFields',
-              message: `the fields do not match the invoice schema: ${checked.errors.join('; ')}`,
-              details: [{ errors: checked.errors }],
-            });
-          }
-        } else if (review.reason.trim() === '') {
-          throw ApplicationFailure.create({ type: 'InvalidReviewFields', message: 'a rejection needs a reason' });
-        }
-      },
-    },
-  );
-  // Signals cannot answer the sender, so an invalid one is logged and the job keeps waiting for a valid decision.
-  setHandler(reviewedSignal, ({ fields, reviewer }) => {
-    if (!awaitingReview()) return log.warn('reviewed signal ignored: job is not awaiting review', { status: state.status });
-    const checked = validateInvoice(fields);
-    if (!checked.ok) return log.warn('reviewed signal ignored: invalid fields', { errors: checked.errors });
-    decision = { decision: 'approve', fields: checked.value, reviewer };
-  });
-  setHandler(rejectedSignal, ({ reason, reviewer }) => {
-    if (!awaitingReview()) return log.warn('rejected signal ignored: job is not awaiting review', { status: state.status });
-    decision = { decision: 'reject', reason, reviewer };
-  });
-
   const finish = async (status: 'posted' | 'rejected' | 'review_expired'): Promise<JobState> => {
-    setStatus(status);
+    tracker.setStatus(status);
+    await notify();
     await condition(allHandlersFinished);
     return state;
   };
@@ -139,10 +78,8 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
     const text = await run('extractText', () => textSteps.extractText({ ...jobContext(input), document: input.document }));
     state.textKey = text.textKey;
 
-    const classified = await run('classify', () =>
-      modelSteps.classifyDocument({ ...jobContext(input), textKey: text.textKey }),
-    );
-    addUsage(classified.usage);
+    const classified = await run('classify', () => modelSteps.classifyDocument({ ...jobContext(input), textKey: text.textKey }));
+    tracker.addUsage(classified.usage);
     state.documentType = classified.classification.documentType;
     if (classified.classification.documentType !== 'invoice') {
       state.error = {
@@ -154,7 +91,7 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
       return await finish('rejected');
     }
 
-    const extracted = await extractWithRetries(input, text.textKey, run, addUsage);
+    const extracted = await extractWithRetries(input, text.textKey, run, (usage) => tracker.addUsage(usage));
     let fields: Invoice | undefined;
     if (extracted.outcome === 'valid') {
       state.extraction = extracted.extraction;
@@ -167,16 +104,8 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
     }
 
     if (!fields) {
-      setStatus('awaiting_review', 'review');
-      const deadline = new Date(Date.now() + input.reviewTimeoutMs);
-      state.reviewDeadline = deadline.toISOString();
-      upsertSearchAttributes([
-        { key: NeedsReviewKey, value: true },
-        { key: ReviewDeadlineKey, value: deadline },
-      ]);
-      const decided = await condition(() => decision !== undefined, input.reviewTimeoutMs);
-      upsertSearchAttributes([{ key: NeedsReviewKey, value: false }]);
-      if (!decided || !decision) return await finish('review_expired');
+      const decision = await review.await(notify);
+      if (!decision) return await finish('review_expired');
       const decidedAt = new Date().toISOString();
       if (decision.decision === 'reject') {
         state.review = { decision: 'rejected', reviewer: decision.reviewer, reason: decision.reason, decidedAt };
@@ -187,16 +116,15 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
     }
 
     state.fields = fields;
-    const posted = await run('postToLedger', () =>
-      ledgerSteps.postInvoiceToLedger({ ...jobContext(input), invoice: fields }),
-    );
+    const approved = fields;
+    const posted = await run('postToLedger', () => ledgerSteps.postInvoiceToLedger({ ...jobContext(input), invoice: approved }));
     state.ledgerEntryId = posted.entryId;
     return await finish('posted');
   } catch (error) {
-    if (!(error instanceof StepFailed)) throw error;
+    if (!(error instanceof JobAbandoned)) throw error;
     state.error = error.jobError;
-    setStatus('failed', error.jobError.step);
-    upsertSearchAttributes([{ key: ErrorTypeKey, value: error.jobError.type }]);
+    tracker.setStatus('failed', error.jobError.step, error.jobError);
+    await notify();
     await condition(allHandlersFinished);
     throw ApplicationFailure.create({
       type: error.jobError.type,
@@ -215,8 +143,8 @@ function jobContext(input: InvoiceJobInput) {
 async function extractWithRetries(
   input: InvoiceJobInput,
   textKey: string,
-  run: <T extends { attempt: number }>(step: JobStep, activity: () => Promise<T>) => Promise<T>,
-  addUsage: (usage: Usage) => void,
+  run: RunStep,
+  addUsage: (usage: ExtractFieldsResult['usage']) => void,
 ): Promise<ExtractFieldsResult> {
   let result: ExtractFieldsResult | undefined;
   for (let tryNumber = 1; tryNumber <= input.maxExtractionTries; tryNumber++) {
@@ -229,16 +157,22 @@ async function extractWithRetries(
   return result;
 }
 
+/** What the job reports about a failed step. Anything but an activity failure is a bug: let the task retry. */
 function describeFailure(step: JobStep, error: unknown): JobError {
-  if (error instanceof ActivityFailure) {
-    const cause = error.cause;
-    if (cause instanceof ApplicationFailure) {
-      return { type: cause.type ?? 'Error', message: cause.message, step, retryable: !cause.nonRetryable };
-    }
-    if (cause instanceof TimeoutFailure) {
-      return { type: 'Timeout', message: `${step} timed out (${cause.timeoutType})`, step, retryable: true };
-    }
-    return { type: cause?.name ?? 'ActivityFailure', message: cause?.message ?? error.message, step, retryable: true };
+  if (!(error instanceof ActivityFailure)) throw error;
+  const cause = error.cause;
+  if (cause instanceof ApplicationFailure) {
+    const attempt = (cause.details?.[0] as { attempt?: number } | undefined)?.attempt;
+    return {
+      type: cause.type ?? 'Error',
+      message: cause.message,
+      step,
+      retryable: !cause.nonRetryable,
+      ...(attempt !== undefined ? { attempts: attempt } : {}),
+    };
   }
-  throw error;
+  if (cause instanceof TimeoutFailure) {
+    return { type: 'Timeout', message: `${step} timed out (${cause.timeoutType})`, step, retryable: true };
+  }
+  return { type: cause?.name ?? 'ActivityFailure', message: cause?.message ?? error.message, step, retryable: true };
 }

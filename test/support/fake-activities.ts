@@ -4,6 +4,7 @@ import type { ExtractFieldsResult } from '../../activities/contracts';
 import type { Invoice, InvoiceExtraction } from '../../common/invoice';
 import { overallConfidence } from '../../common/invoice';
 import type { Usage } from '../../common/job';
+import type { DeliverWebhookInput } from '../../common/webhooks';
 
 export const sampleInvoice: Invoice = {
   invoiceNumber: 'INV-1001',
@@ -63,6 +64,7 @@ export interface FakeActivitiesOptions {
 export function fakeActivities(options: FakeActivitiesOptions = {}) {
   const calls = { extractText: 0, classifyDocument: 0, extractInvoiceFields: 0, postInvoiceToLedger: 0 };
   const posted: Invoice[] = [];
+  const webhooks: DeliverWebhookInput[] = [];
   const textAnswers = script('extractText', options.extractText ?? [{ textKey: 'texts/t/abc.txt' }]);
   const extractAnswers = script('extractInvoiceFields', options.extractions ?? [validExtraction(sampleInvoice, 0.97)]);
   const classifyFailures = [...(options.classify ?? [])];
@@ -95,6 +97,10 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
       posted.push(invoice);
       return { entryId: `led_${posted.length}`, replayed: false, attempt: attempt() };
     },
+    async deliverWebhook(input) {
+      webhooks.push(input);
+      return { status: 204, attempt: attempt() };
+    },
   };
-  return { activities, calls, posted };
+  return { activities, calls, posted, webhooks };
 }

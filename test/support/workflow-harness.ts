@@ -68,6 +68,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
           confidenceThreshold: 0.9,
           reviewTimeoutMs: 60 * 60 * 1000,
           maxExtractionTries: 3,
+          deadLetterTimeoutMs: 60 * 60 * 1000,
           submittedAt: new Date().toISOString(),
           ...overrides,
         };

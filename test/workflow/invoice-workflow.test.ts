@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { InvalidDocumentError, ModelRateLimitedError } from '../../common/errors';
+import { InvalidDocumentError, LedgerRejectedError, ModelRateLimitedError } from '../../common/errors';
 import type { JobState } from '../../common/job';
-import { statusQuery, submitReviewUpdate } from '../../common/messages';
+import { abandonUpdate, retryUpdate, statusQuery, submitReviewUpdate } from '../../common/messages';
 import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
 import { createWorkflowHarness, type WorkflowHarness, waitForStatus } from '../support/workflow-harness';
 
@@ -143,11 +143,20 @@ describe('invoiceWorkflow with mocked activities', () => {
     assert.equal(fake.calls.extractInvoiceFields, 0);
   });
 
-  test('when a step fails permanently, then the job fails at once with the reason and no retry', async () => {
+  test('when a step fails permanently, then the job parks as a dead letter at once, and abandon fails it with the reason', async () => {
     const fake = fakeActivities({ extractText: [new InvalidDocumentError('the PDF is encrypted')] });
-    const error = await harness.withWorker(fake.activities, async (start) =>
-      (await start()).result().then(() => undefined, (e: unknown) => e),
-    );
+    const error = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'dead_letter');
+      const parked = await handle.query(statusQuery);
+      assert.equal(parked.error?.type, 'InvalidDocument');
+      assert.equal(parked.error?.step, 'extractText');
+      assert.equal(parked.error?.retryable, false);
+      assert.equal(parked.error?.attempts, 1, 'a non-retryable failure is not retried');
+      assert.ok(parked.deadLetter?.expiresAt);
+      await handle.executeUpdate(abandonUpdate, { args: [{ operator: 'ops', reason: 'customer sent a new copy' }] });
+      return handle.result().then(() => undefined, (e: unknown) => e);
+    });
     assert.ok(error instanceof WorkflowFailedError);
     assert.ok(error.cause instanceof ApplicationFailure);
     assert.equal(error.cause.type, 'InvalidDocument');
@@ -156,6 +165,53 @@ describe('invoiceWorkflow with mocked activities', () => {
     assert.equal(state.status, 'failed');
     assert.equal(state.error?.step, 'extractText');
     assert.equal(fake.calls.extractText, 1);
+  });
+
+  test('when an operator retries a dead letter, then only the failed step runs again and the job posts once', async () => {
+    const fake = fakeActivities({ ledgerFailures: [new LedgerRejectedError('ledger answered 422')] });
+    const state = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'dead_letter');
+      const refused = await handle
+        .executeUpdate(submitReviewUpdate, { args: [{ decision: 'reject', reason: 'x', reviewer: 'r' }] })
+        .then(() => undefined, (e: unknown) => e);
+      assert.ok(refused instanceof WorkflowUpdateFailedError, 'a dead letter is not awaiting review');
+      const outcome = await handle.executeUpdate(retryUpdate, { args: [{ operator: 'ops' }] });
+      assert.equal(outcome.step, 'postToLedger');
+      return handle.result();
+    });
+    assert.equal(state.status, 'posted');
+    assert.equal(state.deadLetter?.retries, 1);
+    assert.equal(fake.calls.extractText, 1);
+    assert.equal(fake.calls.extractInvoiceFields, 1);
+    assert.equal(fake.calls.postInvoiceToLedger, 2);
+    assert.equal(fake.posted.length, 1);
+    assert.deepEqual(
+      state.events.map((event) => event.status),
+      ['processing', 'processing', 'processing', 'processing', 'dead_letter', 'processing', 'posted'],
+    );
+  });
+
+  test('when a job has a callback URL, then a signed-webhook delivery starts at review and at the end', async () => {
+    const fake = fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.5)] });
+    const state = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start({ callbackUrl: 'http://127.0.0.1:9/hook' });
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.signal('reviewed', { fields: sampleInvoice, reviewer: 'sam' });
+      const done = await handle.result();
+      for (let i = 0; i < 50 && fake.webhooks.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      return done;
+    });
+    assert.equal(state.status, 'posted');
+    assert.deepEqual(
+      fake.webhooks.map((hook) => [hook.event.type, hook.event.data.status]),
+      [
+        ['job.awaiting_review', 'awaiting_review'],
+        ['job.posted', 'posted'],
+      ],
+    );
+    assert.equal(new Set(fake.webhooks.map((hook) => hook.event.id)).size, 2, 'each event has its own id');
+    assert.equal(fake.webhooks[1]?.event.data.ledgerEntryId, 'led_1');
   });
 
   test('when the provider answers 429 with retry-after, then the next attempt is scheduled after that delay', async () => {

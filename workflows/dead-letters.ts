@@ -1,0 +1,74 @@
+import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import type { InvoiceJobInput, JobError } from '../common/job';
+import { abandonUpdate, type OperatorInput, type OperatorResult, retryUpdate } from '../common/messages';
+import type { JobTracker } from './job-tracker';
+
+export type DeadLetterOutcome = 'retry' | 'abandon' | 'expired';
+
+/**
+ * A step that failed for good does not lose the job: it parks as `dead_letter` with its error until an operator
+ * sends `retry` (run the failed step again) or `abandon`, or the wait expires.
+ */
+export class DeadLetters {
+  private decision: { outcome: 'retry' | 'abandon'; by: OperatorInput } | undefined;
+
+  constructor(
+    private readonly input: InvoiceJobInput,
+    private readonly tracker: JobTracker,
+  ) {
+    const parked = () => this.tracker.state.status === 'dead_letter' && this.decision === undefined;
+    const validator = (_by: OperatorInput): void => {
+      if (!parked()) {
+        throw ApplicationFailure.create({
+          type: 'NotDeadLettered',
+          message: `the job is ${this.tracker.state.status}, not a dead letter`,
+          details: [{ status: this.tracker.state.status }],
+        });
+      }
+    };
+    setHandler(
+      retryUpdate,
+      (by): OperatorResult => {
+        this.decision = { outcome: 'retry', by };
+        return { accepted: true, status: 'processing', ...(this.tracker.state.step ? { step: this.tracker.state.step } : {}) };
+      },
+      { validator },
+    );
+    setHandler(
+      abandonUpdate,
+      (by): OperatorResult => {
+        this.decision = { outcome: 'abandon', by };
+        return { accepted: true, status: 'failed' };
+      },
+      { validator },
+    );
+  }
+
+  private decided(): 'retry' | 'abandon' | undefined {
+    return this.decision?.outcome;
+  }
+
+  /** Parks the job with `error` and waits for the operator; `onParked` runs once the job is visible as parked. */
+  async park(error: JobError, onParked: () => Promise<void>): Promise<DeadLetterOutcome> {
+    const { state } = this.tracker;
+    this.decision = undefined;
+    const since = new Date();
+    state.error = error;
+    state.deadLetter = {
+      error,
+      since: since.toISOString(),
+      expiresAt: new Date(since.getTime() + this.input.deadLetterTimeoutMs).toISOString(),
+      retries: state.deadLetter?.retries ?? 0,
+    };
+    this.tracker.setStatus('dead_letter', error.step, error);
+    await onParked();
+    const decided = await condition(() => this.decision !== undefined, this.input.deadLetterTimeoutMs);
+    const outcome = this.decided();
+    if (!decided || !outcome) return 'expired';
+    if (outcome === 'retry') {
+      state.deadLetter.retries += 1;
+      state.error = undefined;
+    }
+    return outcome;
+  }
+}

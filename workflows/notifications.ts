@@ -1,0 +1,40 @@
+import { ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
+import type { InvoiceJobInput } from '../common/job';
+import { WEBHOOK_EVENT_FOR_STATUS } from '../common/webhooks';
+import type { JobTracker } from './job-tracker';
+import { deliverWebhookWorkflow } from './webhook-delivery-workflow';
+
+/**
+ * Tells the client's callback URL about the job's latest notable status. Delivery runs in its own workflow that
+ * outlives this one (ABANDON), so a receiver that is down for hours neither blocks nor loses the job's result.
+ */
+export async function notifyClient(input: InvoiceJobInput, tracker: JobTracker): Promise<void> {
+  const { state } = tracker;
+  const type = WEBHOOK_EVENT_FOR_STATUS[state.status];
+  const event = state.events.at(-1);
+  if (!input.callbackUrl || !type || !event) return;
+  // The run id keeps ids unique when an operator resets the job and its events are written again.
+  const id = `evt_${workflowInfo().runId.replace(/-/g, '').slice(0, 12)}_${event.seq}`;
+  await startChild(deliverWebhookWorkflow, {
+    workflowId: `webhook:${input.jobId}:${id}`,
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    args: [
+      {
+        tenantId: input.tenantId,
+        callbackUrl: input.callbackUrl,
+        event: {
+          id,
+          type,
+          timestamp: event.at,
+          data: {
+            jobId: input.jobId,
+            tenantId: input.tenantId,
+            status: state.status,
+            ...(state.error ? { error: state.error } : {}),
+            ...(state.ledgerEntryId ? { ledgerEntryId: state.ledgerEntryId } : {}),
+          },
+        },
+      },
+    ],
+  });
+}
