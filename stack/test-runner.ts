@@ -11,7 +11,10 @@ import { ensureChromium } from './tools';
 
 const REPO_ROOT = join(__dirname, '..');
 
-/** Test files in tier order; `npm test -- unit workflow` runs only those tiers. */
+/**
+ * Test files in tier order. `npm test -- unit workflow` runs only those tiers, `npm test -- webhooks` only the
+ * files whose path contains "webhooks", and `--no-static` skips the type check and lint.
+ */
 const TIERS = ['unit', 'workflow', 'integration', 'replay', 'browser'];
 
 async function findTests(dir: string): Promise<string[]> {
@@ -59,17 +62,19 @@ async function staticChecks(): Promise<void> {
  */
 export async function runTests(args: string[]): Promise<void> {
   const startedAt = Date.now();
-  const tiers = args.length > 0 ? args : TIERS;
-  const unknown = tiers.filter((tier) => !TIERS.includes(tier));
-  if (unknown.length > 0) throw new Error(`unknown test tier(s) ${unknown.join(', ')}; tiers: ${TIERS.join(', ')}`);
-  const files = (await Promise.all(tiers.map((tier) => findTests(join(REPO_ROOT, 'test', tier))))).flat();
-  if (files.length === 0) throw new Error(`no test files under test/{${tiers.join(',')}}`);
+  const skipStatic = args.includes('--no-static');
+  const selectors = args.filter((arg) => arg !== '--no-static');
+  const tiers = selectors.filter((arg) => TIERS.includes(arg));
+  const patterns = selectors.filter((arg) => !TIERS.includes(arg));
+  const all = (await Promise.all((tiers.length > 0 ? tiers : TIERS).map((tier) => findTests(join(REPO_ROOT, 'test', tier))))).flat();
+  const files = patterns.length > 0 ? all.filter((file) => patterns.some((pattern) => file.includes(pattern))) : all;
+  if (files.length === 0) throw new Error(`no test files match ${selectors.join(' ')}`);
 
-  await staticChecks();
+  if (!skipStatic) await staticChecks();
   const config = loadConfig();
   const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-test-'));
   const log = (line: string) => console.log(`[stack] ${line}`);
-  if (tiers.includes('browser')) await ensureChromium(log);
+  if (files.some((file) => file.includes(`${join('test', 'browser')}`))) await ensureChromium(log);
   const ports = {
     temporal: await freePort(),
     s3: await freePort(),
