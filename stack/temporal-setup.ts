@@ -52,14 +52,19 @@ export async function applyNamespaceSettings(address: string, config: TemporalDe
 }
 
 /** True when a worker with this process id polls any Slowlane task queue (identity is `<pid>@<host>`). */
-export async function workerIsPolling(address: string, namespace: string, pid: number | undefined): Promise<boolean> {
+export async function workerIsPolling(
+  address: string,
+  namespace: string,
+  pid: number | undefined,
+  taskQueuePrefix = 'slowlane',
+): Promise<boolean> {
   if (pid === undefined) return false;
   const connection = await Connection.connect({ address, connectTimeout: 1_000 });
   try {
     for (const priority of PRIORITIES) {
       const { pollers } = await connection.workflowService.describeTaskQueue({
         namespace,
-        taskQueue: { name: taskQueueFor(priority) },
+        taskQueue: { name: taskQueueFor(priority, taskQueuePrefix) },
         taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
       });
       if ((pollers ?? []).some((poller) => poller.identity?.startsWith(`${pid}@`))) return true;

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { InvoiceJobInput } from '../../common/job';
+import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
+import { taskQueueFor } from '../../common/task-queues';
+import { loadConfig } from '../../lib/config';
+import { createObjectStore, objectKeys } from '../../lib/object-store';
+import { freePort } from '../../stack/ports';
+import { type ManagedProcess, Supervisor } from '../../stack/supervisor';
+import { applyNamespaceSettings, temporalReady, workerIsPolling } from '../../stack/temporal-setup';
+import { devServerArgs, loadTemporalDevConfig } from '../../stack/temporal-dev-config';
+import { ensureGoTool, TEMPORAL_CLI } from '../../stack/tools';
+import type { invoiceWorkflow } from '../../workflows';
+import { testEnv } from './test-env';
+
+const REPO_ROOT = join(__dirname, '..', '..');
+
+/**
+ * Reliability tests need processes they may kill: their own Temporal dev server (on a SQLite file, so it can be
+ * restarted) and their own worker processes, next to the test stack's S3, simulator and ledger.
+ */
+export class FaultHarness {
+  readonly supervisor: Supervisor;
+  readonly taskQueuePrefix = `fault${randomUUID().slice(0, 8)}`;
+  private temporalProcess: ManagedProcess | undefined;
+  private temporalPort = 0;
+  private client: Client | undefined;
+  private workerCount = 0;
+
+  private constructor(
+    readonly dataDir: string,
+    private readonly productEnv: Record<string, string>,
+  ) {
+    this.supervisor = new Supervisor(join(dataDir, 'logs'));
+  }
+
+  static async create(): Promise<FaultHarness> {
+    const raw = process.env.SLOWLANE_TEST_PRODUCT_ENV;
+    assert.ok(raw, 'reliability tests need the stack that `npm test` starts');
+    const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-fault-'));
+    await mkdir(join(dataDir, 'temporal'), { recursive: true });
+    const harness = new FaultHarness(dataDir, JSON.parse(raw) as Record<string, string>);
+    harness.temporalPort = await freePort();
+    await harness.startTemporal();
+    return harness;
+  }
+
+  get temporalAddress(): string {
+    return `127.0.0.1:${this.temporalPort}`;
+  }
+
+  get namespace(): string {
+    return loadTemporalDevConfig().namespace;
+  }
+
+  async startTemporal(): Promise<void> {
+    const devConfig = loadTemporalDevConfig();
+    const binary = await ensureGoTool(TEMPORAL_CLI, loadConfig({}).toolCacheDir, process.env.PATH ?? '', () => undefined);
+    this.temporalProcess = await this.supervisor.start({
+      name: 'temporal',
+      command: binary,
+      args: devServerArgs(devConfig, { port: this.temporalPort, dataDir: this.dataDir }),
+      ready: () => temporalReady(this.temporalAddress, devConfig.namespace),
+      readyTimeoutMs: 60_000,
+    });
+    await applyNamespaceSettings(this.temporalAddress, devConfig);
+  }
+
+  /** SIGKILL: the server dies without a chance to flush anything but what SQLite already committed. */
+  async killTemporal(): Promise<void> {
+    assert.ok(this.temporalProcess);
+    await this.temporalProcess.kill();
+    this.supervisor.forget(this.temporalProcess);
+  }
+
+  async startWorker(extraEnv: Record<string, string> = {}): Promise<ManagedProcess> {
+    this.workerCount += 1;
+    return this.supervisor.start({
+      name: `worker-${this.workerCount}`,
+      command: process.execPath,
+      args: ['--import', 'tsx', join(REPO_ROOT, 'workers', 'main.ts')],
+      env: {
+        ...this.productEnv,
+        TEMPORAL_ADDRESS: this.temporalAddress,
+        TASK_QUEUE_PREFIX: this.taskQueuePrefix,
+        WORKER_PRIORITIES: 'interactive',
+        ...extraEnv,
+      },
+      ready: ({ pid }) => workerIsPolling(this.temporalAddress, this.namespace, pid, this.taskQueuePrefix),
+      readyTimeoutMs: 120_000,
+    });
+  }
+
+  async temporalClient(): Promise<Client> {
+    this.client ??= new Client({
+      connection: await Connection.connect({ address: this.temporalAddress }),
+      namespace: this.namespace,
+    });
+    return this.client;
+  }
+
+  /** Puts a document in the test stack's S3 and starts an invoice job for it directly on our server. */
+  async startJob(document: string | Uint8Array, fileName = 'invoice.txt') {
+    const bytes = typeof document === 'string' ? Buffer.from(document) : Buffer.from(document);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const config = loadConfig(this.productEnv);
+    const store = createObjectStore(config.s3);
+    const key = objectKeys.input('demo', sha256);
+    const contentType = fileName.endsWith('.pdf') ? 'application/pdf' : 'text/plain';
+    await store.put(key, bytes, { contentType });
+    const jobId = `invoice:demo:${this.taskQueuePrefix}-${randomUUID()}`;
+    const input: InvoiceJobInput = {
+      jobId,
+      tenantId: 'demo',
+      priority: 'interactive',
+      document: { bucket: store.bucket, key, sha256, contentType, sizeBytes: bytes.length, fileName },
+      confidenceThreshold: config.jobs.confidenceThreshold,
+      reviewTimeoutMs: config.jobs.reviewTimeoutMs,
+      maxExtractionTries: config.jobs.maxExtractionTries,
+      deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
+      submittedAt: new Date().toISOString(),
+    };
+    const client = await this.temporalClient();
+    return client.workflow.start<typeof invoiceWorkflow>('invoiceWorkflow', {
+      workflowId: jobId,
+      taskQueue: taskQueueFor('interactive', this.taskQueuePrefix),
+      args: [input],
+      typedSearchAttributes: [
+        { key: TenantIdKey, value: 'demo' },
+        { key: JobTypeKey, value: 'invoice' },
+        { key: JobStatusKey, value: 'queued' },
+        { key: PriorityKey, value: 'interactive' },
+        { key: NeedsReviewKey, value: false },
+      ],
+    });
+  }
+
+  /** The call log of the test stack's simulator for documents containing `marker`. */
+  async simulatorCalls(marker: string, tool?: string): Promise<Array<{ tool: string; status: number }>> {
+    const url = new URL(`${testEnv().simulatorUrl}/_sim/calls`);
+    url.searchParams.set('textIncludes', marker);
+    if (tool) url.searchParams.set('tool', tool);
+    const response = await fetch(url);
+    return ((await response.json()) as { calls: Array<{ tool: string; status: number }> }).calls;
+  }
+
+  async addSimulatorFault(rule: Record<string, unknown>): Promise<string> {
+    const response = await fetch(`${testEnv().simulatorUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(rule),
+    });
+    assert.equal(response.status, 201, await response.clone().text());
+    return ((await response.json()) as { id: string }).id;
+  }
+
+  async removeSimulatorFault(id: string): Promise<void> {
+    await fetch(`${testEnv().simulatorUrl}/_sim/faults/${id}`, { method: 'DELETE' });
+  }
+
+  async close(): Promise<void> {
+    await this.client?.connection.close();
+    await this.supervisor.stopAll();
+  }
+}
+
+/** A plain-text invoice the simulator's reader accepts with full confidence, made unique by its marker. */
+export function cleanTextInvoice(marker: string): string {
+  return [
+    'INVOICE',
+    'Seller: Fault Tolerant Supplies GmbH',
+    `Invoice number: FT-${marker}`,
+    'Invoice date: 2026-11-20',
+    'Due date: 2026-12-20',
+    '',
+    'Description            Qty   Unit price   Amount',
+    'Retry widgets           2       50.00     100.00',
+    '',
+    'Subtotal: 100.00 EUR',
+    'VAT 19%: 19.00 EUR',
+    'Total due: 119.00 EUR',
+    `Reference: ${marker}`,
+  ].join('\n');
+}
