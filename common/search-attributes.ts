@@ -12,6 +12,8 @@ export const PriorityKey = defineSearchAttributeKey('Priority', SearchAttributeT
 export const ErrorTypeKey = defineSearchAttributeKey('ErrorType', SearchAttributeType.KEYWORD);
 export const NeedsReviewKey = defineSearchAttributeKey('NeedsReview', SearchAttributeType.BOOL);
 export const ReviewDeadlineKey = defineSearchAttributeKey('ReviewDeadline', SearchAttributeType.DATETIME);
+/** When the job entered its current status and step: how long a dead letter has been parked, or a step running. */
+export const StatusSinceKey = defineSearchAttributeKey('StatusSince', SearchAttributeType.DATETIME);
 
 /** name → type, as the dev server's --search-attribute flag and `operator search-attribute create` want it. */
 export const SEARCH_ATTRIBUTE_TYPES: Record<string, 'Keyword' | 'Bool' | 'Datetime'> = {
@@ -23,6 +25,7 @@ export const SEARCH_ATTRIBUTE_TYPES: Record<string, 'Keyword' | 'Bool' | 'Dateti
   ErrorType: 'Keyword',
   NeedsReview: 'Bool',
   ReviewDeadline: 'Datetime',
+  StatusSince: 'Datetime',
 };
 
 export const ALL_SEARCH_ATTRIBUTE_KEYS = [
@@ -34,4 +37,5 @@ export const ALL_SEARCH_ATTRIBUTE_KEYS = [
   ErrorTypeKey,
   NeedsReviewKey,
   ReviewDeadlineKey,
+  StatusSinceKey,
 ];

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { traceLogFields } from './tracing-log';
 
 export type { Logger };
 
@@ -14,6 +15,13 @@ const REDACTED_PATHS = [
   '*.secret',
   'password',
   '*.password',
+  'token',
+  '*.token',
+  'reviewerToken',
+  '*.reviewerToken',
+  'webhookSecret',
+  '*.webhookSecret',
+  'headers.cookie',
 ];
 
 /** JSON logs, object first: `log.info({ jobId }, 'message')`. The level comes from config (LOG_LEVEL). */
@@ -23,6 +31,7 @@ export function createLogger(name: string, level = 'info'): Logger {
     level,
     base: { service: name },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    mixin: traceLogFields,
     timestamp: pino.stdTimeFunctions.isoTime,
   });
 }

@@ -1,16 +1,38 @@
 import { join } from 'node:path';
-import { bundleWorkflowCode, type NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
+import {
+  type ActivitySlotInfo,
+  bundleWorkflowCode,
+  type NativeConnection,
+  type SlotSupplier,
+  Worker,
+  type WorkerOptions,
+  type WorkflowBundle,
+} from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { type Priority, taskQueueFor } from '../common/task-queues';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
+import { workerTelemetry, type WorkerTelemetry } from '../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from './activity-failure-interceptor';
 
 export const WORKFLOWS_PATH = join(__dirname, '..', 'workflows', 'index.ts');
 
+/**
+ * Workflow interceptors live in the bundle: trace context through workflow and activities, job ids on log lines.
+ * Replay tests bundle the same list, so a change here is a workflow change (docs/operations.md).
+ */
+export const WORKFLOW_INTERCEPTOR_MODULES = [
+  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+  join(__dirname, '..', 'workflows', 'log-attributes-interceptor.ts'),
+];
+
 /** Bundled once per process and shared by the workers of every queue (bundling takes seconds). */
-export async function bundleWorkflows(): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+export async function bundleWorkflows(workflowsPath = WORKFLOWS_PATH): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({
+    workflowsPath,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    logger: quietBundlerLogger,
+  });
 }
 
 const quietBundlerLogger = {
@@ -29,12 +51,17 @@ export interface CreateWorkersOptions {
   workflowBundle: WorkflowBundle;
   log: Logger;
   priorities?: Priority[];
+  /** Metrics and tracing; without it the workers still register the sinks the workflows call. */
+  telemetry?: WorkerTelemetry;
+  /** Activity slots per queue, paced by the token budget (gateway/gateway-from-config.ts); else a fixed count. */
+  activitySlots?: (priority: Priority) => SlotSupplier<ActivitySlotInfo>;
 }
 
 /** One Worker per priority queue this process serves; each polls only its own queue. */
 export async function createWorkers(options: CreateWorkersOptions): Promise<Worker[]> {
   const activities = createActivities(options.deps);
   const priorities = options.priorities ?? options.config.worker.priorities;
+  const telemetry = options.telemetry ?? workerTelemetry();
   return Promise.all(
     priorities.map((priority) =>
       Worker.create({
@@ -43,10 +70,28 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Work
         taskQueue: taskQueueFor(priority, options.config.temporal.taskQueuePrefix),
         workflowBundle: options.workflowBundle,
         activities,
-        interceptors: { activity: [() => ({ inbound: new ActivityFailureInterceptor() })] },
-        maxConcurrentActivityTaskExecutions: options.config.worker.maxConcurrentActivities,
+        interceptors: {
+          activity: [...telemetry.activityInterceptors, () => ({ inbound: new ActivityFailureInterceptor() })],
+        },
+        sinks: telemetry.sinks,
+        ...slotOptions(options, priority),
         shutdownGraceTime: options.config.worker.shutdownGraceMs,
       }),
     ),
   );
+}
+
+/** The SDK takes either slot counts or a tuner; the tuner keeps its defaults for everything but activities. */
+function slotOptions(options: CreateWorkersOptions, priority: Priority): Partial<WorkerOptions> {
+  if (!options.activitySlots) {
+    return { maxConcurrentActivityTaskExecutions: options.config.worker.maxConcurrentActivities };
+  }
+  return {
+    tuner: {
+      activityTaskSlotSupplier: options.activitySlots(priority),
+      workflowTaskSlotSupplier: { type: 'fixed-size', numSlots: 40 },
+      localActivityTaskSlotSupplier: { type: 'fixed-size', numSlots: 100 },
+      nexusTaskSlotSupplier: { type: 'fixed-size', numSlots: 100 },
+    },
+  };
 }

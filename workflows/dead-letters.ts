@@ -1,9 +1,13 @@
 import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
-import type { InvoiceJobInput, JobError } from '../common/job';
+import type { InvoiceJobInput, JobError, JobStep } from '../common/job';
 import { abandonUpdate, type OperatorInput, type OperatorResult, retryUpdate } from '../common/messages';
+import { type DeadLetterOutcome, jobMetrics } from './job-metrics';
 import type { JobTracker } from './job-tracker';
 
-export type DeadLetterOutcome = 'retry' | 'abandon' | 'expired';
+export type { DeadLetterOutcome };
+
+/** A failed step's error: which step is never in doubt once a step has failed. */
+export type StepFailure = JobError & { step: JobStep };
 
 /**
  * A step that failed for good does not lose the job: it parks as `dead_letter` with its error until an operator
@@ -49,7 +53,7 @@ export class DeadLetters {
   }
 
   /** Parks the job with `error` and waits for the operator; `onParked` runs once the job is visible as parked. */
-  async park(error: JobError, onParked: () => Promise<void>): Promise<DeadLetterOutcome> {
+  async park(error: StepFailure, onParked: () => Promise<void>): Promise<DeadLetterOutcome> {
     const { state } = this.tracker;
     this.decision = undefined;
     const since = new Date();
@@ -61,10 +65,12 @@ export class DeadLetters {
       retries: state.deadLetter?.retries ?? 0,
     };
     this.tracker.setStatus('dead_letter', error.step, error);
+    const { step } = error;
+    jobMetrics.deadLettered({ priority: this.input.priority, step, errorType: error.type });
     await onParked();
     const decided = await condition(() => this.decision !== undefined, this.input.deadLetterTimeoutMs);
-    const outcome = this.decided();
-    if (!decided || !outcome) return 'expired';
+    const outcome = (decided && this.decided()) || 'expired';
+    jobMetrics.deadLetterDecided({ priority: this.input.priority, step, outcome });
     if (outcome === 'retry') {
       state.deadLetter.retries += 1;
       state.error = undefined;

@@ -11,10 +11,12 @@ import {
 import type { InvoiceActivities } from '../activities';
 import type { ExtractFieldsResult } from '../activities/contracts';
 import type { Invoice } from '../common/invoice';
-import type { InvoiceJobInput, JobError, JobState, JobStep } from '../common/job';
+import type { InvoiceJobInput, JobState, JobStep } from '../common/job';
 import { statusQuery } from '../common/messages';
 import { extractTextOptions, ledgerOptions, modelCallOptions } from './activity-options';
-import { DeadLetters } from './dead-letters';
+import { activitySummaries } from './activity-summaries';
+import { DeadLetters, type StepFailure } from './dead-letters';
+import { type JobFinished, jobMetrics } from './job-metrics';
 import { JobTracker } from './job-tracker';
 import { notifyClient } from './notifications';
 import { Review } from './review';
@@ -25,7 +27,7 @@ const ledgerSteps = proxyActivities<InvoiceActivities>(ledgerOptions);
 
 /** An operator abandoned a dead-lettered job, or its dead-letter wait expired. */
 class JobAbandoned extends Error {
-  constructor(readonly jobError: JobError) {
+  constructor(readonly jobError: StepFailure) {
     super(jobError.message);
   }
 }
@@ -50,12 +52,15 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
   const run: RunStep = async (step, activity) => {
     for (;;) {
       tracker.setStatus('processing', step);
+      const startedAt = Date.now();
       try {
         const result = await activity();
         state.attempts[step] = result.attempt;
+        jobMetrics.stepFinished({ priority: input.priority, step, outcome: 'completed', durationMs: Date.now() - startedAt });
         return result;
       } catch (error) {
         const jobError = describeFailure(step, error);
+        jobMetrics.stepFinished({ priority: input.priority, step, outcome: 'failed', durationMs: Date.now() - startedAt });
         const outcome = await deadLetters.park(jobError, notify);
         if (outcome !== 'retry') {
           throw new JobAbandoned(
@@ -67,18 +72,36 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
     }
   };
 
+  const reportFinished = (status: JobFinished['status']) =>
+    jobMetrics.jobFinished({
+      jobType: 'invoice',
+      priority: input.priority,
+      status,
+      durationMs: Date.now() - Date.parse(input.submittedAt),
+      usage: state.usage,
+    });
+
   const finish = async (status: 'posted' | 'rejected' | 'review_expired'): Promise<JobState> => {
     tracker.setStatus(status);
+    reportFinished(status);
     await notify();
     await condition(allHandlersFinished);
     return state;
   };
 
   try {
-    const text = await run('extractText', () => textSteps.extractText({ ...jobContext(input), document: input.document }));
+    const text = await run('extractText', () =>
+      textSteps.extractText.executeWithOptions({ ...extractTextOptions, summary: activitySummaries.extractText(input) }, [
+        { ...jobContext(input), document: input.document },
+      ]),
+    );
     state.textKey = text.textKey;
 
-    const classified = await run('classify', () => modelSteps.classifyDocument({ ...jobContext(input), textKey: text.textKey }));
+    const classified = await run('classify', () =>
+      modelSteps.classifyDocument.executeWithOptions({ ...modelCallOptions, summary: activitySummaries.classify(input) }, [
+        { ...jobContext(input), textKey: text.textKey },
+      ]),
+    );
     tracker.addUsage(classified.usage);
     state.documentType = classified.classification.documentType;
     if (classified.classification.documentType !== 'invoice') {
@@ -117,13 +140,19 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
 
     state.fields = fields;
     const approved = fields;
-    const posted = await run('postToLedger', () => ledgerSteps.postInvoiceToLedger({ ...jobContext(input), invoice: approved }));
+    const posted = await run('postToLedger', () =>
+      ledgerSteps.postInvoiceToLedger.executeWithOptions(
+        { ...ledgerOptions, summary: activitySummaries.postToLedger(input, approved) },
+        [{ ...jobContext(input), invoice: approved }],
+      ),
+    );
     state.ledgerEntryId = posted.entryId;
     return await finish('posted');
   } catch (error) {
     if (!(error instanceof JobAbandoned)) throw error;
     state.error = error.jobError;
     tracker.setStatus('failed', error.jobError.step, error.jobError);
+    reportFinished('failed');
     await notify();
     await condition(allHandlersFinished);
     throw ApplicationFailure.create({
@@ -148,7 +177,10 @@ async function extractWithRetries(
 ): Promise<ExtractFieldsResult> {
   let result: ExtractFieldsResult | undefined;
   for (let tryNumber = 1; tryNumber <= input.maxExtractionTries; tryNumber++) {
-    result = await run('extractFields', () => modelSteps.extractInvoiceFields({ ...jobContext(input), textKey }));
+    const summary = activitySummaries.extractFields(input, tryNumber);
+    result = await run('extractFields', () =>
+      modelSteps.extractInvoiceFields.executeWithOptions({ ...modelCallOptions, summary }, [{ ...jobContext(input), textKey }]),
+    );
     addUsage(result.usage);
     if (result.outcome === 'valid') return result;
     log.warn('model output failed the schema', { tryNumber, errors: result.errors.slice(0, 5) });
@@ -158,7 +190,7 @@ async function extractWithRetries(
 }
 
 /** What the job reports about a failed step. Anything but an activity failure is a bug: let the task retry. */
-function describeFailure(step: JobStep, error: unknown): JobError {
+function describeFailure(step: JobStep, error: unknown): StepFailure {
   if (!(error instanceof ActivityFailure)) throw error;
   const cause = error.cause;
   if (cause instanceof ApplicationFailure) {

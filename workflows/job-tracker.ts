@@ -1,6 +1,6 @@
-import { upsertSearchAttributes } from '@temporalio/workflow';
+import { upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import type { InvoiceJobInput, JobError, JobState, JobStatus, JobStep, Usage } from '../common/job';
-import { ErrorTypeKey, JobStatusKey, JobStepKey } from '../common/search-attributes';
+import { ErrorTypeKey, JobStatusKey, JobStepKey, StatusSinceKey } from '../common/search-attributes';
 
 /**
  * The job's state as the status query, the search attributes and the event stream see it. Every status change
@@ -8,6 +8,8 @@ import { ErrorTypeKey, JobStatusKey, JobStepKey } from '../common/search-attribu
  */
 export class JobTracker {
   readonly state: JobState;
+  /** The error last written to the memo, so the memo is only rewritten when it changes. */
+  private memoError: JobError | undefined;
 
   constructor(input: InvoiceJobInput) {
     this.state = {
@@ -30,7 +32,13 @@ export class JobTracker {
       { key: JobStatusKey, value: status },
       { key: JobStepKey, value: step ?? null },
       { key: ErrorTypeKey, value: error?.type ?? null },
+      ...(changed ? [{ key: StatusSinceKey, value: new Date(this.state.updatedAt) }] : []),
     ]);
+    // The error's message travels in the memo, so a list of dead letters needs no worker to answer a query.
+    if (error !== this.memoError) {
+      upsertMemo({ error: error ?? undefined });
+      this.memoError = error;
+    }
     if (changed) {
       this.state.events.push({
         seq: this.state.events.length + 1,

@@ -8,6 +8,7 @@ import {
 } from '../common/messages';
 import { NeedsReviewKey, ReviewDeadlineKey } from '../common/search-attributes';
 import { validateInvoice } from '../common/validation';
+import { jobMetrics } from './job-metrics';
 import type { JobTracker } from './job-tracker';
 
 /**
@@ -69,7 +70,8 @@ export class Review {
 
   /** Opens review and waits up to the review timeout; undefined means it expired. */
   async await(onOpened: () => Promise<void>): Promise<SubmitReviewInput | undefined> {
-    const deadline = new Date(Date.now() + this.input.reviewTimeoutMs);
+    const openedAt = Date.now();
+    const deadline = new Date(openedAt + this.input.reviewTimeoutMs);
     this.tracker.state.reviewDeadline = deadline.toISOString();
     this.tracker.setStatus('awaiting_review', 'review');
     upsertSearchAttributes([
@@ -79,6 +81,12 @@ export class Review {
     await onOpened();
     const decided = await condition(() => this.decision !== undefined, this.input.reviewTimeoutMs);
     upsertSearchAttributes([{ key: NeedsReviewKey, value: false }]);
-    return decided ? this.decision : undefined;
+    const decision = decided ? this.decision : undefined;
+    jobMetrics.reviewFinished({
+      priority: this.input.priority,
+      outcome: decision ? (decision.decision === 'approve' ? 'approved' : 'rejected') : 'expired',
+      waitMs: Date.now() - openedAt,
+    });
+    return decision;
   }
 }

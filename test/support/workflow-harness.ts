@@ -4,6 +4,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { InvoiceActivities } from '../../activities';
 import type { InvoiceJobInput } from '../../common/job';
+import { workerTelemetry, type WorkerTelemetry } from '../../lib/worker-telemetry';
 import { bundleWorkflows } from '../../workers/create-workers';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
 import type { invoiceWorkflow } from '../../workflows';
@@ -18,6 +19,8 @@ export function sharedBundle(): Promise<WorkflowBundle> {
 
 export interface WorkflowHarness {
   env: TestWorkflowEnvironment;
+  /** Where the workers' sinks report: tests read the job metrics from its registry. */
+  telemetry: WorkerTelemetry;
   /** Runs `body` while a worker with these activities polls a fresh task queue. */
   withWorker<T>(activities: InvoiceActivities, body: (start: StartJob) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -37,8 +40,10 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
   quietTemporalRuntime();
   const env = await createTemporalTestEnv();
   const workflowBundle = await sharedBundle();
+  const telemetry = workerTelemetry();
   return {
     env,
+    telemetry,
     async withWorker(activities, body) {
       const taskQueue = `test-${randomUUID()}`;
       const worker = await Worker.create({
@@ -48,6 +53,8 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
         workflowBundle,
         activities,
         interceptors: { activity: [() => ({ inbound: new ActivityFailureInterceptor() })] },
+        // The workflows report metrics and spans through sinks; here they go to a registry nobody scrapes.
+        sinks: telemetry.sinks,
         // Replay every workflow task from history, so non-determinism shows up here rather than in production.
         maxCachedWorkflows: 0,
       });

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { Counter, Histogram } from 'prom-client';
+import { InvalidDocumentError, ModelRequestInvalidError } from '../../common/errors';
+import type { JobError } from '../../common/job';
+import { retryUpdate, submitReviewUpdate } from '../../common/messages';
+import { ErrorTypeKey, JobStatusKey, JobStepKey, StatusSinceKey } from '../../common/search-attributes';
+import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
+import { createWorkflowHarness, type WorkflowHarness, waitForStatus } from '../support/workflow-harness';
+
+/** The value of one labelled series, 0 when it has not been written yet. */
+async function counterValue(metric: Counter<string>, labels: Record<string, string>): Promise<number> {
+  const { values } = await metric.get();
+  return values.find((v) => Object.entries(labels).every(([k, want]) => v.labels[k] === want))?.value ?? 0;
+}
+
+async function observations(metric: Histogram<string>, labels: Record<string, string>): Promise<number> {
+  const { values } = await metric.get();
+  const count = values.find(
+    (v) => v.metricName?.endsWith('_count') && Object.entries(labels).every(([k, want]) => v.labels[k] === want),
+  );
+  return count?.value ?? 0;
+}
+
+/** Sinks run when a workflow task completes, a moment after the client may have seen its effect. */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`never true: ${what}`);
+}
+
+describe('what the invoice workflow shows operators', () => {
+  let harness: WorkflowHarness;
+  before(async () => {
+    harness = await createWorkflowHarness();
+  });
+  after(async () => {
+    await harness?.close();
+  });
+
+  test('when a step fails for good, then memo and search attributes carry the error until a retry clears it', async () => {
+    const fake = fakeActivities({
+      extractText: [new InvalidDocumentError('the PDF is encrypted'), { textKey: 'texts/t/abc.txt' }],
+    });
+    await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      const before = Date.now();
+      await waitForStatus(handle, 'dead_letter');
+      const parked = await handle.describe();
+      const error = (parked.memo as { error?: JobError }).error;
+      assert.equal(error?.type, 'InvalidDocument');
+      assert.equal(error?.step, 'extractText');
+      assert.match(error?.message ?? '', /encrypted/);
+      assert.equal(parked.typedSearchAttributes.get(JobStatusKey), 'dead_letter');
+      assert.equal(parked.typedSearchAttributes.get(JobStepKey), 'extractText');
+      assert.equal(parked.typedSearchAttributes.get(ErrorTypeKey), 'InvalidDocument');
+      const since = parked.typedSearchAttributes.get(StatusSinceKey);
+      assert.ok(since instanceof Date, 'StatusSince says how long the job has been parked');
+      assert.ok(Math.abs(since.getTime() - before) < 60_000, `StatusSince ${since.toISOString()} is about now`);
+
+      await handle.executeUpdate(retryUpdate, { args: [{ operator: 'ops' }] });
+      assert.equal((await handle.result()).status, 'posted');
+      const done = await handle.describe();
+      assert.equal((done.memo as { error?: JobError }).error, undefined, 'the error leaves the memo once retried');
+      assert.equal(done.typedSearchAttributes.get(ErrorTypeKey), undefined);
+      assert.equal(done.typedSearchAttributes.get(JobStatusKey), 'posted');
+    });
+  });
+
+  test('when a job runs, then every activity carries a one-line summary for the Web UI', async () => {
+    const fake = fakeActivities();
+    const history = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start({ document: { ...documentNamed('acme-november.pdf') } });
+      await handle.result();
+      return handle.fetchHistory();
+    });
+    const summaries = (history.events ?? [])
+      .filter((event) => event.activityTaskScheduledEventAttributes)
+      .map((event) => {
+        const payload = event.userMetadata?.summary;
+        return payload ? defaultPayloadConverter.fromPayload<string>(payload) : undefined;
+      });
+    assert.equal(summaries.length, 4);
+    assert.match(summaries[0] ?? '', /^Extract text · acme-november\.pdf/);
+    assert.match(summaries[1] ?? '', /^Classify · acme-november\.pdf/);
+    assert.match(summaries[2] ?? '', /^Extract invoice fields · acme-november\.pdf · try 1 of 3/);
+    assert.match(summaries[3] ?? '', new RegExp(`^Post ${sampleInvoice.invoiceNumber} · ${sampleInvoice.totalAmount} EUR`));
+  });
+
+  test('when jobs post, park, retry and wait for review, then the job metrics count each of them', async () => {
+    const { metrics } = harness.telemetry;
+    const posted = { job_type: 'invoice', priority: 'interactive', status: 'posted' };
+    const parkedLabels = { step: 'extractFields', error_type: 'ModelRequestInvalid', priority: 'interactive' };
+    const before = {
+      posted: await counterValue(metrics.jobsFinished, posted),
+      parked: await counterValue(metrics.deadLetters, parkedLabels),
+      retried: await counterValue(metrics.deadLetterDecisions, { step: 'extractFields', outcome: 'retry' }),
+      reviews: await observations(metrics.reviewWait, { outcome: 'approved' }),
+      durations: await observations(metrics.jobDuration, posted),
+      steps: await observations(metrics.stepDuration, { step: 'extractText', outcome: 'completed' }),
+    };
+    const fake = fakeActivities({
+      extractions: [new ModelRequestInvalidError('provider answered 400'), validExtraction(sampleInvoice, 0.5)],
+    });
+    await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'dead_letter');
+      await handle.executeUpdate(retryUpdate, { args: [{ operator: 'ops' }] });
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.executeUpdate(submitReviewUpdate, { args: [{ decision: 'approve', fields: sampleInvoice, reviewer: 'rita' }] });
+      await handle.result();
+    });
+    await eventually(async () => (await counterValue(metrics.jobsFinished, posted)) === before.posted + 1, 'one more posted job');
+    assert.equal(await counterValue(metrics.deadLetters, parkedLabels), before.parked + 1);
+    assert.equal(await counterValue(metrics.deadLetterDecisions, { step: 'extractFields', outcome: 'retry' }), before.retried + 1);
+    assert.equal(await observations(metrics.reviewWait, { outcome: 'approved' }), before.reviews + 1);
+    assert.equal(await observations(metrics.jobDuration, posted), before.durations + 1);
+    assert.equal(await observations(metrics.stepDuration, { step: 'extractText', outcome: 'completed' }), before.steps + 1);
+  });
+});
+
+function documentNamed(fileName: string) {
+  return {
+    bucket: 'slowlane',
+    key: 'inputs/test/abc',
+    sha256: 'abc',
+    contentType: 'application/pdf' as const,
+    sizeBytes: 1000,
+    fileName,
+  };
+}
