@@ -1,0 +1,43 @@
+import type { JobStep } from '../common/job';
+import { TENANT_ID_PATTERN } from '../common/job-id';
+
+export const JOB_STEPS: readonly JobStep[] = ['extractText', 'classify', 'extractFields', 'validate', 'review', 'postToLedger'];
+const ERROR_TYPE_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
+
+export interface DeadLetterFilter {
+  step?: JobStep;
+  errorType?: string;
+  tenantId?: string;
+  /** Parked at least this long. */
+  olderThanMs?: number;
+  /** Parked at most this long. */
+  newerThanMs?: number;
+}
+
+export class InvalidFilterError extends Error {
+  override readonly name = 'InvalidFilter';
+}
+
+/**
+ * The Temporal visibility query for parked jobs: the same text filters `GET /admin/dead-letters`, the replay
+ * tool's `--query` and the Web UI's search box. Values are checked against their patterns, never quoted blindly.
+ */
+export function deadLetterQuery(filter: DeadLetterFilter, now = new Date()): string {
+  const clauses = [`WorkflowType = 'invoiceWorkflow'`, `ExecutionStatus = 'Running'`, `JobStatus = 'dead_letter'`];
+  if (filter.step !== undefined) {
+    if (!JOB_STEPS.includes(filter.step)) throw new InvalidFilterError(`step must be one of ${JOB_STEPS.join(', ')}`);
+    clauses.push(`JobStep = '${filter.step}'`);
+  }
+  if (filter.errorType !== undefined) {
+    if (!ERROR_TYPE_PATTERN.test(filter.errorType)) throw new InvalidFilterError('errorType must be a type name such as ModelRequestInvalid');
+    clauses.push(`ErrorType = '${filter.errorType}'`);
+  }
+  if (filter.tenantId !== undefined) {
+    if (!TENANT_ID_PATTERN.test(filter.tenantId)) throw new InvalidFilterError('tenant must be a tenant id');
+    clauses.push(`TenantId = '${filter.tenantId}'`);
+  }
+  const before = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  if (filter.olderThanMs !== undefined) clauses.push(`StatusSince <= '${before(filter.olderThanMs)}'`);
+  if (filter.newerThanMs !== undefined) clauses.push(`StatusSince >= '${before(filter.newerThanMs)}'`);
+  return clauses.join(' AND ');
+}

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { Worker, type WorkflowBundle } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { workerTelemetry } from '../../lib/worker-telemetry';
+import { historyFromFileText } from '../../ops/history-files';
+import { bundleWorkflows } from '../../workers/create-workers';
+import { quietTemporalRuntime } from '../support/workflow-harness';
+
+const HISTORIES_DIR = join(__dirname, '..', 'histories');
+const histories = readdirSync(HISTORIES_DIR)
+  .filter((file) => file.endsWith('.json'))
+  .sort()
+  .map((file) => ({ name: file.replace(/\.json$/, ''), history: historyFromFileText(readFileSync(join(HISTORIES_DIR, file), 'utf8')) }));
+
+async function replayAll(workflowBundle: WorkflowBundle) {
+  const results = new Map<string, Error | undefined>();
+  const named = histories.map(({ name, history }) => ({ workflowId: name, history }));
+  for await (const result of Worker.runReplayHistories({ workflowBundle, sinks: workerTelemetry().sinks }, named)) {
+    results.set(result.workflowId, result.error);
+  }
+  return results;
+}
+
+describe('recorded histories replay on the current workflow code', () => {
+  let current: WorkflowBundle;
+  before(async () => {
+    quietTemporalRuntime();
+    current = await bundleWorkflows();
+  });
+
+  test('when the recorded histories are listed, then every path operators care about is covered', () => {
+    const names = histories.map((h) => h.name);
+    for (const path of ['posted', 'reviewed-approved', 'reviewed-rejected', 'review-expired', 'dead-lettered-retried', 'dead-lettered-abandoned', 'abandoned-then-reset']) {
+      assert.ok(names.includes(path), `test/histories/${path}.json is missing; run npm run record-histories`);
+    }
+  });
+
+  test('when every recorded history is replayed on the current bundle, then none is non-deterministic', async () => {
+    const results = await replayAll(current);
+    assert.equal(results.size, histories.length);
+    const failures = [...results].filter(([, error]) => error).map(([name, error]) => `${name}: ${error?.message}`);
+    assert.deepEqual(failures, [], 'a workflow change broke replay: guard it with patched() (docs/operations.md)');
+  });
+
+  test('when the workflow is changed without patched(), then replay reports a determinism violation', async () => {
+    const altered = await bundleWorkflows(join(__dirname, 'altered-workflows', 'index.ts'));
+    const results = await replayAll(altered);
+    const posted = results.get('posted');
+    assert.ok(posted, 'the posted history was replayed');
+    assert.ok(posted instanceof DeterminismViolationError, `expected DeterminismViolationError, got ${String(posted)}`);
+    assert.match(posted.message, /extractText|classifyDocument/);
+    assert.ok([...results.values()].every((error) => error !== undefined), 'every history that ran a step breaks');
+  });
+});
