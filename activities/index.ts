@@ -10,7 +10,7 @@ import { createPostToLedger } from './post-to-ledger';
 export interface ActivityDeps {
   store: ObjectStore;
   gateway: ModelGateway;
-  config: Pick<Config, 'anthropic' | 'ledger' | 'tenants'>;
+  config: Pick<Config, 'anthropic' | 'ledger' | 'tenants' | 'clients'>;
 }
 
 /** Every activity, built from injected clients so tests can hand in their own. */
@@ -28,7 +28,10 @@ export function createActivities(deps: ActivityDeps) {
       model: deps.config.anthropic.extractModel,
     }),
     postInvoiceToLedger: createPostToLedger({ ledger: deps.config.ledger }),
-    deliverWebhook: createDeliverWebhook({ tenants: deps.config.tenants }),
+    deliverWebhook: createDeliverWebhook({
+      tenants: deps.config.tenants,
+      policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
+    }),
   };
 }
 

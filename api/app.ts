@@ -1,16 +1,28 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
+import { measureRequests, type ApiMetrics } from '../lib/metrics-api';
+import { traceRequests } from '../lib/tracing-http';
+import { adminRouter } from './admin-routes';
+import type { AdminService } from './admin-service';
 import { ApiError } from './api-error';
+import { documentRouter } from './document-routes';
+import { eventsRouter } from './events-routes';
 import type { JobsService } from './jobs-service';
 import { jobsRouter } from './jobs-routes';
+import { openApiRouter } from './openapi-routes';
+import { reviewPageRouter } from './review-page-routes';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'tenants'>;
+  config: Pick<Config, 'api' | 'tenants' | 'clients' | 'jobs'>;
   jobs: JobsService;
   log: Logger;
   /** Whether the job service (Temporal) answers; /readyz reports it. */
   ready: () => Promise<boolean>;
+  /** Operators' dead-letter view and replay under /admin (docs/operations.md); not mounted without it. */
+  admin?: AdminService;
+  /** Request counts and latency by route for /metrics. */
+  metrics?: ApiMetrics;
 }
 
 export function createApp(deps: AppDeps): express.Express {
@@ -18,6 +30,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(express.json({ limit: '1mb' }));
+  if (deps.metrics) app.use(measureRequests(deps.metrics));
+  app.use(traceRequests());
 
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
@@ -27,6 +41,11 @@ export function createApp(deps: AppDeps): express.Express {
     res.status(ready ? 200 : 503).json({ ok: ready });
   });
   app.use(jobsRouter(deps));
+  if (deps.admin) app.use(adminRouter({ admin: deps.admin, config: deps.config }));
+  app.use(eventsRouter(deps));
+  app.use(documentRouter(deps));
+  app.use(reviewPageRouter(deps));
+  app.use(openApiRouter(deps));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => {
     next(new ApiError(404, 'not_found', 'no such route; see /openapi.json'));

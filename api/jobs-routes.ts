@@ -5,6 +5,7 @@ import type { Invoice } from '../common/invoice';
 import type { JobStatus } from '../common/job';
 import type { SubmitReviewInput } from '../common/messages';
 import { PRIORITIES, type Priority } from '../common/task-queues';
+import { checkCallbackUrl } from '../lib/callback-url';
 import type { Config } from '../lib/config';
 import { apiErrors } from './api-error';
 import { authenticate, callerOf } from './auth';
@@ -26,7 +27,7 @@ const ALLOWED_FIELDS = new Set(['type', 'priority', 'callbackUrl']);
 const POLL_AFTER_SECONDS = 2;
 
 /** Routes stay thin: check the request, call one service function, answer. */
-export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants'> }): Router {
+export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants' | 'clients'> }): Router {
   const { jobs, config } = deps;
   const router = Router();
   const apiCallers = authenticate(config.tenants, ['api']);
@@ -50,11 +51,19 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
       if (!PRIORITIES.includes(priority)) {
         throw apiErrors.invalidRequest(`field "priority" must be one of ${PRIORITIES.join(', ')}`, { field: 'priority' });
       }
+      const tenant = callerOf(res).tenant;
+      const callbackUrl = upload.fields.callbackUrl ?? tenant.defaultCallbackUrl;
+      if (callbackUrl !== undefined) {
+        const checked = checkCallbackUrl(callbackUrl, { allowPrivate: config.clients.allowPrivateCallbackUrls });
+        const what = upload.fields.callbackUrl !== undefined ? 'field "callbackUrl"' : "the tenant's defaultCallbackUrl";
+        if (!checked.ok) throw apiErrors.invalidRequest(`${what} ${checked.reason}`, { field: 'callbackUrl' });
+      }
       const { job, replayed } = await jobs.submit({
-        tenantId: callerOf(res).tenant.id,
+        tenantId: tenant.id,
         idempotencyKey: keyHeader ?? randomUUID(),
         priority,
         upload,
+        ...(callbackUrl !== undefined ? { callbackUrl } : {}),
       });
       res.status(202).location(job.links.self ?? '').set('Idempotent-Replayed', String(replayed));
       res.json({ jobId: job.jobId, status: job.status, links: job.links });

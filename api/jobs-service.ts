@@ -9,7 +9,7 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { jobIdFor, parseJobId } from '../common/job-id';
-import type { InvoiceJobInput, JobState, JobStatus, JobStep } from '../common/job';
+import type { InvoiceJobInput, JobEvent, JobState, JobStatus, JobStep } from '../common/job';
 import { statusQuery, submitReviewUpdate, type SubmitReviewInput } from '../common/messages';
 import {
   JobStatusKey,
@@ -22,7 +22,7 @@ import {
 import { type Priority, taskQueueFor } from '../common/task-queues';
 import { validateInvoice } from '../common/validation';
 import type { Config } from '../lib/config';
-import { objectKeys, type ObjectStore } from '../lib/object-store';
+import { objectKeys, type ObjectStore, type StoredObject } from '../lib/object-store';
 import type { invoiceWorkflow } from '../workflows';
 import { apiErrors } from './api-error';
 import { compact, type JobBase, type JobView, toJobView } from './job-view';
@@ -40,6 +40,12 @@ export interface SubmitJobInput {
   priority: Priority;
   upload: ReceivedUpload;
   callbackUrl?: string;
+}
+
+export interface JobEvents {
+  status: JobStatus;
+  step?: JobStep;
+  events?: JobEvent[];
 }
 
 export interface SubmitJobResult {
@@ -66,6 +72,7 @@ export function createJobsService(deps: JobsServiceDeps) {
       self: base,
       events: `${base}/events`,
       review: `${base}/review`,
+      document: `${base}/document`,
       temporal: `${config.temporal.webUiUrl}/namespaces/${encodeURIComponent(config.temporal.namespace)}/workflows/${encodeURIComponent(jobId)}`,
     };
   };
@@ -212,6 +219,23 @@ export function createJobsService(deps: JobsServiceDeps) {
 
     async get(tenantId: string, jobId: string): Promise<JobView> {
       return view(await getOwnedJob(tenantId, jobId));
+    },
+
+    /** The job's events so far (SSE). Without a worker only the server-side status is known: `events` is absent. */
+    async events(tenantId: string, jobId: string): Promise<JobEvents> {
+      const description = await getOwnedJob(tenantId, jobId);
+      const state = await stateOf(description);
+      if (state) return compact({ status: state.status, step: state.step, events: state.events });
+      const base = baseOf(description);
+      return compact({ status: base.status, step: base.step });
+    },
+
+    /** The uploaded document, streamed from the object store (the reviewer page shows it beside the fields). */
+    async openDocument(tenantId: string, jobId: string): Promise<StoredObject & { fileName: string }> {
+      const memo = memoOf(await getOwnedJob(tenantId, jobId));
+      if (!memo.inputSha256) throw apiErrors.notFound(`the document of job ${jobId}`);
+      const stored = await store.open(objectKeys.input(tenantId, memo.inputSha256));
+      return { ...stored, fileName: memo.fileName ?? 'document' };
     },
 
     async list(tenantId: string, filter: { status?: JobStatus; needsReview?: boolean; pageSize: number; pageToken?: string }) {

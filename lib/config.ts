@@ -5,8 +5,8 @@ import { Secret } from './secret';
 
 /**
  * The one place that reads the environment. Every process calls loadConfig() once at start and passes the
- * result down; nothing else touches process.env. Each setting has an env name, a default and a doc line,
- * which the README table is generated from (`npm run stack -- config`).
+ * result down; nothing else touches process.env. Every setting is documented in the README's configuration
+ * table (test/unit/config.test.ts fails when one is missing).
  */
 
 export interface Tenant {
@@ -22,6 +22,13 @@ export interface ModelPrice {
   inputPerMTok: number;
   /** USD per million output tokens */
   outputPerMTok: number;
+}
+
+/** A provider's rate limits for one pool of models, per minute (the gateway's budget is sized from these). */
+export interface ModelLimits {
+  inputTokensPerMinute: number;
+  outputTokensPerMinute: number;
+  requestsPerMinute: number;
 }
 
 export interface Config {
@@ -53,6 +60,11 @@ export interface Config {
     /** Per-attempt HTTP timeout; Temporal's start-to-close timeout sits above it. */
     requestTimeoutMs: number;
     prices: Record<string, ModelPrice>;
+    /**
+     * The SDK's own retries per call. 0: Temporal is the only retry layer (DESIGN.md §2); the benchmark's naive
+     * mode sets the SDK default, 2. Env ANTHROPIC_MAX_RETRIES.
+     */
+    maxRetries: number;
   };
   ledger: { url: string; apiKey?: Secret };
   api: {
@@ -72,10 +84,70 @@ export interface Config {
   worker: {
     /** Which task queues this worker process polls. */
     priorities: Array<'interactive' | 'bulk'>;
-    maxConcurrentActivities: number;
+    /** Activity slots per worker; unset, they are derived from the token budget (gateway.ts planCapacity). */
+    maxConcurrentActivities?: number;
     shutdownGraceMs: number;
   };
   tenants: Tenant[];
+  /** The AI gateway: the fleet's token budget and the capacity plan derived from it (docs/gateway.md). */
+  gateway: {
+    /** Reserve every model call against the budget. Env GATEWAY_BUDGET (on|off), default on; off = the naive mode. */
+    budgetEnabled: boolean;
+    /**
+     * Limits per pool. `*` (every model without its own entry) from GATEWAY_ITPM, GATEWAY_OTPM, GATEWAY_RPM;
+     * per-model pools from GATEWAY_MODEL_LIMITS, JSON `{"<model>": {inputTokensPerMinute, outputTokensPerMinute,
+     * requestsPerMinute}}`. Defaults are the simulator's; a lower limit in the provider's headers is adopted.
+     */
+    pools: Record<string, ModelLimits>;
+    /** Share of every limit that only interactive calls may use. Env GATEWAY_INTERACTIVE_SHARE, default 0.2. */
+    interactiveShare: number;
+    /** One budget for every worker process; without it each process has its own. Env REDIS_URL. */
+    redisUrl?: string;
+    /** Prefix of the budget's keys in Redis, one per provider key. Env GATEWAY_REDIS_PREFIX. */
+    redisKeyPrefix: string;
+    /**
+     * A typical model call, for planning until calls are observed: GATEWAY_EXPECTED_LATENCY (8s),
+     * GATEWAY_EXPECTED_INPUT_TOKENS (3000), GATEWAY_EXPECTED_OUTPUT_TOKENS (1000) per call.
+     */
+    expected: { latencyMs: number; inputTokensPerCall: number; outputTokensPerCall: number };
+    /** The most activity slots one worker process takes, whatever the plan says. Env GATEWAY_MAX_SLOTS_PER_WORKER. */
+    maxSlotsPerWorker: number;
+  };
+  /** How results reach clients (webhooks, SSE) and where the `slowlane` CLI sends its requests (docs/clients.md). */
+  clients: {
+    /**
+     * Accept callback URLs on loopback, private and link-local addresses (checked at submit and again against the
+     * DNS answers at delivery). On in the local stack, whose test receivers listen on 127.0.0.1; off by default in
+     * production so a tenant cannot make our workers call into our own network. Env WEBHOOK_ALLOW_PRIVATE_URLS.
+     */
+    allowPrivateCallbackUrls: boolean;
+    /** How often an open SSE stream looks for new job events. Env SSE_POLL_INTERVAL, default 1s. */
+    eventsPollMs: number;
+    /** The API the CLI talks to. Env SLOWLANE_API_URL, default API_PUBLIC_URL. */
+    apiUrl: string;
+    /** The CLI's API key. Env SLOWLANE_API_KEY; in the local stack the first tenant's key. */
+    apiKey?: Secret;
+  };
+  /** Prometheus endpoints, traces and what they are built from (docs/operations.md). */
+  observability: {
+    /** Serve /metrics at all. Env METRICS_ENABLED, default true. */
+    metricsEnabled: boolean;
+    /** Where /metrics listens. Env METRICS_HOST, default 127.0.0.1; 0.0.0.0 in a pod so Prometheus can scrape it. */
+    metricsHost: string;
+    /** The API process's /metrics port. Env API_METRICS_PORT, default 9464; 0 picks a free port (logged). */
+    apiMetricsPort: number;
+    /** A worker process's /metrics port. Env WORKER_METRICS_PORT, default 9465; 0 picks a free port (logged). */
+    workerMetricsPort: number;
+    /**
+     * Queue backlog and job counts are read from Temporal when scraped; answers are reused this long so several
+     * scrapers cannot flood the server (which caches backlog stats ~5 s itself). Env METRICS_TEMPORAL_CACHE, 10s.
+     */
+    temporalStatsCacheMs: number;
+    /** OTLP/HTTP collector base URL, e.g. http://otel-collector:4318; traces are off without it. Env OTEL_EXPORTER_OTLP_ENDPOINT. */
+    otlpEndpoint?: string;
+    /** Spans carry service.name `<this>-api` or `<this>-worker`. Env OTEL_SERVICE_NAME, default slowlane. */
+    serviceName: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -144,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
       extractModel: read.string('MODEL_EXTRACT', 'claude-sonnet-4-6'),
       requestTimeoutMs: read.duration('MODEL_REQUEST_TIMEOUT', 120_000),
       prices: { ...DEFAULT_PRICES, ...read.json<Record<string, ModelPrice>>('MODEL_PRICES', {}) },
+      maxRetries: read.int('ANTHROPIC_MAX_RETRIES', 0, 0, 10),
     },
     ledger: {
       url: read.string('LEDGER_URL', 'http://127.0.0.1:8789'),
@@ -165,13 +238,64 @@ export function loadConfig(env: Env = process.env): Config {
     },
     worker: {
       priorities: read.list('WORKER_PRIORITIES', ['interactive', 'bulk'], ['interactive', 'bulk']),
-      maxConcurrentActivities: read.int('WORKER_MAX_CONCURRENT_ACTIVITIES', 20, 1, 10_000),
+      maxConcurrentActivities: read.optionalInt('WORKER_MAX_CONCURRENT_ACTIVITIES', 1, 10_000),
       shutdownGraceMs: read.duration('WORKER_SHUTDOWN_GRACE', 10_000),
     },
     tenants: parseTenants(tenantsJson ?? DEMO_TENANT_JSON),
+    gateway: {
+      budgetEnabled: read.bool('GATEWAY_BUDGET', true),
+      pools: {
+        ...read.json<Record<string, ModelLimits>>('GATEWAY_MODEL_LIMITS', {}),
+        // The simulator's default quota (simulator/options.ts); the real provider's headers lower it if needed.
+        '*': {
+          inputTokensPerMinute: read.int('GATEWAY_ITPM', 2_000_000, 1, 1e9),
+          outputTokensPerMinute: read.int('GATEWAY_OTPM', 400_000, 1, 1e9),
+          requestsPerMinute: read.int('GATEWAY_RPM', 4_000, 1, 1e7),
+        },
+      },
+      interactiveShare: read.number('GATEWAY_INTERACTIVE_SHARE', 0.2, 0, 0.9),
+      redisUrl: read.optionalString('REDIS_URL'),
+      redisKeyPrefix: read.string('GATEWAY_REDIS_PREFIX', 'slowlane:budget'),
+      expected: {
+        latencyMs: read.duration('GATEWAY_EXPECTED_LATENCY', 8_000),
+        inputTokensPerCall: read.int('GATEWAY_EXPECTED_INPUT_TOKENS', 3_000, 1, 10_000_000),
+        outputTokensPerCall: read.int('GATEWAY_EXPECTED_OUTPUT_TOKENS', 1_000, 1, 1_000_000),
+      },
+      maxSlotsPerWorker: read.int('GATEWAY_MAX_SLOTS_PER_WORKER', 100, 1, 10_000),
+    },
+    clients: {
+      allowPrivateCallbackUrls: read.bool('WEBHOOK_ALLOW_PRIVATE_URLS', deployment === 'local'),
+      eventsPollMs: read.duration('SSE_POLL_INTERVAL', 1_000),
+      apiUrl: (read.optionalString('SLOWLANE_API_URL') ?? '').replace(/\/$/, ''),
+      apiKey: read.optionalSecret('SLOWLANE_API_KEY'),
+    },
+    observability: {
+      metricsEnabled: read.bool('METRICS_ENABLED', true),
+      metricsHost: read.string('METRICS_HOST', '127.0.0.1'),
+      apiMetricsPort: read.int('API_METRICS_PORT', 9464, 0, 65535),
+      workerMetricsPort: read.int('WORKER_METRICS_PORT', 9465, 0, 65535),
+      temporalStatsCacheMs: read.duration('METRICS_TEMPORAL_CACHE', 10_000),
+      otlpEndpoint: read.optionalString('OTEL_EXPORTER_OTLP_ENDPOINT')?.replace(/\/$/, ''),
+      serviceName: read.string('OTEL_SERVICE_NAME', 'slowlane'),
+    },
   };
+  // The CLI's defaults: this deployment's own API and, in the local stack, the demo tenant's key.
+  config.clients.apiUrl ||= config.api.publicUrl;
+  if (!config.clients.apiKey && deployment === 'local') config.clients.apiKey = config.tenants[0]?.apiKey;
   read.assertNoErrors();
+  checkModelLimits(config.gateway.pools);
   return config;
+}
+
+function checkModelLimits(pools: Record<string, ModelLimits>): void {
+  for (const [pool, limits] of Object.entries(pools)) {
+    for (const key of ['inputTokensPerMinute', 'outputTokensPerMinute', 'requestsPerMinute'] as const) {
+      const value: unknown = (limits as Partial<ModelLimits> | null)?.[key];
+      if (typeof value !== 'number' || !(value > 0)) {
+        throw new ConfigError(`GATEWAY_MODEL_LIMITS["${pool}"].${key} must be a positive number`);
+      }
+    }
+  }
 }
 
 interface TenantJson {
@@ -256,6 +380,9 @@ class EnvReader {
       return fallback;
     }
     return parsed;
+  }
+  optionalInt(name: string, min: number, max: number): number | undefined {
+    return this.optionalString(name) === undefined ? undefined : this.int(name, min, min, max);
   }
   int(name: string, fallback: number, min: number, max: number): number {
     const parsed = this.number(name, fallback, min, max);

@@ -16,8 +16,16 @@ export interface ObjectStore {
   readonly bucket: string;
   put(key: string, body: Buffer | string | Readable, options: { contentType: string; contentLength?: number }): Promise<void>;
   getBytes(key: string): Promise<Buffer>;
+  /** Streams an object (the reviewer page shows uploaded documents without the API buffering them). */
+  open(key: string): Promise<StoredObject>;
   exists(key: string): Promise<boolean>;
   ensureBucket(): Promise<void>;
+}
+
+export interface StoredObject {
+  body: Readable;
+  contentType?: string;
+  contentLength?: number;
 }
 
 export function createS3Client(config: Config['s3']): S3Client {
@@ -50,6 +58,15 @@ export function createObjectStore(config: Config['s3'], client: S3Client = creat
       const response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       if (!response.Body) throw new Error(`s3://${bucket}/${key} has no body`);
       return Buffer.from(await response.Body.transformToByteArray());
+    },
+    async open(key) {
+      const response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      if (!response.Body) throw new Error(`s3://${bucket}/${key} has no body`);
+      return {
+        body: response.Body as Readable,
+        ...(response.ContentType ? { contentType: response.ContentType } : {}),
+        ...(response.ContentLength !== undefined ? { contentLength: response.ContentLength } : {}),
+      };
     },
     async exists(key) {
       try {

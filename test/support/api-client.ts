@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { JobView } from '../../api/job-view';
 import { TEST_TENANTS } from '../../stack/test-tenants';
+import { conformanceProblems, isCheckedBody } from './openapi-conformance';
 import { testEnv } from './test-env';
 
 export const demo = TEST_TENANTS[0] as (typeof TEST_TENANTS)[number];
@@ -13,12 +14,44 @@ export function apiUrl(): string {
   return url;
 }
 
+/**
+ * Every answer the API gives a test that imports this module is held to the OpenAPI document (errors included):
+ * fetch is wrapped once, and an answer that does not conform fails the request, and so the test, with the reasons.
+ */
+function holdApiAnswersToTheContract(): void {
+  const marker = Symbol.for('slowlane.openapi-conformance');
+  const globals = globalThis as typeof globalThis & { [marker]?: true };
+  const origin = testEnv().apiUrl ? new URL(testEnv().apiUrl as string).origin : undefined;
+  if (globals[marker] || !origin) return;
+  globals[marker] = true;
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const response = await realFetch(input, init);
+    const request = input instanceof Request ? input : undefined;
+    const url = new URL(request ? request.url : input instanceof URL ? input.href : String(input));
+    if (url.origin !== origin) return response;
+    const contentType = response.headers.get('content-type');
+    const problems = conformanceProblems({
+      method: (init?.method ?? request?.method ?? 'GET').toUpperCase(),
+      path: url.pathname,
+      status: response.status,
+      contentType,
+      ...(isCheckedBody(contentType) || response.status === 204 || response.status === 304 ? { body: await response.clone().text() } : {}),
+    });
+    assert.deepEqual(problems, [], 'the API answered outside its OpenAPI document (api/openapi)');
+    return response;
+  };
+}
+holdApiAnswersToTheContract();
+
 export interface SubmitOptions {
   key?: string | null;
   apiKey?: string;
   type?: string;
   fileName?: string;
   fields?: Record<string, string>;
+  /** Another API process (e.g. one started by startExtraApi); the stack's API by default. */
+  baseUrl?: string;
 }
 
 /** A JSON answer of the API: a job, a submission, or { error: { code, message, details } }. */
@@ -35,7 +68,7 @@ export async function submit(bytes: Uint8Array, options: SubmitOptions = {}): Pr
   form.set('file', new Blob([bytes]), options.fileName ?? 'invoice.pdf');
   const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey ?? demo.apiKey}` };
   if (options.key !== null) headers['idempotency-key'] = options.key ?? `test-${randomUUID()}`;
-  const response = await fetch(`${apiUrl()}/jobs`, { method: 'POST', headers, body: form });
+  const response = await fetch(`${options.baseUrl ?? apiUrl()}/jobs`, { method: 'POST', headers, body: form });
   return { status: response.status, body: (await response.json()) as ApiAnswer['body'], headers: response.headers };
 }
 
@@ -79,4 +112,16 @@ export async function ledgerEntries(jobId: string): Promise<LedgerEntry[]> {
   assert.ok(ledgerUrl, 'needs the test stack ledger');
   const response = await fetch(`${ledgerUrl}/entries?jobId=${encodeURIComponent(jobId)}`);
   return ((await response.json()) as { entries: LedgerEntry[] }).entries;
+}
+
+/** Opens the job's SSE stream; `lastEventId` resumes after that event. */
+export async function openEvents(jobId: string, options: { lastEventId?: string; apiKey?: string; signal?: AbortSignal } = {}): Promise<Response> {
+  return fetch(`${apiUrl()}/jobs/${encodeURIComponent(jobId)}/events`, {
+    headers: {
+      authorization: `Bearer ${options.apiKey ?? demo.apiKey}`,
+      accept: 'text/event-stream',
+      ...(options.lastEventId ? { 'last-event-id': options.lastEventId } : {}),
+    },
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 }

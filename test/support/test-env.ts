@@ -12,6 +12,10 @@ export interface TestStackEnv {
   dataDir?: string;
   sharedInvoicesDir: string;
   artifactsDir: string;
+  /** The environment the stack's worker and API run with; tests start extra API processes with it. */
+  productEnv?: Record<string, string>;
+  /** Prometheus endpoints of the stack's processes by name (api, worker-interactive, worker-bulk). */
+  metricsUrls: Record<string, string>;
 }
 
 export function testEnv(env: Record<string, string | undefined> = process.env): TestStackEnv {
@@ -26,5 +30,7 @@ export function testEnv(env: Record<string, string | undefined> = process.env): 
     dataDir: env.SLOWLANE_TEST_DATA_DIR,
     sharedInvoicesDir: env.SLOWLANE_SHARED_INVOICES ?? `${root}../shared/invoices`,
     artifactsDir: env.SLOWLANE_TEST_ARTIFACTS ?? `${root}test-artifacts`,
+    ...(env.SLOWLANE_TEST_PRODUCT_ENV ? { productEnv: JSON.parse(env.SLOWLANE_TEST_PRODUCT_ENV) as Record<string, string> } : {}),
+    metricsUrls: JSON.parse(env.SLOWLANE_TEST_METRICS_URLS ?? '{}') as Record<string, string>,
   };
 }

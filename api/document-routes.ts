@@ -1,0 +1,28 @@
+import { pipeline } from 'node:stream/promises';
+import { type Request, type Response, Router } from 'express';
+import type { Config } from '../lib/config';
+import { authenticate, callerOf } from './auth';
+import type { JobsService } from './jobs-service';
+
+/** `GET /jobs/:id/document`: the uploaded file, streamed from the object store, for the reviewer page. */
+export function documentRouter(deps: { jobs: JobsService; config: Pick<Config, 'tenants'> }): Router {
+  const router = Router();
+  const callers = authenticate(deps.config.tenants, ['api', 'reviewer']);
+
+  router.get('/jobs/:id/document', callers, async (req: Request, res: Response) => {
+    const document = await deps.jobs.openDocument(callerOf(res).tenant.id, String(req.params.id));
+    const contentType = document.contentType === 'text/plain' ? 'text/plain; charset=utf-8' : (document.contentType ?? 'application/pdf');
+    res.status(200).set({
+      'content-type': contentType,
+      'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(document.fileName)}`,
+      // Uploaded bytes are the tenant's, not ours: never run them as a page of this origin.
+      'content-security-policy': 'sandbox',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'private, max-age=300',
+      ...(document.contentLength !== undefined ? { 'content-length': String(document.contentLength) } : {}),
+    });
+    await pipeline(document.body, res);
+  });
+
+  return router;
+}

@@ -1,0 +1,138 @@
+import { type Request, type Response, Router } from 'express';
+import { isTerminal, type JobEvent, type JobStatus, type JobStep } from '../common/job';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import { authenticate, callerOf } from './auth';
+import type { JobEvents, JobsService } from './jobs-service';
+
+/** Comments on an idle stream keep proxies and load balancers from closing it. */
+const KEEP_ALIVE_MS = 15_000;
+/** While a job waits for a person, nothing changes for hours: look less often. */
+const HUMAN_WAIT_POLL_MS = 5_000;
+/** What EventSource clients wait before reconnecting after a dropped connection. */
+const RECONNECT_MS = 2_000;
+
+/**
+ * `GET /jobs/:id/events`: Server-Sent Events, one `status` event per entry of the job's event list (id = seq),
+ * resumable with `Last-Event-ID`, closed after the terminal status. The events come from the workflow's status
+ * query; while no worker answers, the server-side status is sent as an event without an id, so a resuming
+ * client's position is kept.
+ */
+export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'tenants' | 'clients'>; log: Logger }): Router {
+  const router = Router();
+  const callers = authenticate(deps.config.tenants, ['api', 'reviewer']);
+
+  router.get('/jobs/:id/events', callers, async (req: Request, res: Response) => {
+    const tenantId = callerOf(res).tenant.id;
+    const jobId = String(req.params.id);
+    const after = lastEventIdOf(req);
+    // Not found and not yours answer as JSON errors, before the stream starts.
+    let snapshot = await deps.jobs.events(tenantId, jobId);
+    if (isTerminal(snapshot.status) && snapshot.events && !snapshot.events.some((event) => event.seq > after) && after > 0) {
+      // An EventSource that reconnects after the end is told to stop (204 is the spec's "do not reconnect").
+      res.status(204).end();
+      return;
+    }
+
+    res.status(200).set({
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    });
+    res.flushHeaders();
+    res.write(`retry: ${RECONNECT_MS}\n\n`);
+
+    const closed = new AbortController();
+    res.on('close', () => closed.abort());
+    const stream = new JobEventWriter(res, jobId, after);
+    let lastWriteAt = Date.now();
+    try {
+      for (;;) {
+        if (stream.write(snapshot)) lastWriteAt = Date.now();
+        if (isTerminal(snapshot.status) && stream.caughtUp(snapshot)) break;
+        if (Date.now() - lastWriteAt >= KEEP_ALIVE_MS) {
+          res.write(': keep-alive\n\n');
+          lastWriteAt = Date.now();
+        }
+        const waitMs = ['awaiting_review', 'dead_letter'].includes(snapshot.status)
+          ? Math.max(deps.config.clients.eventsPollMs, HUMAN_WAIT_POLL_MS)
+          : deps.config.clients.eventsPollMs;
+        if (!(await sleep(waitMs, closed.signal))) return;
+        try {
+          snapshot = await deps.jobs.events(tenantId, jobId);
+        } catch (error) {
+          // Temporal unreachable for a moment: keep the stream and try again on the next tick.
+          deps.log.warn({ err: error, jobId }, 'job events unavailable; retrying');
+        }
+      }
+      res.write(`event: end\ndata: ${JSON.stringify({ jobId, status: snapshot.status })}\n\n`);
+    } finally {
+      res.end();
+    }
+  });
+
+  return router;
+}
+
+/** Writes each event once, in order; remembers what the client has already seen. */
+class JobEventWriter {
+  private lastSeq: number;
+  private lastUnnumbered: string | undefined;
+
+  constructor(
+    private readonly res: Response,
+    private readonly jobId: string,
+    after: number,
+  ) {
+    this.lastSeq = after;
+  }
+
+  /** True when something was written. */
+  write(snapshot: JobEvents): boolean {
+    if (snapshot.events) {
+      const fresh = snapshot.events.filter((event) => event.seq > this.lastSeq);
+      for (const event of fresh) {
+        this.res.write(`id: ${event.seq}\nevent: status\ndata: ${JSON.stringify({ jobId: this.jobId, ...event })}\n\n`);
+        this.lastSeq = event.seq;
+      }
+      return fresh.length > 0;
+    }
+    // No worker answered: say what the server knows, once per change, without an id.
+    const key = `${snapshot.status}/${snapshot.step ?? ''}`;
+    if (key === this.lastUnnumbered) return false;
+    this.lastUnnumbered = key;
+    this.res.write(`event: status\ndata: ${JSON.stringify(unnumbered(this.jobId, snapshot.status, snapshot.step))}\n\n`);
+    return true;
+  }
+
+  caughtUp(snapshot: JobEvents): boolean {
+    return !snapshot.events || snapshot.events.every((event) => event.seq <= this.lastSeq);
+  }
+}
+
+function unnumbered(jobId: string, status: JobStatus, step: JobStep | undefined): Omit<JobEvent, 'seq'> & { jobId: string; detailed: false } {
+  return { jobId, status, ...(step ? { step } : {}), at: new Date().toISOString(), detailed: false };
+}
+
+/** `Last-Event-ID` (EventSource sends it on reconnect) or `?lastEventId=` for clients that cannot set headers. */
+function lastEventIdOf(req: Request): number {
+  const raw = req.header('last-event-id') ?? (typeof req.query.lastEventId === 'string' ? req.query.lastEventId : undefined);
+  const parsed = Number(raw);
+  return raw !== undefined && Number.isInteger(parsed) && parsed > 0 ? parsed : 0;
+}
+
+/** Resolves true after `ms`, or false as soon as the client has gone. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

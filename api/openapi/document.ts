@@ -1,0 +1,69 @@
+import { jobPaths } from './job-paths';
+import { pagePaths } from './page-paths';
+import { json } from './responses';
+import { ref, type Schema, schemas } from './schemas';
+
+const DESCRIPTION = `Slowlane runs slow AI steps (invoice field extraction) durably on Temporal, outside the HTTP request.
+Submit a document, then follow the job by polling \`GET /jobs/{id}\` (honour \`Retry-After\`), by Server-Sent
+Events on \`GET /jobs/{id}/events\`, or by signed webhooks to a \`callbackUrl\`. Errors are
+\`{ "error": { "code", "message", "details" } }\` with a stable code. See docs/clients.md.`;
+
+/** The webhooks Slowlane sends (OpenAPI 3.1 `webhooks`): Standard Webhooks headers, HMAC-SHA256 with the tenant secret. */
+const webhooks: Record<string, Schema> = {
+  jobEvent: {
+    post: {
+      operationId: 'receiveJobEvent',
+      summary: 'A job reached awaiting_review, a terminal status, or a dead letter',
+      description:
+        'Sent to the job’s callbackUrl (or the tenant’s default), retried with backoff for 24 hours until a 2xx. The same event keeps its `webhook-id` across retries: deduplicate on it. ' +
+        'Verify with any Standard Webhooks library and the tenant’s `whsec_…` secret.',
+      tags: ['webhooks'],
+      security: [],
+      parameters: [
+        { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' } },
+        { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds when this attempt was signed.', schema: { type: 'string' } },
+        { name: 'webhook-signature', in: 'header', required: true, description: '`v1,<base64 HMAC-SHA256 of id.timestamp.body>`', schema: { type: 'string' } },
+      ],
+      requestBody: { required: true, content: json(ref('WebhookEvent')) },
+      responses: {
+        '200': { description: 'Any 2xx: received; no more attempts for this event.' },
+        '410': { description: 'Gone: this receiver never wants these events; delivery stops.' },
+      },
+    },
+  },
+};
+
+/** The whole contract: every route the API serves, its errors, and the webhooks it sends. */
+export function openApiDocument(options: { serverUrl: string; extraPaths?: Record<string, Schema> }): Schema {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Slowlane API',
+      version: '1.0.0',
+      description: DESCRIPTION,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: options.serverUrl, description: 'This deployment' }],
+    tags: [
+      { name: 'jobs', description: 'Submit documents and follow their jobs.' },
+      { name: 'review', description: 'Decisions on jobs awaiting review.' },
+      { name: 'reviewer page', description: 'The reviewer web page at /review and its assets.' },
+      { name: 'admin', description: 'Operations: dead letters, retries, replays (admin key).' },
+      { name: 'meta', description: 'Health and this document.' },
+      { name: 'webhooks', description: 'What Slowlane sends to callback URLs.' },
+    ],
+    paths: { ...jobPaths, ...pagePaths, ...options.extraPaths },
+    webhooks,
+    components: {
+      schemas,
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'A tenant’s API key (`demo-key` in the local stack).' },
+        reviewerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A tenant’s reviewer token (`demo-reviewer-token` locally): reading jobs and reviewing only.',
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import { jobIdParameter, json, responses, retryAfterHeader } from './responses';
+import { ref, type Schema } from './schemas';
+
+const apiKeyOnly = [{ apiKey: [] }];
+const apiKeyOrReviewer = [{ apiKey: [] }, { reviewerToken: [] }];
+
+/** /jobs and everything under it: submit, list, read, stream, download, review. */
+export const jobPaths: Record<string, Schema> = {
+  '/jobs': {
+    post: {
+      operationId: 'submitJob',
+      summary: 'Submit a document',
+      description:
+        'Streams the file to object storage and starts the job; answers in milliseconds, never waits for the model. ' +
+        'The same Idempotency-Key with the same file returns the same job (`Idempotent-Replayed: true`).',
+      tags: ['jobs'],
+      security: apiKeyOnly,
+      parameters: [
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Names the job: 1-128 of `A-Z a-z 0-9 . _ ~ -`. Without it every request is a new job.',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,128}$' },
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file', 'type'],
+              properties: {
+                file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'A PDF or UTF-8 text file, judged by its bytes.' },
+                type: { type: 'string', enum: ['invoice'] },
+                priority: { ...ref('Priority'), description: '`interactive` (default; a person waits) or `bulk` (backfills).' },
+                callbackUrl: {
+                  type: 'string',
+                  format: 'uri',
+                  description:
+                    'Where signed webhooks go (Standard Webhooks). http(s) only; loopback, private and link-local targets are refused unless the deployment allows them. Defaults to the tenant’s `defaultCallbackUrl`.',
+                },
+              },
+            },
+          },
+        },
+      },
+      responses: responses(
+        {
+          '202': {
+            description: 'Accepted: the job exists and runs.',
+            headers: {
+              Location: { description: 'The job’s URL.', schema: { type: 'string', format: 'uri' } },
+              'Idempotent-Replayed': { description: '`true` when the key named an existing job.', schema: { type: 'string', enum: ['true', 'false'] } },
+            },
+            content: json(ref('Submission')),
+          },
+        },
+        400,
+        401,
+        409,
+        413,
+        415,
+        503,
+      ),
+    },
+    get: {
+      operationId: 'listJobs',
+      summary: 'List jobs',
+      description: 'From Temporal visibility (eventually consistent, usually within a second). The reviewer queue is `?status=awaiting_review`.',
+      tags: ['jobs'],
+      security: apiKeyOrReviewer,
+      parameters: [
+        { name: 'status', in: 'query', required: false, schema: ref('JobStatus') },
+        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+        { name: 'pageToken', in: 'query', required: false, schema: { type: 'string' } },
+      ],
+      responses: responses({ '200': { description: 'A page of jobs, newest first.', content: json(ref('JobList')) } }, 400, 401, 503),
+    },
+  },
+  '/jobs/{id}': {
+    get: {
+      operationId: 'getJob',
+      summary: 'Read a job',
+      description:
+        'Answers even while every worker is down (then `detailed: false`). Until the job is finished the answer carries `Retry-After`: poll no faster.',
+      tags: ['jobs'],
+      security: apiKeyOrReviewer,
+      parameters: [jobIdParameter],
+      responses: responses(
+        { '200': { description: 'The job.', headers: { 'Retry-After': retryAfterHeader }, content: json(ref('Job')) } },
+        401,
+        404,
+        503,
+      ),
+    },
+  },
+  '/jobs/{id}/events': {
+    get: {
+      operationId: 'streamJobEvents',
+      summary: 'Stream a job’s status changes (SSE)',
+      description:
+        'Server-Sent Events. Each status change is an `event: status` with `id: <seq>` and a JobEvent as `data`; after the terminal status an `event: end` follows and the stream closes. ' +
+        'Reconnect with `Last-Event-ID` (or `?lastEventId=`) to get only what you missed; a reconnect after the end answers 204. ' +
+        'While no worker answers, the server-side status is sent as an event without an id (`detailed: false`).',
+      tags: ['jobs'],
+      security: apiKeyOrReviewer,
+      parameters: [
+        jobIdParameter,
+        { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
+        { name: 'lastEventId', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
+      ],
+      responses: responses(
+        {
+          '200': {
+            description: 'An event stream.',
+            content: {
+              'text/event-stream': {
+                schema: { type: 'array', description: 'The stream read as its sequence of events: each `data:` is one JobEvent.', items: ref('JobEvent') },
+              },
+            },
+          },
+          '204': { description: 'The job is finished and the client has seen every event: do not reconnect.' },
+        },
+        401,
+        404,
+        503,
+      ),
+    },
+  },
+  '/jobs/{id}/document': {
+    get: {
+      operationId: 'getJobDocument',
+      summary: 'Download the uploaded document',
+      description: 'The file as uploaded (PDF or text), streamed from object storage; the reviewer page shows it beside the fields.',
+      tags: ['jobs'],
+      security: apiKeyOrReviewer,
+      parameters: [jobIdParameter],
+      responses: responses(
+        {
+          '200': {
+            description: 'The document.',
+            content: {
+              'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
+              'text/plain': { schema: { type: 'string' } },
+            },
+          },
+        },
+        401,
+        404,
+        503,
+      ),
+    },
+  },
+  '/jobs/{id}/review': {
+    post: {
+      operationId: 'reviewJob',
+      summary: 'Approve (with the fields to post) or reject a job awaiting review',
+      description:
+        'Goes through the workflow Update `submitReview`: the answer says at once whether the decision counted. A job that already moved on is a 409 `not_awaiting_review`. ' +
+        'An `Idempotency-Key` makes a retried request the same decision.',
+      tags: ['review'],
+      security: apiKeyOrReviewer,
+      parameters: [
+        jobIdParameter,
+        { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 128 } },
+      ],
+      requestBody: { required: true, content: json(ref('ReviewRequest')) },
+      responses: responses({ '200': { description: 'Accepted; the job as it is now.', content: json(ref('Job')) } }, 400, 401, 404, 409, 413, 422, 503),
+    },
+  },
+};

@@ -1,0 +1,40 @@
+import { ref, type Schema } from './schemas';
+
+export const json = (schema: Schema): Schema => ({ 'application/json': { schema } });
+
+const problem = (description: string): Schema => ({ description, content: json(ref('Error')) });
+
+/** Error answers, each with the codes it carries. Every operation lists the ones it can give. */
+export const errors = {
+  400: problem('`invalid_request`: the request is malformed; `details.field` names the field when there is one.'),
+  401: problem('`unauthorized`: no or an unknown key; send `Authorization: Bearer <key>`.'),
+  404: problem('`not_found`: no such job for this tenant (another tenant’s job answers the same way), or no such route.'),
+  409: problem('`idempotency_key_reused` (same key, different file; `details.jobId`) or `not_awaiting_review` (the job already moved on; `details.status`).'),
+  413: problem('`payload_too_large`: the file (or JSON body) is over the limit; `details.limitBytes`.'),
+  415: problem('`unsupported_media_type`: the bytes are neither a PDF nor UTF-8 text.'),
+  422: problem('`invalid_fields`: the fields do not match the invoice schema; `details.errors` lists each problem.'),
+  500: problem('`internal`: a fault on our side; retrying with the same Idempotency-Key is safe.'),
+  503: problem('`temporal_unavailable` (the job service is unreachable; retry shortly) or `reviewer_unavailable`.'),
+} as const;
+
+export type ErrorStatus = keyof typeof errors;
+
+/** The answers an operation can give: its successes plus the listed error statuses (500 always). */
+export function responses(success: Record<string, Schema>, ...statuses: ErrorStatus[]): Record<string, Schema> {
+  const all: Record<string, Schema> = { ...success };
+  for (const status of [...statuses, 500] as ErrorStatus[]) all[String(status)] = errors[status];
+  return all;
+}
+
+export const jobIdParameter: Schema = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The job id, e.g. `invoice:demo:my-key` (URL-encode the colons if your client needs it).',
+  schema: { type: 'string' },
+};
+
+export const retryAfterHeader: Schema = {
+  description: 'Seconds until it is worth asking again; sent while the job is not finished.',
+  schema: { type: 'integer', minimum: 1 },
+};

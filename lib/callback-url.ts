@@ -1,0 +1,130 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+/**
+ * Which callback URLs Slowlane will POST webhooks to. A tenant chooses the URL, but our workers send the request,
+ * so without this check a tenant could make them call into our own network (cloud metadata at 169.254.169.254,
+ * an admin port on 127.0.0.1). The URL is checked when the job is submitted, and the addresses DNS gives for it
+ * are checked again at every delivery, on the connection itself, so a name that later resolves somewhere private
+ * (DNS rebinding) is refused too.
+ */
+export interface CallbackUrlPolicy {
+  /** Loopback, private and link-local targets are allowed (the local stack, whose receivers are on 127.0.0.1). */
+  allowPrivate: boolean;
+}
+
+export type CallbackUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+
+const MAX_URL_LENGTH = 2048;
+
+/** Ranges no webhook may reach unless the deployment allows it (IANA special-purpose registries). */
+const NON_PUBLIC = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], // "this network"
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local, cloud metadata
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+] as const) {
+  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['64:ff9b:1::', 48], // local-use NAT64
+  ['100::', 64], // discard
+  ['2001:db8::', 32], // documentation
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['ff00::', 8], // multicast
+] as const) {
+  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
+}
+
+/** IPv6 forms that carry an IPv4 address (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96) are judged by that address. */
+function embeddedIpv4(address: string): string | undefined {
+  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (dotted?.[1]) return dotted[1];
+  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex?.[1] || !hex[2]) return undefined;
+  const high = parseInt(hex[1], 16);
+  const low = parseInt(hex[2], 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
+/** True for loopback, private, link-local and other addresses that are not on the public internet. */
+export function isNonPublicAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const family = isIP(bare);
+  if (family === 4) return NON_PUBLIC.check(bare, 'ipv4');
+  if (family !== 6) return true; // not an address at all: never treat it as safe
+  const v4 = embeddedIpv4(bare);
+  return v4 !== undefined ? NON_PUBLIC.check(v4, 'ipv4') : NON_PUBLIC.check(bare, 'ipv6');
+}
+
+/** Names that resolve to this machine or the local link whatever DNS says (RFC 6761, mDNS). */
+function isLocalName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.internal');
+}
+
+/** The checks that need no network: scheme, shape, and literal or well-known local targets. */
+export function checkCallbackUrl(raw: string, policy: CallbackUrlPolicy): CallbackUrlCheck {
+  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `is longer than ${MAX_URL_LENGTH} characters` };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'is not an absolute URL' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'must use http or https' };
+  if (url.username || url.password) return { ok: false, reason: 'must not carry a user name or password' };
+  if (url.hash) return { ok: false, reason: 'must not have a #fragment' };
+  if (!policy.allowPrivate) {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) !== 0 && isNonPublicAddress(host)) {
+      return { ok: false, reason: `points at ${host}, a loopback, private or link-local address` };
+    }
+    if (isIP(host) === 0 && isLocalName(host)) return { ok: false, reason: `points at ${host}, a local name` };
+  }
+  return { ok: true, url };
+}
+
+/** Thrown through the connection when DNS answers with an address the policy refuses. */
+export class NonPublicCallbackAddressError extends Error {
+  override readonly name = 'NonPublicCallbackAddress';
+  readonly code = 'ENONPUBLIC';
+}
+
+/**
+ * A `lookup` for http.request / net.connect that refuses non-public answers. The socket connects to exactly the
+ * addresses checked here, so there is no window between the check and the connection for DNS to change.
+ */
+export function guardedLookup(policy: CallbackUrlPolicy, resolve: LookupFunction = dnsLookup): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, answers) => {
+      if (error) return callback(error, []);
+      const addresses = answers as LookupAddress[];
+      const refused = policy.allowPrivate ? undefined : addresses.find((answer) => isNonPublicAddress(answer.address));
+      if (refused) {
+        return callback(
+          new NonPublicCallbackAddressError(`${hostname} resolves to ${refused.address}, a loopback, private or link-local address`),
+          [],
+        );
+      }
+      if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no addresses`), { code: 'ENOTFOUND' }), []);
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0] as LookupAddress;
+      return callback(null, first.address, first.family);
+    });
+  };
+}

@@ -1,0 +1,68 @@
+import type * as PdfJs from 'pdfjs-dist';
+import type { JobView, ReviewerApi } from './api';
+import { h, mount } from './dom';
+
+const VENDOR = '/review/vendor';
+/** Invoices are a page or two; a 300-page upload should not freeze the reviewer's tab. */
+const MAX_PAGES = 30;
+
+let pdfjs: Promise<typeof PdfJs> | undefined;
+
+/** pdf.js (pdfjs-dist 5, served from node_modules) is loaded the first time a PDF is shown. */
+function loadPdfJs(): Promise<typeof PdfJs> {
+  pdfjs ??= (import(new URL(`${VENDOR}/pdf.mjs`, location.href).href) as Promise<typeof PdfJs>).then((lib) => {
+    lib.GlobalWorkerOptions.workerSrc = `${VENDOR}/pdf.worker.mjs`;
+    return lib;
+  });
+  return pdfjs;
+}
+
+/** Shows the uploaded document: PDF pages drawn on canvases, or the text of a .txt job. */
+export async function showDocument(container: HTMLElement, api: ReviewerApi, job: JobView, isCurrent: () => boolean): Promise<void> {
+  mount(container, h('p', { class: 'muted' }, 'Loading the document…'));
+  try {
+    const response = await api.document(job.jobId);
+    if (!isCurrent()) return;
+    if ((response.headers.get('content-type') ?? '').startsWith('text/plain')) {
+      const text = await response.text();
+      if (isCurrent()) mount(container, h('pre', { class: 'document-text', 'data-testid': 'document-text' }, text));
+      return;
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const lib = await loadPdfJs();
+    const pdf = await lib.getDocument({
+      data: bytes,
+      isEvalSupported: false,
+      standardFontDataUrl: `${VENDOR}/standard_fonts/`,
+      cMapUrl: `${VENDOR}/cmaps/`,
+      wasmUrl: `${VENDOR}/wasm/`,
+    }).promise;
+    if (!isCurrent()) return;
+    const pages = h('div', { class: 'document-pages', 'data-testid': 'document-pages', 'data-page-count': pdf.numPages });
+    mount(container, pages);
+    const shown = Math.min(pdf.numPages, MAX_PAGES);
+    for (let number = 1; number <= shown && isCurrent(); number++) {
+      pages.append(await renderPage(await pdf.getPage(number), container.clientWidth - 24, number));
+    }
+    if (pdf.numPages > shown) pages.append(h('p', { class: 'muted' }, `Showing ${shown} of ${pdf.numPages} pages.`));
+    await pdf.destroy();
+  } catch (error) {
+    if (isCurrent()) {
+      mount(container, h('p', { class: 'error', role: 'alert' }, `Could not show the document: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  }
+}
+
+async function renderPage(page: PdfJs.PDFPageProxy, width: number, number: number): Promise<HTMLCanvasElement> {
+  const natural = page.getViewport({ scale: 1 });
+  const scale = Math.max(width, 320) / natural.width;
+  // Drawn at the screen's pixel density so text stays sharp on laptop displays.
+  const density = window.devicePixelRatio || 1;
+  const viewport = page.getViewport({ scale: scale * density });
+  const canvas = h('canvas', { class: 'document-page', 'aria-label': `Page ${number}` });
+  canvas.width = Math.floor(viewport.width);
+  canvas.height = Math.floor(viewport.height);
+  canvas.style.width = `${Math.floor(viewport.width / density)}px`;
+  await page.render({ canvas, viewport }).promise;
+  return canvas;
+}

@@ -1,0 +1,191 @@
+import type { InvoiceExtraction } from '../../common/invoice';
+import { ApiRequestError, type JobView } from './api';
+import { showDocument } from './document-view';
+import { h, mount } from './dom';
+import { createFieldsForm, type FieldsForm } from './fields-form';
+import { parseRawOutput } from './invoice-form-model';
+import { jobHash, type PageContext, queueHash } from './page-context';
+import { formatTimeLeft } from './time-left';
+
+export interface JobPage {
+  approve(): void;
+  startReject(): void;
+  /** The job after (+1) or before (-1) this one in the queue, if any. */
+  neighbour(offset: 1 | -1): string | undefined;
+  close(): void;
+}
+
+/** One job: the document beside the fields, the model's confidence and raw output, and the decision. */
+export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string): JobPage {
+  let open = true;
+  let job: JobView | undefined;
+  let form: FieldsForm | undefined;
+  let busy = false;
+  let decided = false;
+  // One id per decision on this page: a retried request is the same decision, never a second one.
+  const requestId = crypto.randomUUID();
+
+  const documentPane = h('section', { class: 'document', 'aria-label': 'Document' });
+  const reviewPane = h('section', { class: 'review', 'aria-label': 'Review' }, h('p', { class: 'muted' }, 'Loading the job…'));
+  const message = h('div', { class: 'message', role: 'status', 'aria-live': 'polite', 'data-testid': 'decision-message' });
+  const header = h('div', { class: 'job-header' });
+  mount(root, h('div', { class: 'job-page' }, header, h('div', { class: 'panes' }, documentPane, reviewPane)));
+
+  const positionOf = () => ctx.queue().findIndex((queued) => queued.jobId === jobId);
+  const neighbour = (offset: 1 | -1): string | undefined => {
+    const queue = ctx.queue();
+    const index = positionOf();
+    if (index === -1) return offset === 1 ? queue[0]?.jobId : undefined;
+    return queue[index + offset]?.jobId;
+  };
+
+  const say = (text: string, kind: 'info' | 'ok' | 'error' = 'info', details: string[] = []) => {
+    message.className = `message ${kind}`;
+    mount(message, h('strong', {}, text), details.length ? h('ul', {}, ...details.map((d) => h('li', {}, d))) : null);
+  };
+
+  const renderHeader = () => {
+    const index = positionOf();
+    const count = ctx.queue().length;
+    mount(
+      header,
+      h('a', { href: queueHash, class: 'back' }, '← Queue'),
+      h('span', { class: 'position muted' }, index >= 0 ? `${index + 1} of ${count}` : ''),
+      h('h1', { class: 'file-name', title: jobId }, job?.fileName ?? jobId),
+      job?.reviewDeadline && !decided
+        ? h('span', { class: 'time-left', 'data-deadline': job.reviewDeadline, title: `expires ${new Date(job.reviewDeadline).toLocaleString()}` }, formatTimeLeft(job.reviewDeadline, Date.now()))
+        : null,
+      h('span', { class: `status status-${job?.status ?? 'loading'}`, 'data-testid': 'job-status' }, job?.status.replace('_', ' ') ?? ''),
+      job?.links.temporal ? h('a', { href: job.links.temporal, target: '_blank', rel: 'noopener', class: 'temporal-link' }, 'Workflow in Temporal ↗') : null,
+    );
+  };
+
+  const alreadyDecided = (status: string, yours: boolean) => {
+    decided = true;
+    // Right after another decision the job may still read "awaiting review" for a moment; say what matters.
+    const now = status === 'awaiting_review' ? 'Already decided — another decision was recorded first.' : `Already decided — this job is ${status.replace('_', ' ')} now.`;
+    say(yours ? `${now} Your decision was not recorded.` : `${now} There is nothing left to review.`, 'error');
+    root.querySelectorAll<HTMLButtonElement | HTMLInputElement | HTMLTextAreaElement>('.review button, .review input, .review textarea').forEach((element) => {
+      element.disabled = true;
+    });
+    ctx.forget(jobId);
+  };
+
+  const decide = async (decision: { decision: 'approve'; fields: Record<string, unknown> } | { decision: 'reject'; reason: string }) => {
+    if (busy || decided || !job) return;
+    busy = true;
+    reviewPane.setAttribute('aria-busy', 'true');
+    say(decision.decision === 'approve' ? 'Approving…' : 'Rejecting…');
+    try {
+      await ctx.api.review(jobId, { ...decision, reviewer: ctx.reviewerName }, requestId);
+      decided = true;
+      ctx.forget(jobId);
+      const next = neighbour(1);
+      ctx.toast(`${decision.decision === 'approve' ? 'Approved' : 'Rejected'} ${job.fileName ?? jobId}.`, 'ok');
+      ctx.go(next ? jobHash(next) : queueHash);
+    } catch (error) {
+      if (!(error instanceof ApiRequestError)) return say(`The decision could not be sent: ${String(error)}. Try again.`, 'error');
+      if (error.status === 409) return alreadyDecided(String(error.details.status ?? 'closed'), true);
+      if (error.status === 422) {
+        const errors = (error.details.errors as string[] | undefined) ?? [error.message];
+        form?.showErrors(errors);
+        return say('The server refused these fields:', 'error', errors);
+      }
+      if (error.status === 401) return ctx.signOut('Your reviewer token is no longer accepted. Sign in again.');
+      say(`${error.message} (${error.code})`, 'error');
+    } finally {
+      busy = false;
+      reviewPane.removeAttribute('aria-busy');
+    }
+  };
+
+  const approve = () => {
+    if (!form || decided) return;
+    const { invoice, errors } = form.current();
+    if (errors.length > 0) {
+      form.focusFirstError();
+      say(`Fix ${errors.length === 1 ? 'the highlighted field' : `the ${errors.length} highlighted problems`} before approving. Nothing was sent.`, 'error');
+      return;
+    }
+    void decide({ decision: 'approve', fields: invoice });
+  };
+
+  const reason = h('textarea', { id: 'reject-reason', rows: 2, placeholder: 'Why is this rejected? (the client sees this)', 'aria-label': 'Reason for rejecting' });
+  const rejectBox = h(
+    'div',
+    { class: 'reject-box', hidden: true },
+    reason,
+    h('button', { type: 'button', class: 'danger', onclick: () => confirmReject() }, 'Reject with this reason'),
+    h('button', { type: 'button', class: 'link', onclick: () => (rejectBox.hidden = true) }, 'Cancel'),
+  );
+  reason.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      confirmReject();
+    }
+  });
+  const startReject = () => {
+    if (decided || !job) return;
+    rejectBox.hidden = false;
+    reason.focus();
+  };
+  const confirmReject = () => {
+    if (reason.value.trim() === '') {
+      say('Say why the job is rejected; the reason is kept with the job.', 'error');
+      reason.focus();
+      return;
+    }
+    void decide({ decision: 'reject', reason: reason.value.trim() });
+  };
+
+  const renderReview = (view: JobView) => {
+    const extraction = view.extraction as InvoiceExtraction | undefined;
+    const source = (extraction?.invoice as Record<string, unknown> | undefined) ?? parseRawOutput(view.rawModelOutput);
+    form = createFieldsForm({ source, extraction, threshold: ctx.session.confidenceThreshold, onChange: () => message.replaceChildren() });
+    const overall = view.confidence;
+    mount(
+      reviewPane,
+      h(
+        'div',
+        { class: 'review-summary' },
+        overall !== undefined
+          ? h('p', {}, 'Overall confidence ', h('strong', { class: overall < ctx.session.confidenceThreshold ? 'low' : '' }, `${Math.round(overall * 100)}%`), ` (review below ${Math.round(ctx.session.confidenceThreshold * 100)}%)`)
+          : h('p', { class: 'warning' }, 'The model’s answer did not match the invoice schema; the fields below are what could be read from it.'),
+        view.validationErrors?.length
+          ? h('details', { class: 'model-errors', open: true }, h('summary', {}, `What the model got wrong (${view.validationErrors.length})`), h('ul', {}, ...view.validationErrors.map((e) => h('li', {}, e))))
+          : null,
+        view.rawModelOutput
+          ? h('details', { class: 'raw-output', open: !extraction }, h('summary', {}, 'Raw model output'), h('pre', { 'data-testid': 'raw-output' }, view.rawModelOutput))
+          : null,
+      ),
+      form.element,
+      message,
+      h(
+        'div',
+        { class: 'decision-bar' },
+        h('button', { type: 'button', class: 'primary', onclick: approve, 'aria-keyshortcuts': 'a' }, 'Approve', h('kbd', {}, 'a')),
+        h('button', { type: 'button', class: 'danger-outline', onclick: startReject, 'aria-keyshortcuts': 'r' }, 'Reject…', h('kbd', {}, 'r')),
+        h('span', { class: 'muted reviewer-name' }, `as ${ctx.reviewerName}`),
+      ),
+      rejectBox,
+    );
+  };
+
+  void (async () => {
+    try {
+      job = await ctx.api.job(jobId);
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.status === 401) return ctx.signOut('Your reviewer token is no longer accepted.');
+      mount(reviewPane, h('p', { class: 'error', role: 'alert' }, `Could not load the job: ${error instanceof Error ? error.message : String(error)}`));
+      return;
+    }
+    if (!open) return;
+    renderHeader();
+    renderReview(job);
+    if (job.status !== 'awaiting_review') alreadyDecided(job.status, false);
+    void showDocument(documentPane, ctx.api, job, () => open);
+  })();
+  renderHeader();
+
+  return { approve, startReject, neighbour, close: () => (open = false) };
+}

@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { apiUrl, demo, getJob, ledgerEntries, submit, waitForJob } from '../support/api-client';
+import { fixInvalidFields, launchChromium, openReviewer, saveScreenshot } from '../support/reviewer-browser';
+import { sampleWith } from '../support/samples';
+
+/** A fresh job awaiting review, visible in the reviewer queue (visibility lags the workflow by a moment). */
+async function jobAwaitingReview(pdf = true): Promise<string> {
+  const sample = await sampleWith('awaiting_review', pdf);
+  const { body } = await submit(sample.bytes, { fileName: `${randomUUID().slice(0, 8)}-${sample.fileName}` });
+  const jobId = body.jobId as string;
+  await waitForJob(jobId, ['awaiting_review']);
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${apiUrl()}/jobs?status=awaiting_review&limit=200`, { headers: { authorization: `Bearer ${demo.reviewerToken}` } });
+    const { jobs } = (await response.json()) as { jobs: Array<{ jobId: string }> };
+    if (jobs.some((job) => job.jobId === jobId)) return jobId;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  assert.fail(`job ${jobId} never showed up as awaiting_review in the list`);
+}
+
+const jobUrl = (jobId: string) => `${apiUrl()}/review#/jobs/${encodeURIComponent(jobId)}`;
+
+describe('the reviewer page in Chromium', () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(async () => browser.close());
+
+  test('when a reviewer opens the queue, edits a field and approves with the keyboard, then the ledger holds the edited value', async () => {
+    const other = await jobAwaitingReview();
+    const jobId = await jobAwaitingReview();
+    const { context, page, problems } = await openReviewer(browser, 'Browser Reviewer');
+    try {
+      // The queue refreshes itself; both new jobs appear without a reload.
+      const row = page.locator(`tr[data-job-id="${jobId}"]`);
+      await row.waitFor({ timeout: 20_000 });
+      await page.locator(`tr[data-job-id="${other}"]`).waitFor();
+      assert.match((await row.locator('td.time-left').textContent()) ?? '', /\d+ (d|h|min|s)/, 'each job says how long it has left');
+      await saveScreenshot(page, 'reviewer-queue');
+
+      // j/k move the selection; Enter opens the selected job.
+      for (let presses = 0; presses < 200 && (await row.getAttribute('aria-selected')) !== 'true'; presses++) await page.keyboard.press('j');
+      assert.equal(await row.getAttribute('aria-selected'), 'true');
+      await page.keyboard.press('Enter');
+
+      await page.locator('[data-testid="document-pages"] canvas').first().waitFor({ timeout: 20_000 });
+      assert.ok(Number(await page.locator('[data-testid="document-pages"]').getAttribute('data-page-count')) >= 1, 'the PDF is drawn');
+      assert.ok((await page.locator('[data-testid="confidence"]').count()) >= 8, 'every field shows its confidence');
+      assert.ok((await page.locator('.confidence.low').count()) >= 1, 'the low ones are marked');
+      const temporal = await page.getByRole('link', { name: /Workflow in Temporal/ }).getAttribute('href');
+      assert.ok(temporal?.endsWith(`/workflows/${encodeURIComponent(jobId)}`), `links to the workflow: ${temporal}`);
+
+      await fixInvalidFields(page);
+      const edited = `BROWSER-${randomUUID().slice(0, 8)}`;
+      await page.locator('#field-invoiceNumber').fill(edited);
+      await page.locator('#field-totalAmount').fill('4321.09');
+      await saveScreenshot(page, 'reviewer-job');
+
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('a');
+      await page.getByText(/^Approved /).waitFor();
+
+      const posted = await waitForJob(jobId, ['posted', 'failed']);
+      assert.equal(posted.status, 'posted');
+      const entries = await ledgerEntries(jobId);
+      assert.equal(entries.length, 1);
+      assert.equal(entries[0]?.invoice.invoiceNumber, edited);
+      assert.equal(entries[0]?.invoice.totalAmount, 4321.09);
+      assert.equal(posted.review?.reviewer, 'Browser Reviewer');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('when a field is invalid, then the page shows the error at the field and approving posts nothing', async () => {
+    const jobId = await jobAwaitingReview();
+    const { context, page, problems } = await openReviewer(browser, 'Careful Reviewer');
+    try {
+      const reviewRequests: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && request.url().endsWith('/review')) reviewRequests.push(request.url());
+      });
+      await page.goto(jobUrl(jobId));
+      await page.locator('#field-issueDate').waitFor();
+      await fixInvalidFields(page);
+      assert.equal(await page.locator('#error-issueDate').textContent(), '');
+
+      await page.locator('#field-issueDate').fill('31/12/2026');
+      await page.locator('#field-currency').fill('euro');
+      assert.match((await page.locator('#error-issueDate').textContent()) ?? '', /must match format "date"/);
+      assert.match((await page.locator('#error-currency').textContent()) ?? '', /must match pattern/);
+      assert.equal(await page.locator('#field-issueDate').getAttribute('aria-invalid'), '');
+
+      await page.getByRole('button', { name: /^Approve/ }).click();
+      await page.getByText(/Nothing was sent/).waitFor();
+      await saveScreenshot(page, 'reviewer-invalid-field');
+      assert.deepEqual(reviewRequests, [], 'no decision left the browser');
+      assert.equal((await getJob(jobId)).body.status, 'awaiting_review');
+      assert.equal((await ledgerEntries(jobId)).length, 0);
+
+      // Rejecting needs a reason and goes through at once.
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('r');
+      await page.getByLabel('Reason for rejecting').fill('Duplicate of an invoice we already paid');
+      await page.keyboard.press('Enter');
+      const rejected = await waitForJob(jobId, ['rejected', 'posted']);
+      assert.equal(rejected.status, 'rejected');
+      assert.equal(rejected.review?.reason, 'Duplicate of an invoice we already paid');
+      assert.equal((await ledgerEntries(jobId)).length, 0);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('when a second reviewer decides a job someone already decided, then the page says "already decided" plainly', async () => {
+    const jobId = await jobAwaitingReview();
+    const first = await openReviewer(browser, 'First Reviewer');
+    const second = await openReviewer(browser, 'Second Reviewer');
+    try {
+      for (const tab of [first, second]) {
+        await tab.page.goto(jobUrl(jobId));
+        await tab.page.locator('#field-invoiceNumber').waitFor();
+        await fixInvalidFields(tab.page);
+      }
+      await first.page.locator('#field-invoiceNumber').fill('FIRST-WINS');
+      await second.page.locator('#field-invoiceNumber').fill('SECOND-LOSES');
+
+      await first.page.getByRole('button', { name: /^Approve/ }).click();
+      await first.page.getByText(/^Approved /).waitFor();
+      await second.page.getByRole('button', { name: /^Approve/ }).click();
+      const message = second.page.getByTestId('decision-message');
+      await message.getByText(/Already decided/).waitFor();
+      assert.match((await message.textContent()) ?? '', /not recorded/);
+      await saveScreenshot(second.page, 'reviewer-already-decided');
+      assert.ok(await second.page.getByRole('button', { name: /^Approve/ }).isDisabled(), 'nothing more to click');
+
+      await waitForJob(jobId, ['posted']);
+      const entries = await ledgerEntries(jobId);
+      assert.deepEqual(entries.map((entry) => entry.invoice.invoiceNumber), ['FIRST-WINS']);
+      assert.deepEqual([...first.problems, ...second.problems.filter((p) => !/409/.test(p))], []);
+    } finally {
+      await first.context.close();
+      await second.context.close();
+    }
+  });
+
+  test('when a decided text job is opened, then its text is shown and the page says there is nothing to review', async () => {
+    const sample = await sampleWith('posted', false);
+    const { body } = await submit(sample.bytes, { fileName: sample.fileName });
+    const jobId = body.jobId as string;
+    await waitForJob(jobId, ['posted', 'awaiting_review']);
+    const { context, page, problems } = await openReviewer(browser, 'Late Reviewer');
+    try {
+      await page.goto(jobUrl(jobId));
+      const text = page.getByTestId('document-text');
+      await text.waitFor();
+      assert.ok(((await text.textContent()) ?? '').length > 20, 'the uploaded text is shown');
+      const status = (await getJob(jobId)).body.status;
+      if (status === 'posted') await page.getByTestId('decision-message').getByText(/Already decided .* nothing left to review/).waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+});

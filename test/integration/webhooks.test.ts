@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { TEST_TENANTS } from '../../stack/test-tenants';
+import { demo, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
+import { type ExtraApi, startExtraApi } from '../support/extra-api';
+import { schemaProblems } from '../support/openapi-conformance';
+import { sampleWith } from '../support/samples';
+import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+
+interface WebhookBody {
+  type: string;
+  timestamp: string;
+  data: { jobId: string; tenantId: string; status: string; ledgerEntryId?: string };
+}
+
+/** Verifies a delivery the way a receiver would: the independent Standard Webhooks library and the tenant secret. */
+function verified(delivery: ReceivedWebhook): WebhookBody {
+  const body = new Webhook(demo.webhookSecret).verify(delivery.body, {
+    'webhook-id': String(delivery.headers['webhook-id']),
+    'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
+    'webhook-signature': String(delivery.headers['webhook-signature']),
+  }) as WebhookBody;
+  assert.deepEqual(schemaProblems('WebhookEvent', body), [], 'the body matches WebhookEvent in the OpenAPI document');
+  return body;
+}
+
+const forJob = (jobId: string) => (d: ReceivedWebhook) => (JSON.parse(d.body) as WebhookBody).data.jobId === jobId;
+
+describe('webhooks: signed deliveries to a callback URL', () => {
+  let receiver: WebhookReceiver;
+  let flaky: WebhookReceiver;
+  before(async () => {
+    receiver = await startWebhookReceiver();
+    flaky = await startWebhookReceiver({ failFirst: 2 });
+  });
+  after(async () => {
+    await receiver.close();
+    await flaky.close();
+  });
+
+  test('when a job with a callbackUrl is posted, then the receiver gets one job.posted that standardwebhooks verifies', async () => {
+    const sample = await sampleWith('posted');
+    const { status, body } = await submit(sample.bytes, { fileName: sample.fileName, fields: { type: 'invoice', callbackUrl: receiver.url } });
+    assert.equal(status, 202, JSON.stringify(body));
+    const jobId = body.jobId as string;
+    const done = await waitForJob(jobId, ['posted', 'failed']);
+
+    const [delivery] = await receiver.waitFor((all) => all.some(forJob(jobId)), 30_000).then((all) => all.filter(forJob(jobId)));
+    assert.ok(delivery);
+    const event = verified(delivery);
+    assert.equal(event.type, 'job.posted');
+    assert.equal(event.data.status, 'posted');
+    assert.equal(event.data.tenantId, demo.id);
+    assert.equal(event.data.ledgerEntryId, done.result?.ledgerEntryId);
+    assert.match(String(delivery.headers['webhook-id']), /^evt_/);
+  });
+
+  test('when the receiver fails twice and then succeeds, then each event id is accepted exactly once, after three attempts', async () => {
+    const sample = await sampleWith('awaiting_review');
+    const { body } = await submit(sample.bytes, { fileName: sample.fileName, fields: { type: 'invoice', callbackUrl: flaky.url } });
+    const jobId = body.jobId as string;
+    await waitForJob(jobId, ['awaiting_review']);
+    const fields = {
+      invoiceNumber: 'WH-2',
+      issuer: 'Webhook Supplier',
+      issueDate: '2026-10-31',
+      dueDate: null,
+      currency: 'EUR',
+      totalAmount: 99.5,
+      subtotalAmount: null,
+      taxAmount: null,
+      lineItems: [],
+    };
+    assert.equal((await review(jobId, { decision: 'approve', fields })).status, 200);
+    await waitForJob(jobId, ['posted']);
+
+    // Delivery retries back off from 5 s: two failures then a success take about 15 s per event.
+    const accepted = (all: ReceivedWebhook[]) => all.filter(forJob(jobId)).filter((d) => d.status < 300);
+    await flaky.waitFor((all) => accepted(all).length >= 2, 90_000);
+    const mine = flaky.deliveries.filter(forJob(jobId));
+    const ids = [...new Set(mine.map((d) => d.id))];
+    assert.equal(ids.length, 2, `one id per event (awaiting_review, posted): ${ids.join(', ')}`);
+    for (const id of ids) {
+      const attempts = mine.filter((d) => d.id === id);
+      assert.deepEqual(attempts.map((d) => d.status), [500, 500, 204], `event ${id}: failed twice, accepted once, then left alone`);
+      assert.equal(new Set(attempts.map((d) => d.body)).size, 1, 'every attempt carries the same event');
+      assert.ok(attempts.every((attempt) => verified(attempt)));
+    }
+    assert.deepEqual(mine.filter((d) => d.status < 300).map((d) => verified(d).type).sort(), ['job.awaiting_review', 'job.posted']);
+    assert.equal((await ledgerEntries(jobId)).length, 1);
+  });
+
+  test('when the callbackUrl is not http(s) or not a URL, then submit is a 400 naming callbackUrl and no job starts', async () => {
+    const sample = await sampleWith('posted');
+    for (const callbackUrl of ['ftp://example.com/hook', 'not a url', 'https://user:secret@example.com/hook']) {
+      const answer = await submit(sample.bytes, { fields: { type: 'invoice', callbackUrl } });
+      assert.equal(answer.status, 400, callbackUrl);
+      assert.equal(answer.body.error?.code, 'invalid_request');
+      assert.equal(answer.body.error?.details?.field, 'callbackUrl');
+    }
+  });
+
+  describe('in a deployment that refuses private callback URLs (the production default)', () => {
+    let strictApi: ExtraApi;
+    before(async () => {
+      strictApi = await startExtraApi('api-strict-callbacks', { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' });
+    });
+    after(async () => strictApi.stop());
+
+    test('when the callbackUrl points at loopback, a private or a link-local address, then submit is a 400', async () => {
+      const sample = await sampleWith('posted');
+      for (const callbackUrl of [receiver.url, 'http://[::1]:8080/hook', 'http://10.0.0.8/hook', 'http://169.254.169.254/latest/meta-data', 'http://localhost:3000/hook']) {
+        const answer = await submit(sample.bytes, { baseUrl: strictApi.url, fields: { type: 'invoice', callbackUrl } });
+        assert.equal(answer.status, 400, `${callbackUrl}: ${JSON.stringify(answer.body)}`);
+        assert.match(answer.body.error?.message ?? '', /callbackUrl/);
+      }
+      const accepted = await submit(sample.bytes, { baseUrl: strictApi.url, fields: { type: 'invoice', callbackUrl: 'https://hooks.example.com/slowlane' } });
+      assert.equal(accepted.status, 202, 'a public https URL is accepted');
+    });
+  });
+
+  describe("a tenant's default callback URL", () => {
+    let defaultsApi: ExtraApi;
+    let tenantDefault: WebhookReceiver;
+    before(async () => {
+      tenantDefault = await startWebhookReceiver();
+      const tenants = TEST_TENANTS.map((tenant) => (tenant.id === demo.id ? { ...tenant, defaultCallbackUrl: tenantDefault.url } : tenant));
+      defaultsApi = await startExtraApi('api-default-callback', { SLOWLANE_TENANTS: JSON.stringify(tenants) });
+    });
+    after(async () => {
+      await defaultsApi.stop();
+      await tenantDefault.close();
+    });
+
+    test('when a job is submitted without a callbackUrl, then its webhooks go to the tenant default', async () => {
+      const sample = await sampleWith('posted');
+      const { status, body } = await submit(sample.bytes, { baseUrl: defaultsApi.url, fileName: sample.fileName });
+      assert.equal(status, 202);
+      const jobId = body.jobId as string;
+      await waitForJob(jobId, ['posted']);
+      const [delivery] = (await tenantDefault.waitFor((all) => all.some(forJob(jobId)), 30_000)).filter(forJob(jobId));
+      assert.ok(delivery);
+      assert.equal(verified(delivery).type, 'job.posted');
+    });
+  });
+});

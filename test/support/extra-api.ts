@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { freePort } from '../../stack/ports';
+import { Supervisor } from '../../stack/supervisor';
+import { testEnv } from './test-env';
+
+export interface ExtraApi {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A second API process on the test stack (same Temporal, S3 and workers) with settings of its own, e.g. a
+ * deployment that refuses private callback URLs, or tenants with a default callback URL.
+ */
+export async function startExtraApi(name: string, env: Record<string, string>): Promise<ExtraApi> {
+  const { productEnv, dataDir } = testEnv();
+  assert.ok(productEnv && dataDir, 'needs the stack that `npm test` starts');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const supervisor = new Supervisor(join(dataDir, 'logs'));
+  await supervisor.start({
+    name,
+    command: process.execPath,
+    args: ['--import', 'tsx', join(__dirname, '..', '..', 'api', 'main.ts')],
+    env: { ...productEnv, API_PORT: String(port), API_PUBLIC_URL: url, API_METRICS_PORT: '0', ...env },
+    ready: async () => (await fetch(`${url}/readyz`)).ok,
+  });
+  return { url, stop: () => supervisor.stopAll() };
+}

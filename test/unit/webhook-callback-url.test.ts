@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import type { LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import { describe, test } from 'node:test';
+import { checkCallbackUrl, guardedLookup, isNonPublicAddress, NonPublicCallbackAddressError } from '../../lib/callback-url';
+
+const strict = { allowPrivate: false };
+const permissive = { allowPrivate: true };
+
+describe('callback URL policy', () => {
+  test('when the address is loopback, private, link-local or otherwise not public, then it is refused', () => {
+    const nonPublic = [
+      '127.0.0.1',
+      '127.8.9.10',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd12:3456::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:a9fe:a9fe',
+      'not-an-address',
+    ];
+    assert.deepEqual(nonPublic.filter((address) => !isNonPublicAddress(address)), []);
+  });
+
+  test('when the address is on the public internet, then it is allowed', () => {
+    const publicAddresses = ['1.1.1.1', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'];
+    assert.deepEqual(publicAddresses.filter((address) => isNonPublicAddress(address)), []);
+  });
+
+  test('when the scheme is not http(s) or the URL carries credentials, then it is refused whatever the deployment', () => {
+    for (const url of ['ftp://example.com/x', 'file:///etc/passwd', 'javascript:alert(1)', 'https://user:pw@example.com/', 'not a url', 'https://example.com/#frag']) {
+      const checked = checkCallbackUrl(url, permissive);
+      assert.equal(checked.ok, false, url);
+    }
+  });
+
+  test('when the host is a private literal or a local name, then it is refused unless the deployment allows it', () => {
+    for (const url of ['http://127.0.0.1:8080/hook', 'http://[::1]/hook', 'http://169.254.169.254/latest/meta-data', 'http://localhost:3000/', 'http://metadata.google.internal/', 'http://10.0.0.5/']) {
+      const refused = checkCallbackUrl(url, strict);
+      assert.equal(refused.ok, false, url);
+      if (!refused.ok) assert.match(refused.reason, /local|private/);
+      assert.equal(checkCallbackUrl(url, permissive).ok, true, url);
+    }
+  });
+
+  test('when the URL is a public https or http address, then it is accepted', () => {
+    assert.equal(checkCallbackUrl('https://hooks.example.com/slowlane?tenant=a', strict).ok, true);
+    assert.equal(checkCallbackUrl('http://93.184.216.34:8080/x', strict).ok, true);
+  });
+});
+
+describe('guarded DNS lookup (the check made again at delivery)', () => {
+  const resolverAnswering = (...addresses: string[]): LookupFunction => (_hostname, _options, callback) =>
+    callback(null, addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })));
+  const lookUp = (lookup: LookupFunction, all: boolean) =>
+    new Promise<{ error: Error | null; address: string | LookupAddress[] }>((resolve) =>
+      lookup('hooks.example.com', { all }, (error, address) => resolve({ error, address })),
+    );
+
+  test('when DNS answers with any private address, then the lookup fails and no address is handed to the socket', async () => {
+    const { error, address } = await lookUp(guardedLookup(strict, resolverAnswering('93.184.216.34', '10.0.0.7')), true);
+    assert.ok(error instanceof NonPublicCallbackAddressError, String(error));
+    assert.match(error.message, /10\.0\.0\.7/);
+    assert.deepEqual(address, []);
+  });
+
+  test('when DNS answers with public addresses, then they are passed on in the form the caller asked for', async () => {
+    const lookup = guardedLookup(strict, resolverAnswering('93.184.216.34', '2606:2800:220:1::1'));
+    const all = await lookUp(lookup, true);
+    assert.equal(all.error, null);
+    assert.deepEqual((all.address as LookupAddress[]).map((a) => a.address), ['93.184.216.34', '2606:2800:220:1::1']);
+    const one = await lookUp(lookup, false);
+    assert.equal(one.address, '93.184.216.34');
+  });
+
+  test('when the deployment allows private targets, then a private answer passes', async () => {
+    const { error, address } = await lookUp(guardedLookup(permissive, resolverAnswering('127.0.0.1')), false);
+    assert.equal(error, null);
+    assert.equal(address, '127.0.0.1');
+  });
+});
