@@ -41,6 +41,16 @@ export class ModelUnavailableError extends SlowlaneError {
   readonly retryable = true;
 }
 
+/**
+ * The fleet's shared token budget cannot cover this call yet (or the provider asked everyone to pause). The call
+ * never left: the activity gives its slot back and Temporal retries it after retryAfterMs, the time until enough
+ * tokens exist, instead of the activity sleeping on a slot.
+ */
+export class TokenBudgetExhaustedError extends SlowlaneError {
+  override readonly name = 'TokenBudgetExhausted';
+  readonly retryable = true;
+}
+
 /** The provider rejected the request itself (400/404/413): the same request will fail the same way. */
 export class ModelRequestInvalidError extends SlowlaneError {
   override readonly name = 'ModelRequestInvalid';

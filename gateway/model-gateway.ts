@@ -1,10 +1,16 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { ContentRefusedError } from '../common/errors';
+import { ContentRefusedError, TokenBudgetExhaustedError } from '../common/errors';
 import type { Priority } from '../common/task-queues';
 import type { Config, ModelPrice } from '../lib/config';
 import type { Logger } from '../lib/logger';
+import type { CallCost } from './budget/bucket-math';
+import { type BudgetSettings, poolFor, type Reservation, type TokenBudget } from './budget/token-budget';
+import { GatewayEvents } from './gateway-events';
 import { costOf } from './pricing';
 import { toProviderError } from './provider-errors';
+import { retryDelayAfterDenial } from './retry-delay';
+import { settleProviderAnswer } from './provider-answer';
+import { InputTokenEstimator, promptCharacters } from './token-estimate';
 
 export interface ToolSpec {
   name: string;
@@ -45,46 +51,92 @@ export interface ModelGateway {
   callTool(request: ToolCallRequest): Promise<ToolCallResult>;
 }
 
+/** The gateway as the worker wires it: the door, plus events for metrics and poll pacing. */
+export interface AnthropicGateway extends ModelGateway {
+  readonly events: GatewayEvents;
+}
+
 export function createAnthropicClient(config: Config['anthropic']): Anthropic {
   return new Anthropic({
     apiKey: config.apiKey.reveal(),
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
-    // Temporal is the only retry layer: two layers multiply attempts and hide them from metrics.
-    maxRetries: 0,
+    // 0 by default: Temporal is the only retry layer, two layers multiply attempts and hide them from metrics.
+    maxRetries: config.maxRetries,
     timeout: config.requestTimeoutMs,
   });
 }
 
-export function createModelGateway(deps: {
+export interface ModelGatewayDeps {
   client: Anthropic;
   prices: Record<string, ModelPrice>;
   log: Logger;
-}): ModelGateway {
+  /** The shared token budget; without it calls go straight out (the benchmark's naive mode). */
+  budget?: { budget: TokenBudget; settings: BudgetSettings };
+  events?: GatewayEvents;
+  now?: () => number;
+  random?: () => number;
+}
+
+export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
   const { client, prices, log } = deps;
+  const now = deps.now ?? Date.now;
+  const random = deps.random ?? Math.random;
+  const events = deps.events ?? new GatewayEvents((error) => log.error({ err: error }, 'gateway listener failed'));
+  const estimator = new InputTokenEstimator();
+
+  /** Reserves the call's estimate, or throws the retryable error that hands the activity slot back. */
+  async function reserve(request: ToolCallRequest, pool: string, cost: CallCost): Promise<Reservation | undefined> {
+    if (!deps.budget) return undefined;
+    const result = await deps.budget.budget.reserve(pool, request.priority, cost);
+    const base = { jobId: request.jobId, model: request.model, pool, priority: request.priority };
+    if (result.granted) {
+      events.emit({ type: 'reserved', ...base, cost });
+      return result.reservation;
+    }
+    events.emit({ type: 'denied', ...base, waitMs: result.waitMs, limitedBy: result.limitedBy });
+    const retryAfterMs = retryDelayAfterDenial(result.waitMs, random);
+    throw new TokenBudgetExhaustedError(
+      result.limitedBy === 'paused'
+        ? `the provider asked the fleet to pause calls to ${request.model}; retry in ${retryAfterMs} ms`
+        : `the ${request.priority} share of the ${result.limitedBy} budget cannot cover this call yet; retry in ${retryAfterMs} ms`,
+      { retryAfterMs, details: { pool, limitedBy: result.limitedBy, priority: request.priority } },
+    );
+  }
+
   return {
+    events,
     async callTool(request) {
+      const userText = `<document>\n${request.documentText}\n</document>\n\n${request.instruction}`;
+      const tools: Anthropic.Tool[] = [
+        {
+          name: request.tool.name,
+          description: request.tool.description,
+          input_schema: request.tool.inputSchema as Anthropic.Tool.InputSchema,
+        },
+      ];
+      const characters = promptCharacters({ system: request.system, userText, tools });
+      const pool = deps.budget ? poolFor(request.model, deps.budget.settings) : request.model;
+      const reserved: CallCost = {
+        input: estimator.estimate(request.model, characters),
+        // The provider itself counts max_tokens against output tokens per minute until the answer exists.
+        output: request.maxTokens,
+        requests: 1,
+      };
+      const reservation = await reserve(request, pool, reserved);
+      const answer = { budget: deps.budget?.budget, reservation, pool, request, reserved, events, log, now, prices };
+      const startedAt = now();
+
       let message: Anthropic.Message;
       let requestId: string | undefined;
       try {
-        const { data, request_id } = await client.messages
+        const { data, request_id, response } = await client.messages
           .create(
             {
               model: request.model,
               max_tokens: request.maxTokens,
               system: request.system,
-              messages: [
-                {
-                  role: 'user',
-                  content: `<document>\n${request.documentText}\n</document>\n\n${request.instruction}`,
-                },
-              ],
-              tools: [
-                {
-                  name: request.tool.name,
-                  description: request.tool.description,
-                  input_schema: request.tool.inputSchema as Anthropic.Tool.InputSchema,
-                },
-              ],
+              messages: [{ role: 'user', content: userText }],
+              tools,
               tool_choice: { type: 'tool', name: request.tool.name },
             },
             request.signal ? { signal: request.signal } : undefined,
@@ -92,7 +144,17 @@ export function createModelGateway(deps: {
           .withResponse();
         message = data;
         requestId = request_id ?? undefined;
+        estimator.learn(request.model, characters, data.usage.input_tokens);
+        await settleProviderAnswer(answer, {
+          startedAt,
+          status: response.status,
+          headers: response.headers,
+          usage: data.usage,
+        });
       } catch (error) {
+        const status = error instanceof Anthropic.APIError ? (error.status ?? 0) : 0;
+        const headers = error instanceof Anthropic.APIError ? error.headers : undefined;
+        await settleProviderAnswer(answer, { startedAt, status, headers, error });
         const mapped = toProviderError(error);
         log.warn({ jobId: request.jobId, model: request.model, err: mapped ?? error }, 'model call failed');
         throw mapped ?? error;

@@ -40,12 +40,20 @@ export function toProviderError(error: unknown): SlowlaneError | undefined {
       return new SpendLimitReachedError(message, { details, cause: error });
     }
     const wait = retryAfterMs(error.headers);
-    return new ModelRateLimitedError(message, { details, cause: error, ...(wait !== undefined ? { retryAfterMs: wait } : {}) });
+    return new ModelRateLimitedError(message, {
+      details,
+      cause: error,
+      ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+    });
   }
   if (status === 401 || status === 403) return new ModelAuthError(message, { details, cause: error });
   if (status === 408 || status === 409 || status >= 500) {
     const wait = retryAfterMs(error.headers);
-    return new ModelUnavailableError(message, { details, cause: error, ...(wait !== undefined ? { retryAfterMs: wait } : {}) });
+    return new ModelUnavailableError(message, {
+      details,
+      cause: error,
+      ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+    });
   }
   return new ModelRequestInvalidError(message, { details, cause: error });
 }

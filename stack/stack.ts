@@ -1,10 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIORITIES } from '../common/task-queues';
 import { createObjectStore } from '../lib/object-store';
 import { Secret } from '../lib/secret';
 import { applyNamespaceSettings, temporalReady, workerIsPolling } from './temporal-setup';
 import { devServerArgs, loadTemporalDevConfig } from './temporal-dev-config';
 import { type ManagedProcess, Supervisor } from './supervisor';
+import { freePort } from './ports';
 import { ensureGoTool, TEMPORAL_CLI, VERSITYGW } from './tools';
 
 export interface StackPorts {
@@ -37,6 +39,8 @@ export interface Stack {
   /** The environment the worker and API run with; tests start extra workers with it. */
   productEnv: Record<string, string>;
   processes: Map<string, ManagedProcess>;
+  /** Each product process's Prometheus endpoint by process name (api, worker-interactive, …); each has its own port. */
+  metricsUrls: Record<string, string>;
   startWorker(name: string, extraEnv?: Record<string, string>): Promise<ManagedProcess>;
   startApi(extraEnv?: Record<string, string>): Promise<ManagedProcess>;
   stop(): Promise<void>;
@@ -153,7 +157,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         .then(() => report(`ledger     ${urls.ledger}`)),
     ]);
 
+    // Every process gets a free port of its own for /metrics unless the caller chose one (docs/operations.md).
+    const metricsUrls: Record<string, string> = {};
+    const withMetricsPort = async (name: string, variable: string, extraEnv: Record<string, string>) => {
+      const port = extraEnv[variable] ?? String(await freePort());
+      metricsUrls[name] = `http://${host}:${port}/metrics`;
+      return { ...extraEnv, [variable]: port };
+    };
     const startWorker = async (name: string, extraEnv: Record<string, string> = {}) => {
+      extraEnv = await withMetricsPort(name, 'WORKER_METRICS_PORT', extraEnv);
       const managed = await supervisor.start({
         name,
         command: process.execPath,
@@ -165,8 +177,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       });
       return started(managed);
     };
-    const startApi = async (extraEnv: Record<string, string> = {}) =>
-      started(
+    const startApi = async (extraEnv: Record<string, string> = {}) => {
+      extraEnv = await withMetricsPort('api', 'API_METRICS_PORT', extraEnv);
+      return started(
         await supervisor.start({
           name: 'api',
           command: process.execPath,
@@ -175,9 +188,17 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           ready: httpOk(`${urls.api}/readyz`),
         }),
       );
+    };
     const without = new Set(options.without ?? []);
     await Promise.all([
-      without.has('worker') ? undefined : startWorker('worker').then(() => report('worker     interactive + bulk queues')),
+      // One worker process per priority queue, as in production: a backfill cannot take the interactive slots.
+      ...(without.has('worker')
+        ? []
+        : PRIORITIES.map((priority) =>
+            startWorker(`worker-${priority}`, { WORKER_PRIORITIES: priority }).then(() =>
+              report(`worker     ${priority} queue`),
+            ),
+          )),
       without.has('api') ? undefined : startApi().then(() => report(`api        ${urls.api}`)),
     ]);
 
@@ -186,6 +207,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       namespace: temporalConfig.namespace,
       productEnv,
       processes,
+      metricsUrls,
       startWorker,
       startApi,
       stop: () => supervisor.stopAll(),

@@ -1,18 +1,17 @@
 import type { ActivityDeps } from '../activities';
-import { createAnthropicClient, createModelGateway } from '../gateway/model-gateway';
+import type { ModelGateway } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { createObjectStore } from '../lib/object-store';
 
-/** The real clients the activities run with; tests build their own ActivityDeps. */
-export function createActivityDeps(config: Config, log: Logger): ActivityDeps {
+/**
+ * The real clients the activities run with; tests build their own ActivityDeps. The gateway comes from
+ * gatewayFromConfig (gateway/gateway-from-config.ts), which the process also needs for its activity slots.
+ */
+export function createActivityDeps(config: Config, _log: Logger, gateway: ModelGateway): ActivityDeps {
   return {
     store: createObjectStore(config.s3),
-    gateway: createModelGateway({
-      client: createAnthropicClient(config.anthropic),
-      prices: config.anthropic.prices,
-      log: log.child({ component: 'gateway' }),
-    }),
+    gateway,
     config,
   };
 }

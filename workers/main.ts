@@ -1,23 +1,34 @@
 import { createActivityDeps } from './activity-deps';
+import { gatewayFromConfig } from '../gateway/gateway-from-config';
 import { bundleWorkflows, createWorkers } from './create-workers';
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { connectWorker } from '../lib/temporal-connection';
 import { temporalLoggerFor } from '../lib/temporal-logger';
+import { sdkMetricsOptions } from '../lib/metrics-sdk';
+import { startWorkerObservability } from '../lib/worker-observability';
 import { Runtime } from '@temporalio/worker';
 
 /** Worker process: polls the task queues named by WORKER_PRIORITIES until SIGINT/SIGTERM, then drains. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger('worker', config.logLevel);
-  Runtime.install({ logger: temporalLoggerFor(log.child({ component: 'temporal-sdk' })) });
+  const sdkMetrics = config.observability.metricsEnabled ? await sdkMetricsOptions('worker') : undefined;
+  Runtime.install({
+    logger: temporalLoggerFor(log.child({ component: 'temporal-sdk' })),
+    ...(sdkMetrics ? { telemetryOptions: sdkMetrics.telemetryOptions } : {}),
+  });
+  const observability = await startWorkerObservability(config, log, sdkMetrics);
   const connection = await connectWorker(config.temporal);
+  const gateway = gatewayFromConfig(config, log);
   const workers = await createWorkers({
     connection,
     config,
-    deps: createActivityDeps(config, log),
+    deps: createActivityDeps(config, log, gateway.gateway),
+    activitySlots: (priority) => gateway.activitySlots(priority),
     workflowBundle: await bundleWorkflows(),
     log,
+    telemetry: observability.telemetry,
   });
   log.info(
     { taskQueues: workers.map((worker) => worker.options.taskQueue), namespace: config.temporal.namespace },
@@ -25,6 +36,8 @@ async function main(): Promise<void> {
   );
   await Promise.all(workers.map((worker) => worker.run()));
   await connection.close();
+  await gateway.close();
+  await observability.close();
   log.info('worker stopped');
 }
 

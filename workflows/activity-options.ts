@@ -5,9 +5,15 @@ import { NON_RETRYABLE_ERROR_TYPES } from '../common/errors';
  * Timeouts and retry policies per kind of step. Heartbeat timeouts are short so a killed worker is noticed in
  * seconds, not at the start-to-close timeout. Provider backoff and Retry-After come from the activity itself
  * (nextRetryDelay); these intervals apply to failures that carry no hint.
+ *
+ * Priority keys (lower goes first within a task queue; unset is 3) make a worker finish the jobs it started
+ * before it opens new ones: with a backlog of hundreds, first-in-first-out would extract text for all of them
+ * and classify all of them before the first job completes, so a token budget would be spent with nothing
+ * done. Needs `matching.useNewMatcher` on Temporal server 1.29 (temporal-dev.yaml); docs/gateway.md.
  */
 export const extractTextOptions: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
+  priority: { priorityKey: 4 },
   heartbeatTimeout: '20 seconds',
   retry: {
     initialInterval: '1 second',
@@ -21,6 +27,7 @@ export const extractTextOptions: ActivityOptions = {
 /** Model calls: the SDK's own request timeout (MODEL_REQUEST_TIMEOUT, 2 min) sits below start-to-close. */
 export const modelCallOptions: ActivityOptions = {
   startToCloseTimeout: '3 minutes',
+  priority: { priorityKey: 2 },
   heartbeatTimeout: '15 seconds',
   retry: {
     initialInterval: '2 seconds',
@@ -34,6 +41,7 @@ export const modelCallOptions: ActivityOptions = {
 /** Ledger posts are idempotent (job id as Idempotency-Key), so retrying for a while is safe. */
 export const ledgerOptions: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
+  priority: { priorityKey: 1 },
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,

@@ -1,0 +1,108 @@
+import { Redis } from 'ioredis';
+import type { Priority } from '../common/task-queues';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import { InProcessBudget } from './budget/local-budget';
+import { RedisBudget } from './budget/redis-budget';
+import { type BudgetSettings, DEFAULT_POOL, limitsOf, type TokenBudget } from './budget/token-budget';
+import { CallProfile } from './call-profile';
+import { publishCallProfile } from './call-profile-store';
+import { MODEL_CALLS_PER_JOB, planCapacity } from './capacity-plan';
+import { type AnthropicGateway, createAnthropicClient, createModelGateway } from './model-gateway';
+import { PacedActivitySlots } from './paced-activity-slots';
+
+/** The activities that call the model (activities/index.ts); every other activity leaves the budget alone. */
+export const MODEL_ACTIVITY_TYPES: ReadonlySet<string> = new Set(['classifyDocument', 'extractInvoiceFields']);
+
+export interface WiredGateway {
+  gateway: AnthropicGateway;
+  budget?: TokenBudget;
+  profile: CallProfile;
+  /**
+   * The activity slots of one queue's worker: paced by the budget and sized by the capacity plan, or a fixed
+   * count (WORKER_MAX_CONCURRENT_ACTIVITIES, or the budget switched off).
+   */
+  activitySlots(priority: Priority): PacedActivitySlots | { type: 'fixed-size'; numSlots: number };
+  close(): Promise<void>;
+}
+
+/** Fixed slots when the budget is off and nothing overrides them: the project's old default. */
+const UNPACED_SLOTS = 20;
+
+export function budgetSettingsOf(config: Pick<Config, 'gateway'>): BudgetSettings {
+  return { pools: config.gateway.pools, interactiveShare: config.gateway.interactiveShare };
+}
+
+/**
+ * The gateway a worker process runs with: Redis-shared budget when REDIS_URL is set, in-process otherwise, none
+ * when GATEWAY_BUDGET=off; the call profile it learns; and activity slots derived from both.
+ */
+export function gatewayFromConfig(
+  config: Pick<Config, 'anthropic' | 'gateway' | 'worker'>,
+  log: Logger,
+  options: { redis?: Redis } = {},
+): WiredGateway {
+  const settings = budgetSettingsOf(config);
+  const gatewayLog = log.child({ component: 'gateway' });
+  let budget: TokenBudget | undefined;
+  let redis: Redis | undefined;
+  if (config.gateway.budgetEnabled) {
+    if (config.gateway.redisUrl || options.redis) {
+      redis =
+        options.redis ??
+        new Redis(config.gateway.redisUrl as string, { maxRetriesPerRequest: 2, connectionName: 'slowlane-budget' });
+      redis.on('error', (error: unknown) => gatewayLog.warn({ err: error }, 'redis connection trouble'));
+      budget = new RedisBudget(redis, settings, { keyPrefix: config.gateway.redisKeyPrefix });
+    } else {
+      budget = new InProcessBudget(settings);
+    }
+  }
+  const gateway = createModelGateway({
+    client: createAnthropicClient(config.anthropic),
+    prices: config.anthropic.prices,
+    log: gatewayLog,
+    ...(budget ? { budget: { budget, settings } } : {}),
+  });
+  const profile = new CallProfile(config.gateway.expected);
+  gateway.events.subscribe(profile.listener);
+  const stopPublishing = redis ? publishCallProfile(redis, config.gateway.redisKeyPrefix, profile) : () => undefined;
+
+  const plannedSlots = () => {
+    const observed = profile.snapshot();
+    return planCapacity({
+      limits: limitsOf(DEFAULT_POOL, settings),
+      interactiveShare: settings.interactiveShare,
+      callsPerJob: MODEL_CALLS_PER_JOB,
+      inputTokensPerCall: observed.inputTokens,
+      outputTokensPerCall: observed.outputTokens,
+      reservedOutputTokensPerCall: observed.reservedOutputTokens,
+      latencyMs: observed.latencyMs,
+      maxSlotsPerWorker: config.gateway.maxSlotsPerWorker,
+      cpuMsPerJob: 0,
+      coresPerWorker: 1,
+    }).slotsPerWorker;
+  };
+
+  return {
+    gateway,
+    ...(budget ? { budget } : {}),
+    profile,
+    activitySlots(priority) {
+      const override = config.worker.maxConcurrentActivities;
+      if (!budget) return { type: 'fixed-size', numSlots: override ?? UNPACED_SLOTS };
+      const slots = new PacedActivitySlots({
+        priority,
+        maxSlots: () => override ?? plannedSlots(),
+        budgetWait: (cost) => budget.wait(DEFAULT_POOL, priority, cost),
+        typicalCost: () => profile.typicalCost(),
+        modelActivityTypes: MODEL_ACTIVITY_TYPES,
+      });
+      gateway.events.subscribe(slots.listener);
+      return slots;
+    },
+    close: async () => {
+      stopPublishing();
+      await budget?.close();
+    },
+  };
+}

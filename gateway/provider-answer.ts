@@ -1,0 +1,83 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { ModelRateLimitedError } from '../common/errors';
+import type { ModelPrice } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import type { CallCost } from './budget/bucket-math';
+import type { Reservation, TokenBudget } from './budget/token-budget';
+import type { GatewayEvents } from './gateway-events';
+import type { ToolCallRequest } from './model-gateway';
+import { costOf } from './pricing';
+import { retryAfterMs, toProviderError } from './provider-errors';
+import { providerReadings } from './provider-headers';
+
+/** A 429 without retry-after still pauses the fleet this long, so it does not answer with a burst. */
+const DEFAULT_PAUSE_MS = 1_000;
+
+export interface CallContext {
+  budget: TokenBudget | undefined;
+  reservation: Reservation | undefined;
+  pool: string;
+  request: ToolCallRequest;
+  reserved: CallCost;
+  events: GatewayEvents;
+  log: Logger;
+  now: () => number;
+  prices: Record<string, ModelPrice>;
+}
+
+export interface ProviderAnswer {
+  startedAt: number;
+  /** 0: no answer (connection error, timeout, cancelled). */
+  status: number;
+  headers: Headers | undefined;
+  usage?: Anthropic.Usage;
+  error?: unknown;
+}
+
+/**
+ * After every call, answered or not: settle the reservation to what the provider billed, line the budget up with
+ * the provider's headers, pause the fleet on a 429, and report the call. Budget trouble here is logged, never
+ * thrown: the call already happened and its result (or its real error) matters more.
+ */
+export async function settleProviderAnswer(context: CallContext, answer: ProviderAnswer): Promise<void> {
+  const { budget, reservation, pool, request, reserved, log } = context;
+  const used: CallCost = answer.usage
+    ? { input: answer.usage.input_tokens, output: answer.usage.output_tokens, requests: 1 }
+    : answer.status > 0
+      ? // The provider answered with an error: nothing billed, but the request may still count against RPM.
+        { input: 0, output: 0, requests: 1 }
+      : // No answer: the call may have run to the end, so nothing is given back.
+        reserved;
+  const rateLimited = answer.status === 429 && toProviderError(answer.error) instanceof ModelRateLimitedError;
+  const pauseMs = rateLimited ? (retryAfterMs(answer.headers) ?? DEFAULT_PAUSE_MS) : undefined;
+  if (budget) {
+    try {
+      if (reservation) await budget.settle(reservation, used);
+      await budget.observe(pool, {
+        readings: providerReadings(answer.headers),
+        ...(pauseMs !== undefined ? { pauseMs } : {}),
+      });
+    } catch (error) {
+      log.error({ err: error, jobId: request.jobId, pool }, 'could not settle the call with the token budget');
+    }
+  }
+  if (pauseMs !== undefined) {
+    log.warn({ pool, model: request.model, pauseMs }, 'provider answered 429: the fleet pauses this pool');
+    context.events.emit({ type: 'paused', pool, pauseMs, model: request.model });
+  }
+  const billed = answer.usage
+    ? { inputTokens: answer.usage.input_tokens, outputTokens: answer.usage.output_tokens }
+    : { inputTokens: 0, outputTokens: 0 };
+  context.events.emit({
+    type: 'call',
+    jobId: request.jobId,
+    model: request.model,
+    pool,
+    priority: request.priority,
+    status: answer.status,
+    latencyMs: context.now() - answer.startedAt,
+    reserved,
+    ...billed,
+    costUsd: costOf(billed, context.prices[request.model]),
+  });
+}
