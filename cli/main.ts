@@ -1,0 +1,50 @@
+import { loadConfig } from '../lib/config';
+import { type Command, parseCommand, USAGE, UsageError } from './arguments';
+import { createTerminal } from './progress';
+import { ApiCallError, createSlowlaneClient } from './slowlane-client';
+import { statusCommand } from './status-command';
+import { submitCommand } from './submit-command';
+
+/** `npx slowlane …` — the client CLI (docs/clients.md). */
+async function main(argv: string[]): Promise<number> {
+  const terminal = createTerminal();
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    terminal.note(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (command.name === 'help') {
+    terminal.out(USAGE);
+    return 0;
+  }
+  const { clients } = loadConfig();
+  const apiKey = command.key ?? clients.apiKey?.reveal();
+  if (!apiKey) {
+    terminal.note('No API key: pass --key or set SLOWLANE_API_KEY.');
+    return 2;
+  }
+  const client = createSlowlaneClient({ apiUrl: command.api ?? clients.apiUrl, apiKey });
+  try {
+    if (command.name === 'status') return await statusCommand(client, command, terminal);
+    return await submitCommand(client, command, terminal);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      terminal.note(error.message);
+      return 2;
+    }
+    terminal.note(error instanceof ApiCallError ? `${error.code}: ${error.message}` : String(error));
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,91 @@
+import type { JobView } from '../api/job-view';
+import type { Priority } from '../common/task-queues';
+
+export interface ClientOptions {
+  apiUrl: string;
+  apiKey: string;
+}
+
+export interface Submitted {
+  jobId: string;
+  status: string;
+  replayed: boolean;
+}
+
+/** An error answer of the API, with its stable code. */
+export class ApiCallError extends Error {
+  override readonly name = 'ApiCallError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+  /** Worth trying again: the service was down or busy, and the Idempotency-Key makes a repeat harmless. */
+  get retryable(): boolean {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+}
+
+const ATTEMPTS = 4;
+
+/** The few API calls the CLI makes, each retried with backoff when the failure is temporary. */
+export function createSlowlaneClient(options: ClientOptions) {
+  const base = options.apiUrl.replace(/\/$/, '');
+  const authorization = `Bearer ${options.apiKey}`;
+
+  async function call(path: string, init: RequestInit = {}): Promise<Response> {
+    for (let attempt = 1; ; attempt++) {
+      let response: Response;
+      try {
+        response = await fetch(`${base}${path}`, { ...init, headers: { ...init.headers, authorization } });
+      } catch (error) {
+        const cause = networkCause(error);
+        const failure = new ApiCallError(0, 'unreachable', `cannot reach ${base} (${cause})`);
+        if (attempt >= ATTEMPTS) throw failure;
+        await pause(attempt);
+        continue;
+      }
+      if (response.ok) return response;
+      const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+      const failure = new ApiCallError(response.status, body.error?.code ?? `http_${response.status}`, body.error?.message ?? response.statusText);
+      if (!failure.retryable || attempt >= ATTEMPTS) throw failure;
+      await pause(attempt, response.headers.get('retry-after'));
+    }
+  }
+
+  return {
+    async submit(input: { bytes: Uint8Array; fileName: string; idempotencyKey: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
+      const form = new FormData();
+      form.set('type', 'invoice');
+      form.set('priority', input.priority);
+      if (input.callbackUrl) form.set('callbackUrl', input.callbackUrl);
+      form.set('file', new Blob([input.bytes]), input.fileName);
+      const response = await call('/jobs', { method: 'POST', headers: { 'idempotency-key': input.idempotencyKey }, body: form });
+      const body = (await response.json()) as { jobId: string; status: string };
+      return { jobId: body.jobId, status: body.status, replayed: response.headers.get('idempotent-replayed') === 'true' };
+    },
+
+    /** The job, and how long the API suggests waiting before asking again. */
+    async get(jobId: string): Promise<{ job: JobView; retryAfterMs?: number }> {
+      const response = await call(`/jobs/${encodeURIComponent(jobId)}`);
+      const retryAfter = Number(response.headers.get('retry-after'));
+      return { job: (await response.json()) as JobView, ...(retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
+    },
+  };
+}
+
+export type SlowlaneClient = ReturnType<typeof createSlowlaneClient>;
+
+function pause(attempt: number, retryAfter?: string | null): Promise<void> {
+  const hinted = Number(retryAfter);
+  const ms = hinted > 0 ? hinted * 1000 : Math.min(500 * 2 ** (attempt - 1), 8_000);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** fetch hides the reason (ECONNREFUSED, ENOTFOUND…) in its cause, sometimes inside an AggregateError. */
+function networkCause(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; errors?: Array<{ code?: string }> } }).cause;
+  return cause?.code ?? cause?.errors?.[0]?.code ?? (error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,153 @@
+import type { JobView } from '../api/job-view';
+import type { Priority } from '../common/task-queues';
+import { findDocuments, readDocument } from './documents';
+import { summarize, table, type Terminal } from './progress';
+import { ApiCallError, type SlowlaneClient } from './slowlane-client';
+
+export interface SubmitOptions {
+  paths: string[];
+  priority: Priority;
+  wait: boolean;
+  timeoutMs: number;
+  callbackUrl?: string;
+  json: boolean;
+}
+
+export interface JobOutcome {
+  file: string;
+  jobId?: string;
+  status: string;
+  replayed?: boolean;
+  step?: string;
+  ledgerEntryId?: string;
+  totalAmount?: number;
+  currency?: string;
+  reviewDeadline?: string;
+  error?: string;
+}
+
+/** Uploads at a time: enough to hide latency, few enough not to crowd the API during a backfill. */
+const UPLOAD_CONCURRENCY = 4;
+const POLL_CONCURRENCY = 8;
+const DEFAULT_POLL_MS = 2_000;
+/** --wait stops at these: finished, or needing a person (review can take days). */
+const SETTLED = new Set(['posted', 'rejected', 'review_expired', 'failed', 'dead_letter', 'awaiting_review']);
+const FAILED = new Set(['failed', 'dead_letter', 'submit_failed']);
+/** Up to this many jobs each status change gets a line; a backfill of thousands shows only the running summary. */
+const CHATTY_UP_TO = 50;
+
+/** `slowlane submit`: returns the exit code. */
+export async function submitCommand(client: SlowlaneClient, options: SubmitOptions, terminal: Terminal): Promise<number> {
+  const paths = await findDocuments(options.paths);
+  if (paths.length === 0) {
+    terminal.note('No .pdf or .txt files found.');
+    return 1;
+  }
+  const outcomes: JobOutcome[] = paths.map((path) => ({ file: path, status: 'pending' }));
+  let submitted = 0;
+  await forEachLimited(outcomes, UPLOAD_CONCURRENCY, async (outcome) => {
+    try {
+      const document = await readDocument(outcome.file);
+      const answer = await client.submit({
+        bytes: document.bytes,
+        fileName: document.fileName,
+        idempotencyKey: document.idempotencyKey,
+        priority: options.priority,
+        ...(options.callbackUrl ? { callbackUrl: options.callbackUrl } : {}),
+      });
+      Object.assign(outcome, { jobId: answer.jobId, status: answer.status, replayed: answer.replayed });
+      if (!options.json) terminal.out(`submitted ${document.fileName} → ${answer.jobId}${answer.replayed ? ' (already known)' : ''}`);
+    } catch (error) {
+      Object.assign(outcome, { status: 'submit_failed', error: describe(error) });
+      terminal.note(`! ${outcome.file}: ${describe(error)}`);
+    }
+    submitted++;
+    terminal.progress(`submitting ${submitted}/${outcomes.length}`);
+  });
+  terminal.done();
+
+  let timedOut = false;
+  if (options.wait) timedOut = !(await waitForJobs(client, outcomes, options.timeoutMs, terminal));
+
+  if (options.json) {
+    terminal.out(JSON.stringify(outcomes, null, 2));
+  } else {
+    terminal.out('');
+    for (const line of table([['FILE', 'JOB', 'STATUS', 'DETAIL'], ...outcomes.map((o) => [o.file, o.jobId ?? '-', o.status, detailOf(o)])])) terminal.out(line);
+    terminal.out(`\n${summarize(outcomes.map((o) => o.status))}`);
+  }
+  if (timedOut) {
+    terminal.note(`Stopped waiting after ${Math.round(options.timeoutMs / 1000)} s; the jobs go on. Check them with \`slowlane status <jobId>\`.`);
+    return 3;
+  }
+  return outcomes.some((o) => FAILED.has(o.status)) ? 1 : 0;
+}
+
+/** Polls each unfinished job no faster than its Retry-After; true when all settled before the timeout. */
+async function waitForJobs(client: SlowlaneClient, outcomes: JobOutcome[], timeoutMs: number, terminal: Terminal): Promise<boolean> {
+  const startedAt = Date.now();
+  const nextPollAt = new Map<JobOutcome, number>();
+  const pending = () => outcomes.filter((o) => o.jobId && !SETTLED.has(o.status));
+  while (pending().length > 0) {
+    if (Date.now() - startedAt > timeoutMs) return false;
+    const due = pending().filter((o) => (nextPollAt.get(o) ?? 0) <= Date.now());
+    await forEachLimited(due, POLL_CONCURRENCY, async (outcome) => {
+      try {
+        const { job, retryAfterMs } = await client.get(outcome.jobId as string);
+        const before = `${outcome.status}/${outcome.step ?? ''}`;
+        Object.assign(outcome, fromJob(job));
+        if (outcomes.length <= CHATTY_UP_TO && `${outcome.status}/${outcome.step ?? ''}` !== before) {
+          terminal.note(`${outcome.jobId}: ${outcome.status}${outcome.step && outcome.status === 'processing' ? ` (${outcome.step})` : ''}`);
+        }
+        nextPollAt.set(outcome, Date.now() + (retryAfterMs ?? DEFAULT_POLL_MS));
+      } catch (error) {
+        // The API may be restarting; the jobs are safe in Temporal. Ask again a little later.
+        nextPollAt.set(outcome, Date.now() + 2 * DEFAULT_POLL_MS);
+        terminal.note(`! ${outcome.jobId}: ${describe(error)}`);
+      }
+    });
+    const elapsed = Math.round((Date.now() - startedAt) / 1000);
+    terminal.progress(`waiting ${elapsed}s: ${summarize(outcomes.map((o) => o.status))}`);
+    const wake = Math.min(...pending().map((o) => nextPollAt.get(o) ?? Date.now()));
+    if (Number.isFinite(wake)) await new Promise((resolve) => setTimeout(resolve, Math.max(50, wake - Date.now())));
+  }
+  terminal.done();
+  return true;
+}
+
+function fromJob(job: JobView): Partial<JobOutcome> {
+  return {
+    status: job.status,
+    step: job.step,
+    ledgerEntryId: job.result?.ledgerEntryId,
+    totalAmount: job.result?.fields.totalAmount,
+    currency: job.result?.fields.currency,
+    reviewDeadline: job.status === 'awaiting_review' ? job.reviewDeadline : undefined,
+    error: job.error ? `${job.error.type}: ${job.error.message}` : undefined,
+  };
+}
+
+function detailOf(outcome: JobOutcome): string {
+  if (outcome.error) return outcome.error;
+  if (outcome.status === 'posted') return `ledger ${outcome.ledgerEntryId ?? '?'} · ${outcome.totalAmount ?? '?'} ${outcome.currency ?? ''}`.trim();
+  if (outcome.status === 'awaiting_review') return `needs a reviewer${outcome.reviewDeadline ? ` before ${outcome.reviewDeadline}` : ''}`;
+  if (outcome.status === 'processing' && outcome.step) return outcome.step;
+  return outcome.replayed ? 'already known' : '';
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ApiCallError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const item = items[next++] as T;
+        await work(item);
+      }
+    }),
+  );
+}
