@@ -1,24 +1,33 @@
+import { startApiObservability, startApiTracing } from '../lib/api-observability';
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { createObjectStore } from '../lib/object-store';
 import { connectClient } from '../lib/temporal-connection';
+import { createAdminService } from './admin-service';
 import { createJobsService } from './jobs-service';
 import { startApiServer } from './server';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger('api', config.logLevel);
+  const tracing = startApiTracing(config);
   const client = await connectClient(config.temporal);
+  const observability = await startApiObservability(config, client, log, tracing);
   const store = createObjectStore(config.s3);
   const jobs = createJobsService({ client, store, config });
   const ready = async () => {
     await client.workflowService.getSystemInfo({});
     return true;
   };
-  const api = await startApiServer({ config, jobs, log, ready }, { host: config.api.host, port: config.api.port });
+  const admin = createAdminService({ client, config });
+  const api = await startApiServer(
+    { config, jobs, log, ready, admin, metrics: observability.metrics },
+    { host: config.api.host, port: config.api.port },
+  );
   log.info({ url: api.url }, 'api listening');
   const stop = async () => {
     await api.close();
+    await observability.close();
     await client.connection.close();
     process.exit(0);
   };

@@ -1,4 +1,5 @@
 import { Connection, Client } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { NativeConnection } from '@temporalio/worker';
 import type { Config } from './config';
 
@@ -12,7 +13,12 @@ function connectionOptions(config: Config['temporal']) {
 
 export async function connectClient(config: Config['temporal']): Promise<Client> {
   const connection = await Connection.connect(connectionOptions(config));
-  return new Client({ connection, namespace: config.namespace });
+  // Carries the caller's active trace into the workflows it starts, signals and updates (a no-op without tracing).
+  return new Client({
+    connection,
+    namespace: config.namespace,
+    interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
+  });
 }
 
 export async function connectWorker(config: Config['temporal']): Promise<NativeConnection> {

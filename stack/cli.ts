@@ -71,6 +71,8 @@ Where to look
   Reviewer page     ${stack.urls.api}/review   (reviewer token: ${tenant?.reviewerToken.reveal()})
   Temporal Web UI   ${ui ? `${ui}/namespaces/${stack.namespace}/workflows` : '(disabled in temporal-dev.yaml)'}
   Ledger entries    ${stack.urls.ledger}/entries
+  Metrics           ${Object.entries(stack.metricsUrls).map(([name, url]) => `${name} ${url}`).join('\n                    ')}
+  Dead letters      curl -H 'Authorization: Bearer ${config.api.adminKey?.reveal() ?? '<ADMIN_API_KEY>'}' '${stack.urls.api}/admin/dead-letters'
   Submit your own   curl -H 'Authorization: Bearer ${apiKey}' -H 'Idempotency-Key: my-first-job' \\
                          -F type=invoice -F file=@invoice.pdf ${stack.urls.api}/jobs
 

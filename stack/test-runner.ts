@@ -114,6 +114,7 @@ export async function runTests(args: string[]): Promise<void> {
             SLOWLANE_TEST_S3_ENDPOINT: stack.urls.s3,
             SLOWLANE_TEST_DATA_DIR: dataDir,
             SLOWLANE_TEST_PRODUCT_ENV: JSON.stringify(stack.productEnv),
+            SLOWLANE_TEST_METRICS_URLS: JSON.stringify(stack.metricsUrls),
           },
         },
       );

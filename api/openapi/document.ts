@@ -1,3 +1,4 @@
+import { adminKeyScheme, adminPaths } from '../admin-openapi';
 import { jobPaths } from './job-paths';
 import { pagePaths } from './page-paths';
 import { json } from './responses';
@@ -52,11 +53,12 @@ export function openApiDocument(options: { serverUrl: string; extraPaths?: Recor
       { name: 'meta', description: 'Health and this document.' },
       { name: 'webhooks', description: 'What Slowlane sends to callback URLs.' },
     ],
-    paths: { ...jobPaths, ...pagePaths, ...options.extraPaths },
+    paths: { ...jobPaths, ...pagePaths, ...adminPaths, ...options.extraPaths },
     webhooks,
     components: {
       schemas,
       securitySchemes: {
+        adminKey: adminKeyScheme,
         apiKey: { type: 'http', scheme: 'bearer', description: 'A tenant’s API key (`demo-key` in the local stack).' },
         reviewerToken: {
           type: 'http',

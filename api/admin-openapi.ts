@@ -1,0 +1,106 @@
+import { errors, json, jobIdParameter } from './openapi/responses';
+import { ref, type Schema } from './openapi/schemas';
+
+/** The admin routes in the OpenAPI document (api/openapi/document.ts spreads these into `paths`). */
+
+const object = (properties: Record<string, Schema>, required: string[]): Schema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});
+const text: Schema = { type: 'string' };
+const problem = (description: string): Schema => ({ description, content: json(ref('Error')) });
+const security = [{ adminKey: [] }];
+
+const deadLetter = object(
+  {
+    jobId: text,
+    runId: text,
+    tenantId: text,
+    priority: text,
+    fileName: text,
+    step: ref('JobStep'),
+    errorType: text,
+    error: ref('JobError'),
+    parkedSince: { type: 'string', format: 'date-time' },
+    parkedSeconds: { type: 'integer', minimum: 0 },
+    startedAt: { type: 'string', format: 'date-time' },
+  },
+  ['jobId', 'runId', 'startedAt'],
+);
+
+const replayOutcome = object(
+  {
+    jobId: text,
+    action: { type: 'string', enum: ['retried', 'reset', 'would_retry', 'would_reset'] },
+    detail: { type: 'string', description: 'What was done and why, in one line.' },
+    step: { ...text, description: 'The step that runs again.' },
+    runId: { ...text, description: 'After a reset: the run that continues the job.' },
+    resetEventId: { type: 'integer', minimum: 1, description: 'After a reset: the WorkflowTaskCompleted event reset to.' },
+  },
+  ['jobId', 'action', 'detail'],
+);
+
+const query = (name: string, description: string, schema: Schema = text): Schema => ({ name, in: 'query', required: false, description, schema });
+
+export const adminPaths: Record<string, Schema> = {
+  '/admin/dead-letters': {
+    get: {
+      operationId: 'listDeadLetters',
+      summary: 'Parked jobs across tenants, with their errors',
+      description:
+        'Jobs whose step failed for good and that wait for an operator’s retry or abandon, oldest first. Read from Temporal visibility, so it answers while workers are down. `query` is the same filter as a Temporal Web UI search.',
+      tags: ['admin'],
+      security,
+      parameters: [
+        query('step', 'Only jobs parked at this step.', ref('JobStep')),
+        query('errorType', 'Only this error type, e.g. `ModelRequestInvalid`.'),
+        query('tenant', 'Only this tenant.'),
+        query('olderThan', 'Parked at least this long, e.g. `2h`, `3d`.'),
+        query('newerThan', 'Parked at most this long.'),
+        query('limit', 'At most this many (1–1000, default 100).', { type: 'integer', minimum: 1, maximum: 1000 }),
+      ],
+      responses: {
+        '200': {
+          description: 'The parked jobs.',
+          content: json(object({ query: text, deadLetters: { type: 'array', items: deadLetter }, truncated: { type: 'boolean' } }, ['query', 'deadLetters', 'truncated'])),
+        },
+        '400': errors[400],
+        '401': problem('`unauthorized`: send the admin key (ADMIN_API_KEY) as a Bearer token; tenant keys do not work here.'),
+        '500': errors[500],
+        '503': errors[503],
+      },
+    },
+  },
+  '/admin/jobs/{id}/replay': {
+    post: {
+      operationId: 'replayJob',
+      summary: 'Bring a job back after a fix',
+      description:
+        'A parked dead letter gets the `retry` Update and resumes at its failed step; a job that closed as failed is reset to the workflow task before its failed step, so finished steps keep their results. Running jobs that are not parked, and finished ones, are refused (409).',
+      tags: ['admin'],
+      security,
+      parameters: [jobIdParameter, query('dryRun', 'Say what would be done, change nothing.', { type: 'boolean' })],
+      requestBody: {
+        required: false,
+        content: json(object({ operator: text, reason: text, dryRun: { type: 'boolean' } }, [])),
+      },
+      responses: {
+        '200': { description: 'Done (or, in a dry run, what would be done).', content: json(replayOutcome) },
+        '401': problem('`unauthorized`: send the admin key (ADMIN_API_KEY) as a Bearer token.'),
+        '404': problem('`not_found`: no such job.'),
+        '409': problem('`not_replayable`: the job is running and not parked, or it finished; `details.detail` says which.'),
+        '500': errors[500],
+        '503': errors[503],
+      },
+    },
+  },
+};
+
+/** components.securitySchemes entry for the admin key. */
+export const adminKeyScheme: Schema = {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'The operators’ key, ADMIN_API_KEY (`admin-key` in the local stack). Sees every tenant.',
+};

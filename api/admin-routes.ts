@@ -1,0 +1,86 @@
+import { Router, type Request, type Response } from 'express';
+import type { JobStep } from '../common/job';
+import type { Config } from '../lib/config';
+import { parseDurationMs } from '../lib/duration';
+import { type DeadLetterFilter, InvalidFilterError } from '../ops/dead-letter-query';
+import type { ReplayAction } from '../ops/replay';
+import { ApiError, apiErrors } from './api-error';
+import { requireAdmin } from './admin-auth';
+import type { AdminService } from './admin-service';
+
+/** How each replay outcome answers over HTTP. */
+const REPLAY_STATUS: Record<ReplayAction, number> = {
+  retried: 200,
+  reset: 200,
+  would_retry: 200,
+  would_reset: 200,
+  refused: 409,
+  not_found: 404,
+  failed: 500,
+};
+
+/** `/admin/*`: the dead-letter view and replay for operators, across tenants, behind the admin key. */
+export function adminRouter(deps: { admin: AdminService; config: Pick<Config, 'api'> }): Router {
+  const router = Router();
+  router.use('/admin', requireAdmin(deps.config.api.adminKey));
+
+  router.get('/admin/dead-letters', async (req: Request, res: Response) => {
+    const limit = req.query.limit === undefined ? 100 : Number(req.query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      throw apiErrors.invalidRequest('limit must be a whole number from 1 to 1000', { field: 'limit' });
+    }
+    try {
+      res.json(await deps.admin.deadLetters(parseFilter(req.query), limit));
+    } catch (error) {
+      if (error instanceof InvalidFilterError) throw apiErrors.invalidRequest(error.message);
+      throw error;
+    }
+  });
+
+  router.post('/admin/jobs/:id/replay', async (req: Request, res: Response) => {
+    const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
+    const text = (value: unknown, fallback: string) =>
+      typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 200) : fallback;
+    const outcome = await deps.admin.replay(String(req.params.id), {
+      operator: text(body.operator, 'admin-api'),
+      reason: text(body.reason, 'replay after a fix'),
+      dryRun: body.dryRun === true || req.query.dryRun === 'true',
+    });
+    const status = REPLAY_STATUS[outcome.action];
+    if (status >= 400) {
+      const code = outcome.action === 'refused' ? 'not_replayable' : outcome.action;
+      throw new ApiError(status, code, `${outcome.jobId}: ${outcome.detail}`, { ...outcome });
+    }
+    res.status(status).json(outcome);
+  });
+
+  return router;
+}
+
+function parseFilter(query: Request['query']): DeadLetterFilter {
+  const text = (name: string): string | undefined => {
+    const value = query[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || value === '') throw apiErrors.invalidRequest(`${name} must be given once, not empty`);
+    return value;
+  };
+  const age = (name: string): number | undefined => {
+    const value = text(name);
+    if (value === undefined) return undefined;
+    const ms = parseDurationMs(value);
+    if (ms === undefined) throw apiErrors.invalidRequest(`${name} must be a duration such as 30m, 2h or 7d`, { field: name });
+    return ms;
+  };
+  const step = text('step');
+  const errorType = text('errorType');
+  const tenantId = text('tenant');
+  const olderThanMs = age('olderThan');
+  const newerThanMs = age('newerThan');
+  return {
+    ...(step !== undefined ? { step: step as JobStep } : {}),
+    ...(errorType !== undefined ? { errorType } : {}),
+    ...(tenantId !== undefined ? { tenantId } : {}),
+    ...(olderThanMs !== undefined ? { olderThanMs } : {}),
+    ...(newerThanMs !== undefined ? { newerThanMs } : {}),
+  };
+}

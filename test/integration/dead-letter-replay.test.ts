@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Client } from '@temporalio/client';
+import { abandonUpdate } from '../../common/messages';
+import type { DeadLetterList } from '../../ops/dead-letters';
+import type { ReplayOutcome } from '../../ops/replay';
+import { getJob, ledgerEntries, submit, waitForJob } from '../support/api-client';
+import { sampleWith } from '../support/samples';
+import { admin, demoTenant, injectFault, markedInvoice, simulatorCalls, temporalClient } from '../support/operations';
+import { testEnv } from '../support/test-env';
+
+const REPO_ROOT = join(__dirname, '..', '..');
+
+/** How often each activity was scheduled in the job's current run, and whether each ran on its first attempt. */
+async function activityRuns(client: Client, jobId: string): Promise<Record<string, number[]>> {
+  const history = await client.workflow.getHandle(jobId).fetchHistory();
+  const typeOf = new Map<string, string>();
+  const runs: Record<string, number[]> = {};
+  for (const event of history.events ?? []) {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled) typeOf.set(String(event.eventId), scheduled.activityType?.name ?? '');
+    const started = event.activityTaskStartedEventAttributes;
+    if (started) {
+      const type = typeOf.get(String(started.scheduledEventId)) ?? '?';
+      (runs[type] ??= []).push(started.attempt ?? 0);
+    }
+  }
+  return runs;
+}
+
+/** Submits a clean invoice whose field extraction the provider refuses (400, not retryable) until the fault goes. */
+async function submitFailingExtraction() {
+  const marker = `dlq-${randomUUID()}`;
+  const removeFault = await injectFault({ tool: 'record_invoice', textIncludes: marker }, 'invalid_request');
+  const document = await markedInvoice(marker);
+  const submitted = await submit(document.bytes, { fileName: document.fileName });
+  assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
+  return { marker, removeFault, jobId: submitted.body.jobId as string };
+}
+
+function runReplayCli(args: string[]) {
+  const { productEnv } = testEnv();
+  assert.ok(productEnv, 'needs the stack that `npm test` starts');
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'replay.ts'), ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...productEnv, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { code: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+describe('dead letters and replay after a fix (real stack)', () => {
+  let client: Client;
+  before(async () => {
+    client = await temporalClient();
+  });
+  after(async () => {
+    await client?.connection.close();
+  });
+
+  test('when extractFields fails for good, then the job is a dead letter with its error, listed for operators, and a replay posts it once', async () => {
+    const { marker, removeFault, jobId } = await submitFailingExtraction();
+    let faultActive = true;
+    try {
+      const parked = await waitForJob(jobId, ['dead_letter', 'posted', 'failed', 'awaiting_review']);
+      assert.equal(parked.status, 'dead_letter', JSON.stringify(parked));
+      assert.equal(parked.step, 'extractFields');
+      assert.equal(parked.error?.type, 'ModelRequestInvalid');
+      assert.equal(parked.error?.step, 'extractFields');
+      assert.equal(parked.error?.retryable, false);
+      assert.equal(parked.error?.attempts, 1);
+      assert.match(parked.error?.message ?? '', /400/);
+      assert.ok(parked.deadLetter?.expiresAt, 'the client sees until when an operator may decide');
+
+      const listed = await admin<DeadLetterList>('GET', '/admin/dead-letters?step=extractFields&errorType=ModelRequestInvalid');
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      const entry = listed.body.deadLetters.find((d) => d.jobId === jobId);
+      assert.ok(entry, `${jobId} is listed`);
+      assert.equal(entry.tenantId, demoTenant.id);
+      assert.equal(entry.error?.type, 'ModelRequestInvalid');
+      assert.match(entry.error?.message ?? '', /400/);
+      assert.match(listed.body.query, /JobStatus = 'dead_letter' AND JobStep = 'extractFields' AND ErrorType = 'ModelRequestInvalid'/);
+      const older = await admin<DeadLetterList>('GET', '/admin/dead-letters?olderThan=1h');
+      assert.ok(!older.body.deadLetters.some((d) => d.jobId === jobId), 'parked moments ago, so not older than an hour');
+      const otherStep = await admin<DeadLetterList>('GET', '/admin/dead-letters?step=postToLedger');
+      assert.ok(!otherStep.body.deadLetters.some((d) => d.jobId === jobId));
+      assert.equal((await admin('GET', '/admin/dead-letters', undefined, demoTenant.apiKey)).status, 401, 'a tenant key is not an admin key');
+
+      const dryRun = runReplayCli(['--dry-run', '--query', `TenantId = 'demo' AND JobStatus = 'dead_letter' AND JobStep = 'extractFields'`]);
+      assert.match(dryRun.output, new RegExp(`would_retry\\s+${jobId}`), dryRun.output);
+      assert.equal((await getJob(jobId)).body.status, 'dead_letter', 'a dry run changes nothing');
+
+      await removeFault();
+      faultActive = false;
+      const replayed = await admin<ReplayOutcome>('POST', `/admin/jobs/${encodeURIComponent(jobId)}/replay`, { reason: 'provider fixed' });
+      assert.equal(replayed.status, 200, JSON.stringify(replayed.body));
+      assert.equal(replayed.body.action, 'retried');
+      assert.equal(replayed.body.step, 'extractFields');
+
+      const done = await waitForJob(jobId, ['posted', 'failed', 'dead_letter', 'awaiting_review']);
+      assert.equal(done.status, 'posted', JSON.stringify(done));
+      assert.equal((await ledgerEntries(jobId)).length, 1, 'posted exactly once');
+      const runs = await activityRuns(client, jobId);
+      assert.deepEqual(runs.extractText, [1], 'extractText ran once, on its first attempt, and was not run again');
+      assert.deepEqual(runs.classifyDocument, [1]);
+      assert.equal((await simulatorCalls(marker, 'classify_document')).length, 1, 'the provider classified it once');
+      const extractions = await simulatorCalls(marker, 'record_invoice');
+      assert.deepEqual(extractions.map((call) => call.status), [400, 200], 'refused once, answered after the replay');
+
+      const again = await admin<ReplayOutcome>('POST', `/admin/jobs/${encodeURIComponent(jobId)}/replay`);
+      assert.equal(again.status, 409, 'a posted job is not replayed');
+      assert.equal(again.body.error?.code, 'not_replayable');
+    } finally {
+      if (faultActive) await removeFault();
+    }
+  });
+
+  test('when an abandoned job is replayed with the tool, then it is reset to its failed step, keeps its text and classification, and posts once', async () => {
+    const { marker, removeFault, jobId } = await submitFailingExtraction();
+    let faultActive = true;
+    try {
+      await waitForJob(jobId, ['dead_letter']);
+      await client.workflow.getHandle(jobId).executeUpdate(abandonUpdate, { args: [{ operator: 'test', reason: 'give up' }] });
+      const failed = await waitForJob(jobId, ['failed']);
+      assert.equal(failed.error?.type, 'ModelRequestInvalid', 'the client sees the job failed, with the error');
+      const failedRunId = (await client.workflow.getHandle(jobId).describe()).runId;
+
+      await removeFault();
+      faultActive = false;
+      const replay = runReplayCli([jobId, '--reason', 'provider fixed']);
+      assert.equal(replay.code, 0, replay.output);
+      assert.match(replay.output, new RegExp(`reset\\s+${jobId}\\s+extractFields`), replay.output);
+      assert.match(replay.output, /summary: 1 reset/);
+
+      const done = await waitForJob(jobId, ['posted', 'failed', 'dead_letter', 'awaiting_review']);
+      assert.equal(done.status, 'posted', JSON.stringify(done));
+      assert.notEqual((await client.workflow.getHandle(jobId).describe()).runId, failedRunId, 'the reset started a new run');
+      assert.equal((await ledgerEntries(jobId)).length, 1, 'posted exactly once');
+      const runs = await activityRuns(client, jobId);
+      assert.deepEqual(runs.extractText, [1], 'the new run carries the first extractText over from history; it did not run again');
+      assert.deepEqual(runs.classifyDocument, [1]);
+      assert.equal((await simulatorCalls(marker, 'classify_document')).length, 1, 'the provider classified it once in total');
+      const extractions = await simulatorCalls(marker, 'record_invoice');
+      assert.deepEqual(extractions.map((call) => call.status), [400, 200]);
+
+      const again = runReplayCli([jobId]);
+      assert.equal(again.code, 1, 'a refused job makes the tool exit non-zero');
+      assert.match(again.output, new RegExp(`refused\\s+${jobId}.*finished as posted`), again.output);
+    } finally {
+      if (faultActive) await removeFault();
+    }
+  });
+
+  test('when a job is running and not parked, then replay refuses it and leaves it alone', async () => {
+    const review = await sampleWith('awaiting_review');
+    const submitted = await submit(review.bytes, { fileName: review.fileName });
+    const jobId = submitted.body.jobId as string;
+    await waitForJob(jobId, ['awaiting_review']);
+    const refused = await admin<ReplayOutcome>('POST', `/admin/jobs/${encodeURIComponent(jobId)}/replay`);
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    assert.equal(refused.body.error?.code, 'not_replayable');
+    assert.match(refused.body.error?.message ?? '', /still running \(awaiting_review/);
+    assert.equal((await getJob(jobId)).body.status, 'awaiting_review');
+    const unknown = await admin<ReplayOutcome>('POST', '/admin/jobs/invoice:demo:no-such-job/replay');
+    assert.equal(unknown.status, 404);
+  });
+});
