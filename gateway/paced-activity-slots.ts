@@ -39,7 +39,8 @@ interface Permit extends SlotPermit {
  *
  * A permit counts as a pending model call from the moment it is handed out until its task reserves budget (the
  * gateway's `reserved`/`denied` event for this class), turns out not to call the model, or is released, so that
- * one look at the budget does not let every poller through at once.
+ * one look at the budget does not let every poller through at once. (Pending claims beyond all a class may ever
+ * hold go through once its part is full, as a single oversized call would; the slot count bounds that.)
  */
 export class PacedActivitySlots implements CustomSlotSupplier<ActivitySlotInfo> {
   readonly type = 'custom';

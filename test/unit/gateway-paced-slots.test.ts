@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { ActivitySlotInfo, SlotPermit, SlotReserveContext } from '@temporalio/worker';
+import type { CallCost } from '../../gateway/budget/bucket-math';
+import { InProcessBudget } from '../../gateway/budget/local-budget';
+import { DEFAULT_POOL } from '../../gateway/budget/token-budget';
+import { PacedActivitySlots } from '../../gateway/paced-activity-slots';
+
+const CONTEXT = {
+  slotType: 'activity',
+  taskQueue: 'q',
+  workerIdentity: 'w',
+  workerBuildId: '',
+  isSticky: false,
+} as SlotReserveContext;
+const TYPICAL: CallCost = { input: 10_000, output: 0, requests: 1 };
+
+function setup(maxSlots = 10) {
+  let now = 0;
+  const naps: number[] = [];
+  const budget = new InProcessBudget(
+    {
+      pools: {
+        [DEFAULT_POOL]: { inputTokensPerMinute: 60_000, outputTokensPerMinute: 60_000, requestsPerMinute: 600 },
+      },
+      interactiveShare: 0.25,
+    },
+    () => now,
+  );
+  const slots = new PacedActivitySlots({
+    priority: 'bulk',
+    maxSlots: () => maxSlots,
+    budgetWait: (cost) => budget.wait(DEFAULT_POOL, 'bulk', cost),
+    typicalCost: () => TYPICAL,
+    modelActivityTypes: new Set(['extractInvoiceFields']),
+    // Napping is where time passes: the test's clock moves instead of the process sleeping.
+    sleep: async (ms) => {
+      naps.push(ms);
+      now += ms;
+    },
+  });
+  const used = (permit: SlotPermit, activityType: string) =>
+    slots.markSlotUsed({ permit, slotInfo: { type: 'activity', activityType } as ActivitySlotInfo });
+  return { budget, slots, naps, used, reserveCall: () => budget.reserve(DEFAULT_POOL, 'bulk', TYPICAL) };
+}
+
+describe('activity slots paced by the token budget', () => {
+  test('when the budget could pay for more calls, then slots are handed out without waiting, one per affordable call', async () => {
+    const { slots, naps } = setup();
+    // 45,000 shared tokens cover four typical calls of 10,000, counting the permits not yet turned into calls.
+    for (let index = 0; index < 4; index++) await slots.reserveSlot(CONTEXT, new AbortController().signal);
+    assert.deepEqual(naps, []);
+    assert.deepEqual(slots.stats(), { used: 4, pendingModelCalls: 4 });
+  });
+
+  test('when the handed-out slots already claim the budget, then the next one waits for the refill instead of polling', async () => {
+    const { slots, naps, reserveCall } = setup();
+    assert.ok((await reserveCall()).granted, 'a call already in flight holds 10,000 of the 45,000 shared tokens');
+    for (let index = 0; index < 3; index++) await slots.reserveSlot(CONTEXT, new AbortController().signal);
+    assert.deepEqual(naps, []);
+    await slots.reserveSlot(CONTEXT, new AbortController().signal);
+    // A fourth pending call needs 40,000 of the 35,000 left: 5,000 more, at one token per millisecond.
+    assert.ok(naps.length > 0, 'it napped');
+    assert.equal(
+      naps.reduce((sum, nap) => sum + nap, 0),
+      5_000,
+    );
+  });
+
+  test('when a slot’s task reserves its tokens, then it no longer counts as a pending call', async () => {
+    const { slots, naps, reserveCall } = setup();
+    await slots.reserveSlot(CONTEXT, new AbortController().signal);
+    assert.ok((await reserveCall()).granted);
+    slots.listener({ type: 'reserved', jobId: 'j', model: 'm', pool: DEFAULT_POOL, priority: 'bulk', cost: TYPICAL });
+    assert.equal(slots.stats().pendingModelCalls, 0);
+    for (let index = 0; index < 3; index++) await slots.reserveSlot(CONTEXT, new AbortController().signal);
+    assert.deepEqual(naps, [], '35,000 left cover the three typical calls asked for');
+  });
+
+  test('when a slot runs an activity that never calls the model, then it stops counting against the budget at once', async () => {
+    const { slots, used } = setup();
+    const permit = await slots.reserveSlot(CONTEXT, new AbortController().signal);
+    used(permit, 'extractText');
+    assert.deepEqual(slots.stats(), { used: 1, pendingModelCalls: 0 });
+    const modelPermit = await slots.reserveSlot(CONTEXT, new AbortController().signal);
+    used(modelPermit, 'extractInvoiceFields');
+    assert.deepEqual(slots.stats(), { used: 2, pendingModelCalls: 1 });
+  });
+
+  test('when every slot is taken, then the next reservation waits for a release', async () => {
+    const { slots } = setup(1);
+    const permit = await slots.reserveSlot(CONTEXT, new AbortController().signal);
+    let second: SlotPermit | undefined;
+    const waiting = slots.reserveSlot(CONTEXT, new AbortController().signal).then((granted) => (second = granted));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(second, undefined);
+    slots.releaseSlot({ permit });
+    await waiting;
+    assert.ok(second);
+  });
+
+  test('when the SDK gives up a reservation, then it ends with an AbortError', async () => {
+    const { slots } = setup(1);
+    await slots.reserveSlot(CONTEXT, new AbortController().signal);
+    const abort = new AbortController();
+    const waiting = slots.reserveSlot(CONTEXT, abort.signal);
+    abort.abort();
+    await assert.rejects(waiting, { name: 'AbortError' });
+  });
+
+  test('when eager execution offers a task, then it is declined so the task goes through the paced queue', () => {
+    const { slots } = setup();
+    assert.equal(slots.tryReserveSlot(CONTEXT), null);
+  });
+});
