@@ -5,6 +5,7 @@ import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { connectWorker } from '../lib/temporal-connection';
 import { temporalLoggerFor } from '../lib/temporal-logger';
+import { recordGatewayEvents } from '../lib/metrics-gateway';
 import { sdkMetricsOptions } from '../lib/metrics-sdk';
 import { startWorkerObservability } from '../lib/worker-observability';
 import { Runtime } from '@temporalio/worker';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   const observability = await startWorkerObservability(config, log, sdkMetrics);
   const connection = await connectWorker(config.temporal);
   const gateway = gatewayFromConfig(config, log);
+  recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events);
   const workers = await createWorkers({
     connection,
     config,

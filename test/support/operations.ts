@@ -28,18 +28,27 @@ function simulatorUrl(): string {
   return url;
 }
 
-/** Makes every model call whose document contains `marker` fail with `kind`; returns a function that removes it. */
-export async function injectFault(match: { tool?: string; textIncludes: string }, kind: string): Promise<() => Promise<void>> {
+/**
+ * Makes model calls whose document contains the marker fail with `kind` (every time, or the first `times`);
+ * returns a function that removes the rule.
+ */
+export async function injectFault(
+  match: { tool?: string; textIncludes: string },
+  kind: string,
+  options: { times?: number; retryAfterSeconds?: number } = {},
+): Promise<() => Promise<void>> {
+  const fault = { kind, ...(options.retryAfterSeconds !== undefined ? { retryAfterSeconds: options.retryAfterSeconds } : {}) };
   const response = await fetch(`${simulatorUrl()}/_sim/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ match, fault: { kind } }),
+    body: JSON.stringify({ match, fault, ...(options.times !== undefined ? { times: options.times } : {}) }),
   });
   assert.equal(response.status, 201, await response.clone().text());
   const { id } = (await response.json()) as { id: string };
   return async () => {
+    // A rule with `times` removes itself once used up: 404 then means it is already gone.
     const removed = await fetch(`${simulatorUrl()}/_sim/faults/${id}`, { method: 'DELETE' });
-    assert.equal(removed.status, 200);
+    assert.ok([200, 404].includes(removed.status), `removing fault ${id}: ${removed.status}`);
   };
 }
 
