@@ -75,10 +75,12 @@ export function reviewPageRouter(deps: { config: Pick<Config, 'tenants' | 'jobs'
 
   // pdf.js as shipped by pdfjs-dist: the library, its worker, and the data files it fetches for some PDFs.
   const vendorOptions = { maxAge: '1d', index: false } as const;
+  // Font programs and CMaps are opaque data to the browser; one type keeps them out of any sniffing.
+  const opaque = { ...vendorOptions, setHeaders: (res: Response) => res.setHeader('content-type', 'application/octet-stream') };
   router.get('/review/vendor/pdf.mjs', (_req, res) => void pageHeaders(res).sendFile(join(PDFJS_DIR, 'build', 'pdf.min.mjs')));
   router.get('/review/vendor/pdf.worker.mjs', (_req, res) => void pageHeaders(res).sendFile(join(PDFJS_DIR, 'build', 'pdf.worker.min.mjs')));
-  router.use('/review/vendor/standard_fonts', express.static(join(PDFJS_DIR, 'standard_fonts'), vendorOptions));
-  router.use('/review/vendor/cmaps', express.static(join(PDFJS_DIR, 'cmaps'), vendorOptions));
+  router.use('/review/vendor/standard_fonts', express.static(join(PDFJS_DIR, 'standard_fonts'), opaque));
+  router.use('/review/vendor/cmaps', express.static(join(PDFJS_DIR, 'cmaps'), opaque));
   router.use('/review/vendor/wasm', express.static(join(PDFJS_DIR, 'wasm'), vendorOptions));
 
   router.get('/review/session', authenticate(deps.config.tenants, ['api', 'reviewer']), (_req: Request, res: Response) => {

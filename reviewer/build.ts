@@ -12,7 +12,7 @@ export interface BuiltScript {
 }
 
 /** `import validateInvoice from 'virtual:invoice-validator'` in the page resolves to the generated validator. */
-const invoiceValidatorPlugin: Plugin = {
+export const invoiceValidatorPlugin: Plugin = {
   name: 'invoice-validator',
   setup(builder) {
     builder.onResolve({ filter: /^virtual:invoice-validator$/ }, (args) => ({ path: args.path, namespace: 'invoice-validator' }));

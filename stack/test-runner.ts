@@ -44,13 +44,16 @@ function runQuiet(command: string, args: string[]): Promise<{ code: number; outp
 /** Types and lint first: a type error or a floating promise fails the run before any server starts. */
 async function staticChecks(): Promise<void> {
   const bin = (name: string) => join(REPO_ROOT, 'node_modules', '.bin', name);
-  const [types, lint] = await Promise.all([
+  const [types, browserTypes, lint] = await Promise.all([
     runQuiet(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']),
+    // The reviewer page's browser code has its own tsconfig (DOM types, bundler resolution).
+    runQuiet(bin('tsc'), ['--noEmit', '-p', join('reviewer', 'browser', 'tsconfig.json')]),
     runQuiet(bin('eslint'), ['.']),
   ]);
-  console.log(`[static] tsc --noEmit: ${types.code === 0 ? 'ok' : 'FAILED'}; eslint: ${lint.code === 0 ? 'ok' : 'FAILED'}`);
-  if (types.code !== 0 || lint.code !== 0) {
-    console.log(types.output + lint.output);
+  const typesOk = types.code === 0 && browserTypes.code === 0;
+  console.log(`[static] tsc --noEmit: ${typesOk ? 'ok' : 'FAILED'}; eslint: ${lint.code === 0 ? 'ok' : 'FAILED'}`);
+  if (!typesOk || lint.code !== 0) {
+    console.log(types.output + browserTypes.output + lint.output);
     console.log('0 passed, 1 failed');
     process.exit(1);
   }

@@ -24,11 +24,11 @@ const publicAsset = (options: AssetOptions): Schema => ({
   },
 });
 
-const vendorFile = (operationId: string, folder: string): Schema =>
+const vendorFile = (operationId: string, folder: string, mediaType = 'application/octet-stream'): Schema =>
   publicAsset({
     operationId,
     summary: `pdf.js ${folder} data`,
-    mediaType: 'application/octet-stream',
+    mediaType,
     parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
   });
 
@@ -58,7 +58,8 @@ export const pagePaths: Record<string, Schema> = {
   '/review/vendor/pdf.worker.mjs': publicAsset({ operationId: 'getPdfJsWorker', summary: 'The pdf.js worker', mediaType: 'text/javascript' }),
   '/review/vendor/standard_fonts/{file}': vendorFile('getPdfJsStandardFont', 'standard_fonts'),
   '/review/vendor/cmaps/{file}': vendorFile('getPdfJsCMap', 'cmaps'),
-  '/review/vendor/wasm/{file}': vendorFile('getPdfJsWasm', 'wasm'),
+  // WebAssembly decoders with their JavaScript fallbacks and licence files, each with its own type.
+  '/review/vendor/wasm/{file}': vendorFile('getPdfJsWasm', 'wasm', '*/*'),
   '/openapi.json': {
     get: {
       operationId: 'getOpenApiDocument',

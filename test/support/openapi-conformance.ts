@@ -71,7 +71,8 @@ export function conformanceProblems(observed: ObservedResponse): string[] {
     return observed.body ? [`${where}: the document says no body, but one came (${observed.body.slice(0, 80)})`] : [];
   }
   const mediaType = (observed.contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  const declared = content[mediaType];
+  // Exact media types first, then ranges such as text/* and */*, as OpenAPI orders them.
+  const declared = content[mediaType] ?? content[`${mediaType.split('/')[0]}/*`] ?? content['*/*'];
   if (!declared) return [`${where}: content type "${mediaType}" is not one of ${Object.keys(content).join(', ')}`];
   if (mediaType !== 'application/json' || !declared.schema || observed.body === undefined) return [];
   return bodyProblems(where, `${observed.method} ${template} ${status}`, declared.schema, observed);

@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, test } from 'node:test';
+import { openApiDocument } from '../../api/openapi/document';
+import { acme, apiUrl, demo, submit, waitForJob } from '../support/api-client';
+import { routeOf } from '../support/openapi-conformance';
+import { sampleWith } from '../support/samples';
+
+const execFileAsync = promisify(execFile);
+const REPO_ROOT = join(__dirname, '..', '..');
+const ADMIN_KEY = 'admin-key';
+
+interface Call {
+  method: string;
+  path: string;
+  status: number;
+}
+
+/**
+ * Calls the API through fetch, which test/support/api-client.ts holds to the OpenAPI document: a call that
+ * answers outside the document fails right there. Each call is recorded so the test can check coverage.
+ */
+function recorder() {
+  const calls: Call[] = [];
+  const call = async (method: string, path: string, init: { key?: string; headers?: Record<string, string>; body?: string | FormData } = {}) => {
+    const response = await fetch(`${apiUrl()}${path}`, {
+      method,
+      headers: { ...(init.key ? { authorization: `Bearer ${init.key}` } : {}), ...init.headers },
+      ...(init.body !== undefined ? { body: init.body } : {}),
+    });
+    // Read every body to the end: streams must end, and the check has seen JSON bodies already.
+    await response.arrayBuffer();
+    calls.push({ method, path: path.split('?')[0] as string, status: response.status });
+    return response;
+  };
+  return { calls, call };
+}
+
+const json = (value: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
+
+describe('the OpenAPI document', () => {
+  test('when /openapi.json is fetched, then it is the document the tests hold the API to, and redocly lint finds nothing', async () => {
+    const response = await fetch(`${apiUrl()}/openapi.json`);
+    assert.equal(response.status, 200);
+    const served = (await response.json()) as Record<string, unknown>;
+    assert.deepEqual(served, JSON.parse(JSON.stringify(openApiDocument({ serverUrl: apiUrl() }))));
+    assert.equal(served.openapi, '3.1.0');
+
+    const file = join(await mkdtemp(join(tmpdir(), 'slowlane-openapi-')), 'openapi.json');
+    await writeFile(file, JSON.stringify(served, null, 2));
+    const { stdout } = await execFileAsync(
+      join(REPO_ROOT, 'node_modules', '.bin', 'redocly'),
+      ['lint', file, '--config', join(REPO_ROOT, 'api', 'openapi', 'redocly.yaml'), '--format=json'],
+      { cwd: REPO_ROOT, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 16 * 1024 * 1024 },
+    ).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
+    const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> };
+    assert.deepEqual(
+      report.problems.map((p) => `${p.ruleId}: ${p.message}`),
+      [],
+      'redocly lint (recommended rules) reports no error and no warning',
+    );
+    assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 });
+  });
+
+  test('when every documented operation is called, with good and bad requests, then every answer matches the document', async () => {
+    const { calls, call } = recorder();
+    const pdf = await sampleWith('awaiting_review');
+    const text = await sampleWith('posted', false);
+
+    // Jobs: one to review, one finished text job.
+    const form = (bytes: Uint8Array, fileName: string) => {
+      const body = new FormData();
+      body.set('type', 'invoice');
+      body.set('file', new Blob([bytes]), fileName);
+      return body;
+    };
+    const created = await call('POST', '/jobs', { key: demo.apiKey, headers: { 'idempotency-key': `openapi-${randomUUID()}` }, body: form(pdf.bytes, pdf.fileName) });
+    assert.equal(created.status, 202);
+    const reviewJob = (await (await fetch(created.headers.get('location') as string, { headers: { authorization: `Bearer ${demo.apiKey}` } })).json()) as { jobId: string };
+    const textJob = (await submit(text.bytes, { fileName: text.fileName })).body.jobId as string;
+    // An unreadable PDF fails its first step for good and parks as a dead letter, for the operators' routes.
+    const corrupt = new TextEncoder().encode('%PDF-1.4\n% not a real document\n');
+    const parkedJob = (await submit(corrupt, { fileName: 'corrupt.pdf' })).body.jobId as string;
+    await call('POST', '/jobs', { body: form(pdf.bytes, pdf.fileName) });
+    await call('POST', '/jobs', { key: demo.apiKey, body: 'not multipart' });
+    await waitForJob(reviewJob.jobId, ['awaiting_review']);
+    await waitForJob(textJob, ['posted', 'awaiting_review']);
+    await waitForJob(parkedJob, ['dead_letter']);
+    const review = `/jobs/${encodeURIComponent(reviewJob.jobId)}`;
+    const done = `/jobs/${encodeURIComponent(textJob)}`;
+    const unknown = `/jobs/${encodeURIComponent(`invoice:demo:${randomUUID()}`)}`;
+
+    await call('GET', '/jobs?status=awaiting_review', { key: demo.reviewerToken });
+    await call('GET', '/jobs?status=lost', { key: demo.apiKey });
+    await call('GET', '/jobs');
+    await call('GET', review, { key: demo.apiKey });
+    await call('GET', done, { key: demo.reviewerToken });
+    await call('GET', review, { key: acme.apiKey });
+    await call('GET', unknown);
+
+    await call('GET', `${done}/events`, { key: demo.apiKey });
+    await call('GET', `${done}/events`, { key: demo.apiKey, headers: { 'last-event-id': '999' } });
+    await call('GET', `${unknown}/events`, { key: demo.apiKey });
+    await call('GET', `${done}/events`);
+
+    await call('GET', `${review}/document`, { key: demo.reviewerToken });
+    await call('GET', `${done}/document`, { key: demo.apiKey });
+    await call('GET', `${unknown}/document`, { key: demo.apiKey });
+    await call('GET', `${review}/document`);
+
+    await call('POST', `${review}/review`, { key: demo.reviewerToken, ...json({ decision: 'maybe' }) });
+    await call('POST', `${review}/review`, { key: demo.reviewerToken, ...json({ decision: 'approve', fields: { invoiceNumber: '' } }) });
+    await call('POST', `${unknown}/review`, { key: demo.reviewerToken, ...json({ decision: 'reject', reason: 'x' }) });
+    await call('POST', `${review}/review`, json({ decision: 'reject', reason: 'x' }));
+    const approved = await call('POST', `${review}/review`, {
+      key: demo.reviewerToken,
+      ...json({
+        decision: 'approve',
+        fields: { invoiceNumber: 'OAS-1', issuer: 'Contract Supplier', issueDate: '2026-11-02', dueDate: null, currency: 'EUR', totalAmount: 1, subtotalAmount: null, taxAmount: null, lineItems: [] },
+      }),
+    });
+    assert.equal(approved.status, 200);
+    await call('POST', `${review}/review`, { key: demo.reviewerToken, ...json({ decision: 'reject', reason: 'too late' }) });
+
+    // The reviewer page and its assets.
+    await call('GET', '/review');
+    await call('GET', '/review/session', { key: demo.reviewerToken });
+    await call('GET', '/review/session');
+    const script = await call('GET', '/review/assets/reviewer.js');
+    await call('GET', '/review/assets/reviewer.js', { headers: { 'if-none-match': script.headers.get('etag') ?? '' } });
+    await call('GET', '/review/assets/reviewer.css');
+    await call('GET', '/review/vendor/pdf.mjs');
+    await call('GET', '/review/vendor/pdf.worker.mjs');
+    await call('GET', '/review/vendor/standard_fonts/FoxitFixed.pfb');
+    await call('GET', '/review/vendor/cmaps/78-EUC-H.bcmap');
+    await call('GET', '/review/vendor/wasm/openjpeg.wasm');
+    await call('GET', '/review/vendor/wasm/no-such-file.wasm');
+
+    // Operators.
+    await call('GET', '/admin/dead-letters?limit=5', { key: ADMIN_KEY });
+    await call('GET', '/admin/dead-letters?limit=0', { key: ADMIN_KEY });
+    await call('GET', '/admin/dead-letters', { key: demo.apiKey });
+    await call('POST', `/admin${unknown}/replay`, { key: ADMIN_KEY, ...json({ dryRun: true }) });
+    await call('POST', `/admin${done}/replay`, { key: ADMIN_KEY, ...json({ dryRun: true }) });
+    const dryRun = await call('POST', `/admin/jobs/${encodeURIComponent(parkedJob)}/replay?dryRun=true`, { key: ADMIN_KEY });
+    assert.equal(dryRun.status, 200);
+    await call('POST', `/admin${done}/replay`, json({}));
+
+    await call('GET', '/healthz');
+    await call('GET', '/readyz');
+    await call('GET', '/openapi.json');
+    await call('GET', '/no/such/route');
+
+    // Coverage: every operation in the document was called, and the secured ones were also refused without a key.
+    const document = openApiDocument({ serverUrl: apiUrl() }) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+    const seen = new Map<string, number[]>();
+    for (const c of calls) {
+      const key = `${c.method} ${routeOf(c.path) ?? c.path}`;
+      seen.set(key, [...(seen.get(key) ?? []), c.status]);
+    }
+    for (const [template, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const statuses = seen.get(`${method.toUpperCase()} ${template}`);
+        assert.ok(statuses, `${method.toUpperCase()} ${template} was never called; add it to this test`);
+        assert.ok(statuses.some((s) => s < 400), `${method.toUpperCase()} ${template} never succeeded: ${statuses.join(', ')}`);
+        if (operation.security?.length) assert.ok(statuses.includes(401), `${method.toUpperCase()} ${template} was not tried without a key`);
+      }
+    }
+    assert.deepEqual(seen.get('GET /no/such/route'), [404]);
+  });
+});

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { parseCommand, UsageError } from '../../cli/arguments';
+import { findDocuments, idempotencyKeyFor } from '../../cli/documents';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../common/job-id';
+
+describe('slowlane CLI: arguments and documents', () => {
+  test('when submit is given files and flags, then they are read as the user meant', () => {
+    const command = parseCommand(['submit', 'a.pdf', 'folder', '--priority', 'bulk', '--wait', '--timeout', '30m']);
+    assert.deepEqual(command, { name: 'submit', paths: ['a.pdf', 'folder'], priority: 'bulk', wait: true, timeoutMs: 1_800_000, json: false });
+    assert.deepEqual(parseCommand(['status', 'invoice:demo:k', '--json']), { name: 'status', jobId: 'invoice:demo:k', json: true });
+    assert.deepEqual(parseCommand([]), { name: 'help' });
+  });
+
+  test('when the command line is wrong, then a usage error says what is wrong', () => {
+    assert.throws(() => parseCommand(['submit']), UsageError);
+    assert.throws(() => parseCommand(['submit', 'a.pdf', '--priority', 'urgent']), /--priority/);
+    assert.throws(() => parseCommand(['submit', 'a.pdf', '--timeout', 'soon']), /--timeout/);
+    assert.throws(() => parseCommand(['status']), /exactly one job id/);
+    assert.throws(() => parseCommand(['frobnicate']), /unknown command/);
+  });
+
+  test('when two files have the same content, then they get the same key; different content, a different one', () => {
+    const a = idempotencyKeyFor(new TextEncoder().encode('invoice 1'));
+    assert.equal(a, idempotencyKeyFor(new TextEncoder().encode('invoice 1')));
+    assert.notEqual(a, idempotencyKeyFor(new TextEncoder().encode('invoice 2')));
+    assert.match(a, IDEMPOTENCY_KEY_PATTERN, 'the API accepts it as an Idempotency-Key');
+  });
+
+  test('when folders are given, then every .pdf and .txt inside is found once, hidden files and others skipped', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'slowlane-cli-docs-'));
+    await mkdir(join(root, 'nested', 'deeper'), { recursive: true });
+    await mkdir(join(root, '.git'));
+    for (const file of ['a.pdf', 'B.PDF', 'notes.md', 'nested/c.txt', 'nested/deeper/d.pdf', '.git/e.pdf', '.hidden.pdf']) {
+      await writeFile(join(root, file), 'x');
+    }
+    const found = await findDocuments([root, join(root, 'a.pdf')]);
+    assert.deepEqual(
+      found.map((path) => path.slice(root.length + 1)),
+      ['B.PDF', 'a.pdf', 'nested/c.txt', 'nested/deeper/d.pdf'],
+    );
+    await assert.rejects(findDocuments([join(root, 'missing')]), /no such file or folder/);
+  });
+});
