@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Registry } from 'prom-client';
+import type { AdminService } from '../../api/admin-service';
+import type { JobsService } from '../../api/jobs-service';
+import { type RunningApi, startApiServer } from '../../api/server';
+import { loadConfig } from '../../lib/config';
+import { createLogger } from '../../lib/logger';
+import { createApiMetrics } from '../../lib/metrics-api';
+import { type DeadLetterFilter, InvalidFilterError } from '../../ops/dead-letter-query';
+import type { ReplayOutcome } from '../../ops/replay';
+
+/** Stands in for Temporal behind the admin service: records what the routes asked for, answers as told. */
+function recordingAdmin() {
+  const asked: { filters: Array<{ filter: DeadLetterFilter; limit: number }>; replays: Array<{ jobId: string; dryRun: boolean; operator: string }> } = {
+    filters: [],
+    replays: [],
+  };
+  let nextOutcome: Omit<ReplayOutcome, 'jobId'> = { action: 'retried', detail: 'retry sent', step: 'extractFields' };
+  const service: AdminService = {
+    async deadLetters(filter, limit) {
+      if (filter.errorType === 'Bad!') throw new InvalidFilterError('errorType must be a type name');
+      asked.filters.push({ filter, limit });
+      return { query: 'q', deadLetters: [], truncated: false };
+    },
+    async replay(jobId, request) {
+      asked.replays.push({ jobId, dryRun: request.dryRun, operator: request.operator });
+      return { jobId, ...nextOutcome };
+    },
+  };
+  return { service, asked, answerNext: (outcome: Omit<ReplayOutcome, 'jobId'>) => (nextOutcome = outcome) };
+}
+
+describe('admin routes', () => {
+  const admin = recordingAdmin();
+  const metrics = createApiMetrics(new Registry());
+  let api: RunningApi;
+  let locked: RunningApi;
+  before(async () => {
+    const config = loadConfig({});
+    const deps = { config, jobs: {} as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true };
+    api = await startApiServer({ ...deps, admin: admin.service, metrics }, { host: '127.0.0.1', port: 0 });
+    locked = await startApiServer(
+      { ...deps, config: { ...config, api: { ...config.api, adminKey: undefined } }, admin: admin.service },
+      { host: '127.0.0.1', port: 0 },
+    );
+  });
+  after(async () => {
+    await api?.close();
+    await locked?.close();
+  });
+
+  const call = async (path: string, options: { key?: string | null; method?: string; body?: unknown; base?: RunningApi } = {}) => {
+    const key = options.key === undefined ? 'admin-key' : options.key;
+    const response = await fetch(`${(options.base ?? api).url}${path}`, {
+      method: options.method ?? 'GET',
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(options.body ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(options.body ? { body: JSON.stringify(options.body) } : {}),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> & { error?: { code: string; details?: Record<string, unknown> } } };
+  };
+
+  test('when the admin key is missing or a tenant key is sent, then the answer is 401', async () => {
+    assert.equal((await call('/admin/dead-letters', { key: null })).status, 401);
+    assert.equal((await call('/admin/dead-letters', { key: 'demo-key' })).status, 401);
+    assert.equal((await call('/admin/jobs/x/replay', { key: 'demo-key', method: 'POST' })).status, 401);
+    assert.equal(admin.asked.replays.length, 0, 'nothing reached the service');
+  });
+
+  test('when no admin key is configured, then even the local default is refused', async () => {
+    const answer = await call('/admin/dead-letters', { base: locked });
+    assert.equal(answer.status, 401);
+    assert.match(JSON.stringify(answer.body), /ADMIN_API_KEY/);
+  });
+
+  test('when the list is filtered by step, error type and age, then the service gets exactly that filter', async () => {
+    const answer = await call('/admin/dead-letters?step=extractFields&errorType=ModelUnavailable&olderThan=2h&tenant=acme&limit=5');
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.deepEqual(admin.asked.filters.at(-1), {
+      filter: { step: 'extractFields', errorType: 'ModelUnavailable', tenantId: 'acme', olderThanMs: 7_200_000 },
+      limit: 5,
+    });
+  });
+
+  test('when a filter value is malformed, then it is a 400 naming it', async () => {
+    assert.equal((await call('/admin/dead-letters?olderThan=soon')).status, 400);
+    assert.equal((await call('/admin/dead-letters?limit=0')).status, 400);
+    const refused = await call('/admin/dead-letters?errorType=Bad!');
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.error?.code, 'invalid_request');
+  });
+
+  test('when a replay is refused or the job is unknown, then 409 not_replayable or 404, with the reason', async () => {
+    admin.answerNext({ action: 'refused', detail: 'still running (processing at classify)' });
+    const refused = await call('/admin/jobs/invoice:demo:a/replay', { method: 'POST' });
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.error?.code, 'not_replayable');
+    assert.equal(refused.body.error?.details?.detail, 'still running (processing at classify)');
+    admin.answerNext({ action: 'not_found', detail: 'no such job' });
+    assert.equal((await call('/admin/jobs/invoice:demo:b/replay', { method: 'POST' })).status, 404);
+  });
+
+  test('when a dry run is asked for, then the service is told so and the operator is recorded', async () => {
+    admin.answerNext({ action: 'would_reset', detail: 'would reset', step: 'extractFields', resetEventId: 11 });
+    const answer = await call('/admin/jobs/invoice:demo:c/replay', { method: 'POST', body: { dryRun: true, operator: 'rita' } });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.action, 'would_reset');
+    assert.deepEqual(admin.asked.replays.at(-1), { jobId: 'invoice:demo:c', dryRun: true, operator: 'rita' });
+  });
+
+  test('when requests are measured, then they count under their route pattern, not the job id', async () => {
+    await call('/admin/jobs/invoice:demo:d/replay', { method: 'POST' });
+    const { values } = await metrics.requests.get();
+    assert.ok(values.some((v) => v.labels.route === '/admin/jobs/:id/replay' && v.labels.method === 'POST'));
+    assert.ok(!values.some((v) => String(v.labels.route).includes('invoice:demo')), 'ids never become label values');
+  });
+});

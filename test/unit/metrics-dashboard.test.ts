@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { Client } from '@temporalio/client';
+import { Registry } from 'prom-client';
+import { parse } from 'yaml';
+import { loadConfig } from '../../lib/config';
+import { createApiMetrics } from '../../lib/metrics-api';
+import { createGatewayMetrics } from '../../lib/metrics-gateway';
+import { registerTemporalGauges } from '../../lib/metrics-temporal';
+import { createWorkerMetrics } from '../../lib/metrics-worker';
+
+const DEPLOY = join(__dirname, '..', '..', 'deploy');
+
+/** The Temporal SDK metrics the dashboard and alerts use, as the workers serve them (lib/metrics-sdk.ts naming). */
+const SDK_METRICS = [
+  'temporal_worker_task_slots_used',
+  'temporal_worker_task_slots_available',
+  'temporal_activity_schedule_to_start_latency_seconds_bucket',
+  'temporal_workflow_task_execution_failed_total',
+];
+
+/** Every series name our registries can produce (histograms as _bucket/_sum/_count). */
+function exportedNames(): Set<string> {
+  const registry = new Registry();
+  createWorkerMetrics(registry);
+  createGatewayMetrics(registry);
+  createApiMetrics(registry);
+  // Registering reads nothing from Temporal; only a scrape would call the client.
+  registerTemporalGauges(registry, {} as unknown as Client, loadConfig({}));
+  const names = new Set<string>(SDK_METRICS);
+  for (const metric of registry.getMetricsAsArray()) {
+    const { name, type } = metric as unknown as { name: string; type: string };
+    if (type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(`${name}${suffix}`);
+    else names.add(name);
+  }
+  return names;
+}
+
+function metricsIn(expression: string): string[] {
+  return [...expression.matchAll(/\b((?:slowlane|temporal)_[a-z0-9_]+)/g)].map((match) => match[1] as string);
+}
+
+interface Rule {
+  alert: string;
+  expr: string;
+  labels?: { severity?: string };
+  annotations?: { summary?: string };
+}
+
+const dashboard = JSON.parse(readFileSync(join(DEPLOY, 'grafana', 'slowlane-dashboard.json'), 'utf8')) as {
+  panels: Array<{ title: string; type: string; targets?: Array<{ expr: string }> }>;
+};
+const rules = (parse(readFileSync(join(DEPLOY, 'alerts', 'slowlane-rules.yaml'), 'utf8')) as { groups: Array<{ rules: Rule[] }> })
+  .groups.flatMap((group) => group.rules);
+
+describe('the Grafana dashboard and the alert rules', () => {
+  const known = exportedNames();
+
+  test('when the dashboard queries are read, then each names only metrics the processes export', () => {
+    const unknown = dashboard.panels
+      .flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel: panel.title, names: metricsIn(target.expr) })))
+      .flatMap(({ panel, names }) => names.filter((name) => !known.has(name)).map((name) => `${panel}: ${name}`));
+    assert.deepEqual(unknown, []);
+  });
+
+  test('when the dashboard is read, then the queue, latency, failure and cost metrics all have a panel', () => {
+    const used = new Set(dashboard.panels.flatMap((panel) => (panel.targets ?? []).flatMap((target) => metricsIn(target.expr))));
+    for (const name of [
+      'slowlane_task_queue_backlog_age_seconds',
+      'slowlane_task_queue_backlog',
+      'slowlane_jobs',
+      'slowlane_jobs_finished_total',
+      'slowlane_job_duration_seconds_bucket',
+      'slowlane_step_duration_seconds_bucket',
+      'slowlane_retries_total',
+      'slowlane_dead_letters_total',
+      'slowlane_model_tokens_total',
+      'slowlane_model_cost_usd_total',
+      'slowlane_job_cost_usd_bucket',
+      'slowlane_review_wait_seconds_bucket',
+      'slowlane_model_calls_total',
+    ]) {
+      assert.ok(used.has(name), `no panel shows ${name}`);
+    }
+  });
+
+  test('when the alert rules are read, then the three promised alerts exist and use exported metrics', () => {
+    const byName = new Map(rules.map((rule) => [rule.alert, rule]));
+    const interactive = byName.get('SlowlaneInteractiveTaskWaiting');
+    assert.match(interactive?.expr ?? '', /slowlane_task_queue_backlog_age_seconds\{priority="interactive"\}\) > \d+/);
+    assert.match(byName.get('SlowlaneDeadLettersGrowing')?.expr ?? '', /slowlane_jobs\{status="dead_letter"\}/);
+    assert.match(byName.get('SlowlaneProvider429Share')?.expr ?? '', /status="429".*> 0\.01/s);
+    for (const rule of rules) {
+      assert.ok(rule.labels?.severity, `${rule.alert} has a severity`);
+      assert.ok(rule.annotations?.summary, `${rule.alert} has a summary`);
+      const unknown = metricsIn(rule.expr).filter((name) => !known.has(name));
+      assert.deepEqual(unknown, [], `${rule.alert} uses metrics nobody exports`);
+    }
+  });
+});

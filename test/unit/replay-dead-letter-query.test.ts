@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { JobStep } from '../../common/job';
+import { deadLetterQuery, InvalidFilterError } from '../../ops/dead-letter-query';
+
+const now = new Date('2026-12-02T12:00:00.000Z');
+
+describe('deadLetterQuery', () => {
+  test('when no filter is given, then it finds running invoice jobs parked as dead letters', () => {
+    assert.equal(deadLetterQuery({}, now), "WorkflowType = 'invoiceWorkflow' AND ExecutionStatus = 'Running' AND JobStatus = 'dead_letter'");
+  });
+
+  test('when step, error type, tenant and ages are given, then each becomes a search-attribute clause', () => {
+    const query = deadLetterQuery(
+      { step: 'extractFields', errorType: 'ModelRequestInvalid', tenantId: 'acme', olderThanMs: 2 * 3_600_000, newerThanMs: 86_400_000 },
+      now,
+    );
+    assert.match(query, / AND JobStep = 'extractFields'/);
+    assert.match(query, / AND ErrorType = 'ModelRequestInvalid'/);
+    assert.match(query, / AND TenantId = 'acme'/);
+    assert.match(query, / AND StatusSince <= '2026-12-02T10:00:00.000Z'/);
+    assert.match(query, / AND StatusSince >= '2026-12-01T12:00:00.000Z'/);
+  });
+
+  test('when a value tries to break out of its quotes, then the filter is refused', () => {
+    assert.throws(() => deadLetterQuery({ errorType: "x' OR JobStatus != 'dead_letter" }, now), InvalidFilterError);
+    assert.throws(() => deadLetterQuery({ tenantId: "demo' OR '1'='1" }, now), InvalidFilterError);
+    assert.throws(() => deadLetterQuery({ step: 'nope' as JobStep }, now), InvalidFilterError);
+  });
+});
