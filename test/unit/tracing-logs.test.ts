@@ -19,14 +19,14 @@ describe('JSON logs', () => {
     assert.equal(run.status, 0, run.stderr);
     const inside = entries.find((entry) => entry.msg === 'inside a span');
     assert.ok(inside && span, run.stdout);
-    assert.equal(inside.traceId, span[1]);
-    assert.equal(inside.spanId, span[2]);
+    assert.equal(inside.trace_id, span[1]);
+    assert.equal(inside.span_id, span[2]);
     assert.equal(inside.tenantId, 'demo');
     assert.equal(inside.jobId, 'invoice:demo:k1');
     assert.equal(inside.step, 'extractFields');
     const outside = entries.find((entry) => entry.msg === 'outside any span');
     assert.ok(outside);
-    assert.equal(outside.traceId, undefined);
+    assert.equal(outside.trace_id, undefined);
   });
 
   test('when secrets are logged in fields, headers, Secret values or the whole config, then none of them appears', () => {
