@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import type { JobView } from '../api/job-view';
 import type { Priority } from '../common/task-queues';
 import { findDocuments, readDocument } from './documents';
@@ -73,7 +74,8 @@ export async function submitCommand(client: SlowlaneClient, options: SubmitOptio
     terminal.out(JSON.stringify(outcomes, null, 2));
   } else {
     terminal.out('');
-    for (const line of table([['FILE', 'JOB', 'STATUS', 'DETAIL'], ...outcomes.map((o) => [o.file, o.jobId ?? '-', o.status, detailOf(o)])])) terminal.out(line);
+    const shown = (file: string) => (file.startsWith(process.cwd()) ? relative(process.cwd(), file) : file);
+    for (const line of table([['FILE', 'JOB', 'STATUS', 'DETAIL'], ...outcomes.map((o) => [shown(o.file), o.jobId ?? '-', o.status, detailOf(o)])])) terminal.out(line);
     terminal.out(`\n${summarize(outcomes.map((o) => o.status))}`);
   }
   if (timedOut) {
