@@ -69,6 +69,9 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
       element.disabled = true;
     });
     ctx.forget(jobId);
+    // The header should not keep saying "awaiting review" with a countdown.
+    if (job && status !== 'awaiting_review') job = { ...job, status: status as JobView['status'] };
+    renderHeader();
   };
 
   const decide = async (decision: { decision: 'approve'; fields: Record<string, unknown> } | { decision: 'reject'; reason: string }) => {

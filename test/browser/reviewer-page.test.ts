@@ -140,6 +140,7 @@ describe('the reviewer page in Chromium', () => {
       assert.match((await message.textContent()) ?? '', /not recorded/);
       await saveScreenshot(second.page, 'reviewer-already-decided');
       assert.ok(await second.page.getByRole('button', { name: /^Approve/ }).isDisabled(), 'nothing more to click');
+      assert.notEqual(await second.page.getByTestId('job-status').textContent(), 'awaiting review', 'the header shows where the job is now');
 
       await waitForJob(jobId, ['posted']);
       const entries = await ledgerEntries(jobId);
