@@ -39,6 +39,8 @@ export interface JobBase {
   fileName?: string;
   submittedAt?: string;
   closedAt?: string;
+  /** A failed or parked job's error, from its memo: known even while no worker answers the status query. */
+  error?: JobError;
 }
 
 export function toJobView(base: JobBase, state: JobState | undefined, links: Record<string, string>): JobView {

@@ -9,7 +9,7 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { jobIdFor, parseJobId } from '../common/job-id';
-import type { InvoiceJobInput, JobEvent, JobState, JobStatus, JobStep } from '../common/job';
+import type { InvoiceJobInput, JobError, JobEvent, JobState, JobStatus, JobStep } from '../common/job';
 import { statusQuery, submitReviewUpdate, type SubmitReviewInput } from '../common/messages';
 import {
   JobStatusKey,
@@ -59,6 +59,8 @@ interface JobMemo {
   fileName?: string;
   priority?: Priority;
   submittedAt?: string;
+  /** Written by the workflow when a step fails for good (workflows/job-tracker.ts). */
+  error?: JobError;
 }
 
 /** How long GET /jobs/:id waits for a worker to answer the status query before answering from the server alone. */
@@ -105,6 +107,7 @@ export function createJobsService(deps: JobsServiceDeps) {
       fileName: memo.fileName,
       submittedAt: memo.submittedAt,
       closedAt: description.closeTime?.toISOString(),
+      error: memo.error,
     });
   }
 
