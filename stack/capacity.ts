@@ -1,16 +1,11 @@
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { EXTRACT_MAX_TOKENS } from '../activities/prompts';
-import { DEFAULT_POOL, limitsOf } from '../gateway/budget/token-budget';
+import { DEFAULT_POOL } from '../gateway/budget/token-budget';
 import { readFleetProfile } from '../gateway/call-profile-store';
-import { type CapacityPlan, MODEL_CALLS_PER_JOB, planCapacity } from '../gateway/capacity-plan';
-import { budgetSettingsOf } from '../gateway/gateway-from-config';
+import { type CapacityPlan, planCapacity } from '../gateway/capacity-plan';
 import { loadConfig } from '../lib/config';
 import { parseDurationMs } from '../lib/duration';
-
-/** classifyDocument's max_tokens (activities/classify-document.ts) and extraction's, averaged per call. */
-const CLASSIFY_MAX_TOKENS = 256;
-const MEAN_MAX_TOKENS = (CLASSIFY_MAX_TOKENS + EXTRACT_MAX_TOKENS) / MODEL_CALLS_PER_JOB;
+import { capacityInputs, DEFAULT_CPU_MS_PER_JOB } from './capacity-inputs';
 
 const USAGE = `npm run capacity -- [options]
 
@@ -22,7 +17,7 @@ REDIS_URL), else the configured expectation (GATEWAY_EXPECTED_*), each overridab
   --input-tokens <n>              billed input tokens per call
   --output-tokens <n>             billed output tokens per call
   --max-tokens <n>                max_tokens per call (held against output tokens per minute while a call runs)
-  --cpu-ms-per-job <n>            worker CPU per job, mostly text extraction (default 300)
+  --cpu-ms-per-job <n>            worker CPU per job, mostly text extraction (default ${DEFAULT_CPU_MS_PER_JOB})
   --cores-per-worker <n>          cores one worker process gets (default 1)
   --json                          print the plan as JSON`;
 
@@ -35,6 +30,10 @@ async function observedProfile(redisUrl: string | undefined, prefix: string) {
   } finally {
     redis.disconnect();
   }
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }
 
 function positive(value: string | undefined, name: string): number | undefined {
@@ -62,30 +61,19 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig();
-  const settings = budgetSettingsOf(config);
   const observed = await observedProfile(config.gateway.redisUrl, config.gateway.redisKeyPrefix).catch(() => undefined);
   const latency = values.latency === undefined ? undefined : parseDurationMs(values.latency);
   if (values.latency !== undefined && latency === undefined)
     throw new Error(`--latency ${values.latency} is not a duration`);
-  const inputs = {
-    limits: limitsOf(DEFAULT_POOL, settings),
-    interactiveShare: settings.interactiveShare,
-    callsPerJob: MODEL_CALLS_PER_JOB,
-    inputTokensPerCall:
-      positive(values['input-tokens'], 'input-tokens') ??
-      observed?.inputTokens ??
-      config.gateway.expected.inputTokensPerCall,
-    outputTokensPerCall:
-      positive(values['output-tokens'], 'output-tokens') ??
-      observed?.outputTokens ??
-      config.gateway.expected.outputTokensPerCall,
-    reservedOutputTokensPerCall:
-      positive(values['max-tokens'], 'max-tokens') ?? observed?.reservedOutputTokens ?? MEAN_MAX_TOKENS,
-    latencyMs: latency ?? observed?.latencyMs ?? config.gateway.expected.latencyMs,
-    maxSlotsPerWorker: config.gateway.maxSlotsPerWorker,
-    cpuMsPerJob: positive(values['cpu-ms-per-job'], 'cpu-ms-per-job') ?? 300,
-    coresPerWorker: positive(values['cores-per-worker'], 'cores-per-worker') ?? 1,
+  const overrides = {
+    latencyMs: latency,
+    inputTokensPerCall: positive(values['input-tokens'], 'input-tokens'),
+    outputTokensPerCall: positive(values['output-tokens'], 'output-tokens'),
+    reservedOutputTokensPerCall: positive(values['max-tokens'], 'max-tokens'),
+    cpuMsPerJob: positive(values['cpu-ms-per-job'], 'cpu-ms-per-job'),
+    coresPerWorker: positive(values['cores-per-worker'], 'cores-per-worker'),
   };
+  const inputs = capacityInputs(config, withoutUndefined(overrides), observed);
   const plan = planCapacity(inputs);
   const source = observed ? `observed over ${observed.observedCalls} calls (REDIS_URL)` : 'configured expectation';
   if (values.json) {

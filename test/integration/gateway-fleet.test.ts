@@ -11,7 +11,7 @@ import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { startSimulator, type RunningSimulator } from '../../simulator/server';
 import { gatewayTestCall } from '../support/gateway-calls';
-import { startTestRedis, type TestRedis } from '../support/redis-server';
+import { startLocalRedis, type LocalRedis } from '../../stack/redis-server';
 
 const execFileAsync = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -30,7 +30,7 @@ async function simulatorCalls(simulator: RunningSimulator): Promise<SimCall[]> {
 
 /** A gateway as one worker process has it, on the shared Redis budget, with the test's clock. */
 function fleetMember(
-  redis: TestRedis,
+  redis: LocalRedis,
   simulator: RunningSimulator,
   settings: BudgetSettings,
   keyPrefix: string,
@@ -49,9 +49,9 @@ function fleetMember(
 }
 
 describe('the gateway fleet on one Redis budget', () => {
-  let redis: TestRedis;
+  let redis: LocalRedis;
   before(async () => {
-    redis = await startTestRedis();
+    redis = await startLocalRedis();
   });
   after(async () => {
     await redis?.stop();

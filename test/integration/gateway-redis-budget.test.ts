@@ -5,7 +5,7 @@ import { type CallCost, DIMENSIONS, type PoolState } from '../../gateway/budget/
 import { InProcessBudget } from '../../gateway/budget/local-budget';
 import { RedisBudget } from '../../gateway/budget/redis-budget';
 import { type BudgetSettings, DEFAULT_POOL, type Reservation } from '../../gateway/budget/token-budget';
-import { startTestRedis, type TestRedis } from '../support/redis-server';
+import { startLocalRedis, type LocalRedis } from '../../stack/redis-server';
 
 const SETTINGS: BudgetSettings = {
   pools: { [DEFAULT_POOL]: { inputTokensPerMinute: 60_000, outputTokensPerMinute: 20_000, requestsPerMinute: 120 } },
@@ -35,9 +35,9 @@ function sameState(redis: PoolState, local: PoolState): void {
 }
 
 describe('the Redis budget script', () => {
-  let redis: TestRedis;
+  let redis: LocalRedis;
   before(async () => {
-    redis = await startTestRedis();
+    redis = await startLocalRedis();
   });
   after(async () => {
     await redis?.stop();

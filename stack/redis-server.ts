@@ -1,19 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { freePort } from '../../stack/ports';
-import { ensureRedis } from '../../stack/tools';
+import { freePort } from './ports';
+import { ensureRedis } from './tools';
 
-export interface TestRedis {
+export interface LocalRedis {
   url: string;
   client(): Redis;
   stop(): Promise<void>;
 }
 
 /**
- * A private redis-server on a free loopback port, without persistence, for the tests of the shared token budget.
+ * A private redis-server on a free loopback port, without persistence: the shared token budget of the tests and
+ * of the benchmark.
  * Installs Debian's redis-server first when it is missing (stack/tools.ts).
  */
-export async function startTestRedis(): Promise<TestRedis> {
+export async function startLocalRedis(): Promise<LocalRedis> {
   const binary = await ensureRedis(process.env.PATH ?? '', (line) => console.log(`[redis] ${line}`));
   const port = await freePort();
   const child: ChildProcess = spawn(

@@ -1,0 +1,136 @@
+import type { QuotaBenchSettings } from './settings';
+import type { InteractiveCall, SideObservation } from './side';
+
+export interface TokensPerJob {
+  input: number;
+  output: number;
+  calls: number;
+}
+
+export interface SideFigures {
+  /** Completed jobs per minute in the window ÷ the ceiling (quota ÷ tokens per job). */
+  goodputRatio: number;
+  completedJobsPerMin: number;
+  ceilingJobsPerMin: number;
+  /** Share of provider calls in the window answered 429. */
+  rate429: number;
+  providerCalls: number;
+  /** Input tokens sent in the window on calls the provider refused. */
+  wastedTokens: number;
+  interactiveP50Ms: number;
+  interactiveP95Ms: number;
+  /** Submit to done minus the model's own time (fixed latency × answered calls): queueing and retries. */
+  interactiveP50WaitMs: number;
+  interactiveP95WaitMs: number;
+  interactiveSubmitted: number;
+  /** Interactive jobs not done by the end of the grace period; their times count as of then (a lower bound). */
+  interactiveUnfinished: number;
+  bulkJobsPerMin: number;
+  bulkQueuedAtWindowStart: number;
+  bulkQueuedAtWindowEnd: number;
+  /** Jobs parked as dead letters or failed by the end. */
+  jobsFailed: number;
+  /** Each interactive job in submission order: submit→done and the wait without model time (ms). */
+  interactiveJobs: Array<{
+    latencyMs: number;
+    waitMs: number;
+    answeredCalls: number;
+    refusedCalls: number;
+    finished: boolean;
+  }>;
+}
+
+/** Nearest-rank percentile. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+}
+
+/** What a finished job cost, averaged over the sampled jobs' answered calls. */
+export function tokensPerJob(observations: SideObservation[]): TokensPerJob | undefined {
+  const jobs = observations
+    .flatMap((observation) => observation.completedJobCalls)
+    .map((calls) => calls.filter((call) => call.status === 200));
+  const finished = jobs.filter((calls) => calls.length > 0);
+  if (finished.length === 0) return undefined;
+  const sum = (pick: (call: InteractiveCall) => number) =>
+    finished.reduce((total, calls) => total + calls.reduce((inner, call) => inner + pick(call), 0), 0) /
+    finished.length;
+  return { input: sum((call) => call.inputTokens), output: sum((call) => call.outputTokens), calls: sum(() => 1) };
+}
+
+/** Jobs per minute the quota allows at most: the tightest of the three limits. */
+export function ceilingJobsPerMin(settings: QuotaBenchSettings, perJob: TokensPerJob): number {
+  const sim = settings.simulator;
+  return Math.min(
+    sim.inputTokensPerMinute / perJob.input,
+    sim.outputTokensPerMinute / perJob.output,
+    sim.requestsPerMinute / perJob.calls,
+  );
+}
+
+export function measureSide(
+  observation: SideObservation,
+  settings: QuotaBenchSettings,
+  perJob: TokensPerJob,
+): SideFigures {
+  const { windowStart, windowEnd, times, jobs } = observation;
+  const minutes = (windowEnd - windowStart) / 60_000;
+  const closedIn = (jobId: string) => {
+    const closedAt = times.get(jobId)?.closedAt;
+    return closedAt !== undefined && closedAt >= windowStart && closedAt <= windowEnd;
+  };
+  const openAt = (jobId: string, at: number) => {
+    const closedAt = times.get(jobId)?.closedAt;
+    return closedAt === undefined || closedAt > at;
+  };
+  const completed = jobs.filter((job) => closedIn(job.jobId)).length;
+  const bulk = jobs.filter((job) => job.kind === 'bulk');
+  const ceiling = ceilingJobsPerMin(settings, perJob);
+
+  const start = observation.statsAtWindowStart;
+  const end = observation.statsAtWindowEnd;
+  const providerCalls = end.requests - start.requests;
+  const refused429 = (end.byStatus['429'] ?? 0) - (start.byStatus['429'] ?? 0);
+
+  const interactive = jobs.filter((job) => job.kind === 'interactive');
+  const latencies = interactive.map(
+    (job) => (times.get(job.jobId)?.closedAt ?? observation.finishedAt) - job.submittedAt,
+  );
+  const answered = interactive.map(
+    (job) => (observation.interactiveCalls.get(job.jobId) ?? []).filter((call) => call.status === 200).length,
+  );
+  const waits = interactive.map(
+    (_, index) => (latencies[index] as number) - (answered[index] as number) * settings.simulator.latencyMs,
+  );
+  const failed = [...times.values()].filter(
+    (job) => job.jobStatus === 'dead_letter' || job.jobStatus === 'failed',
+  ).length;
+
+  return {
+    goodputRatio: completed / minutes / ceiling,
+    completedJobsPerMin: completed / minutes,
+    ceilingJobsPerMin: ceiling,
+    rate429: providerCalls > 0 ? refused429 / providerCalls : 0,
+    providerCalls,
+    wastedTokens: end.rejectedInputTokens - start.rejectedInputTokens,
+    interactiveP50Ms: percentile(latencies, 50),
+    interactiveP95Ms: percentile(latencies, 95),
+    interactiveP50WaitMs: percentile(waits, 50),
+    interactiveP95WaitMs: percentile(waits, 95),
+    interactiveSubmitted: interactive.length,
+    interactiveUnfinished: interactive.filter((job) => times.get(job.jobId)?.closedAt === undefined).length,
+    bulkJobsPerMin: bulk.filter((job) => closedIn(job.jobId)).length / minutes,
+    bulkQueuedAtWindowStart: bulk.filter((job) => openAt(job.jobId, windowStart)).length,
+    bulkQueuedAtWindowEnd: bulk.filter((job) => openAt(job.jobId, windowEnd)).length,
+    jobsFailed: failed,
+    interactiveJobs: interactive.map((job, index) => ({
+      latencyMs: latencies[index] as number,
+      waitMs: waits[index] as number,
+      answeredCalls: answered[index] as number,
+      refusedCalls: (observation.interactiveCalls.get(job.jobId) ?? []).length - (answered[index] as number),
+      finished: times.get(job.jobId)?.closedAt !== undefined,
+    })),
+  };
+}

@@ -1,0 +1,69 @@
+import { Connection, WorkflowClient } from '@temporalio/client';
+
+export interface JobTimes {
+  startedAt: number;
+  /** When the workflow completed (posted, rejected or review expired); absent while it runs or is parked. */
+  closedAt?: number;
+  status: string;
+  jobStatus?: string;
+}
+
+export interface SimulatorStats {
+  requests: number;
+  byStatus: Record<string, number>;
+  inputTokens: number;
+  outputTokens: number;
+  rejectedInputTokens: number;
+}
+
+/** Start and close times of every job, from Temporal's visibility store: the server's clock, no polling of jobs. */
+export async function listJobTimes(address: string, namespace: string): Promise<Map<string, JobTimes>> {
+  const connection = await Connection.connect({ address });
+  try {
+    const client = new WorkflowClient({ connection, namespace });
+    const times = new Map<string, JobTimes>();
+    for await (const execution of client.list({ query: `WorkflowType = 'invoiceWorkflow'` })) {
+      const jobStatus = execution.searchAttributes?.JobStatus?.[0];
+      times.set(execution.workflowId, {
+        startedAt: execution.startTime.getTime(),
+        ...(execution.status.name === 'COMPLETED' && execution.closeTime
+          ? { closedAt: execution.closeTime.getTime() }
+          : {}),
+        status: execution.status.name,
+        ...(typeof jobStatus === 'string' ? { jobStatus } : {}),
+      });
+    }
+    return times;
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function simulatorStats(simulatorUrl: string): Promise<SimulatorStats> {
+  const response = await fetch(`${simulatorUrl}/_sim/stats`);
+  return (await response.json()) as SimulatorStats;
+}
+
+export async function simulatorCalls(
+  simulatorUrl: string,
+  marker: string,
+): Promise<Array<{ status: number; inputTokens: number; outputTokens: number }>> {
+  const response = await fetch(`${simulatorUrl}/_sim/calls?textIncludes=${encodeURIComponent(marker)}`);
+  return ((await response.json()) as { calls: Array<{ status: number; inputTokens: number; outputTokens: number }> })
+    .calls;
+}
+
+/**
+ * The provider's input tokens left, read from the rate-limit headers of a token count (which the simulator
+ * does not bill or limit).
+ */
+export async function providerInputTokensLeft(simulatorUrl: string): Promise<number | undefined> {
+  const response = await fetch(`${simulatorUrl}/v1/messages/count_tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'bench' },
+    body: JSON.stringify({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'x' }] }),
+  });
+  await response.body?.cancel();
+  const remaining = Number(response.headers.get('anthropic-ratelimit-input-tokens-remaining'));
+  return Number.isFinite(remaining) ? remaining : undefined;
+}

@@ -1,0 +1,239 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Priority } from '../../common/task-queues';
+import { loadConfig } from '../../lib/config';
+import { freePort } from '../../stack/ports';
+import { type LocalRedis, startLocalRedis } from '../../stack/redis-server';
+import { type Stack, startStack } from '../../stack/stack';
+import { benchDocument } from './documents';
+import {
+  type JobTimes,
+  listJobTimes,
+  providerInputTokensLeft,
+  type SimulatorStats,
+  simulatorCalls,
+  simulatorStats,
+} from './observe';
+import type { QuotaBenchSettings } from './settings';
+
+export type Side = 'slowlane' | 'naive';
+
+export interface SubmittedJob {
+  jobId: string;
+  /** The class the benchmark means; the naive side sends everything through one queue regardless. */
+  kind: Priority;
+  marker: string;
+  submittedAt: number;
+}
+
+export interface InteractiveCall {
+  status: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Everything one side observed; measure.ts turns it into the figures. */
+export interface SideObservation {
+  side: Side;
+  jobs: SubmittedJob[];
+  windowStart: number;
+  windowEnd: number;
+  finishedAt: number;
+  times: Map<string, JobTimes>;
+  statsAtWindowStart: SimulatorStats;
+  statsAtWindowEnd: SimulatorStats;
+  /** Provider calls of each interactive job, from the simulator's call log. */
+  interactiveCalls: Map<string, InteractiveCall[]>;
+  /** Provider calls of a sample of completed jobs: what a job costs in tokens. */
+  completedJobCalls: InteractiveCall[][];
+  env: Record<string, string>;
+}
+
+const API_KEY = 'demo-key';
+
+/** The product's settings on each side: Slowlane as built, or no budget, SDK retries and one queue. */
+function productEnv(side: Side, settings: QuotaBenchSettings, redis: LocalRedis | undefined): Record<string, string> {
+  const sim = settings.simulator;
+  const common = { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' };
+  if (side === 'naive') {
+    return {
+      ...common,
+      GATEWAY_BUDGET: 'off',
+      ANTHROPIC_MAX_RETRIES: '2',
+      WORKER_MAX_CONCURRENT_ACTIVITIES: String(settings.naiveSlotsPerWorker),
+    };
+  }
+  return {
+    ...common,
+    GATEWAY_ITPM: String(sim.inputTokensPerMinute),
+    GATEWAY_OTPM: String(sim.outputTokensPerMinute),
+    GATEWAY_RPM: String(sim.requestsPerMinute),
+    GATEWAY_INTERACTIVE_SHARE: String(settings.interactiveShare),
+    GATEWAY_EXPECTED_LATENCY: `${sim.latencyMs}ms`,
+    GATEWAY_EXPECTED_INPUT_TOKENS: '500',
+    GATEWAY_EXPECTED_OUTPUT_TOKENS: '150',
+    ...(redis ? { REDIS_URL: redis.url } : {}),
+  };
+}
+
+async function submit(stack: Stack, marker: string, priority: Priority): Promise<string> {
+  const form = new FormData();
+  form.set('type', 'invoice');
+  form.set('priority', priority);
+  form.set('file', new Blob([benchDocument(marker)]), `${marker}.txt`);
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(`${stack.urls.api}/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${API_KEY}`, 'idempotency-key': marker },
+      body: form,
+    });
+    const body = (await response.json()) as { jobId?: string; error?: { message?: string } };
+    if (response.status === 202 && body.jobId) return body.jobId;
+    // The key makes a retried upload the same job, so a hiccup of the loaded API costs nothing.
+    if (attempt >= 3) throw new Error(`POST /jobs answered ${response.status}: ${body.error?.message ?? ''}`);
+    await sleep(500);
+  }
+}
+
+async function submitBacklog(
+  stack: Stack,
+  side: Side,
+  settings: QuotaBenchSettings,
+  runId: string,
+  report: (line: string) => void,
+) {
+  const jobs: SubmittedJob[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < settings.bulkJobs) {
+      const index = next++;
+      // Fixed width: the call log matches substrings, so no marker may be the start of another.
+      const marker = `BENCH-${runId}-${side}-bulk-${String(index).padStart(5, '0')}`;
+      const submittedAt = Date.now();
+      // One queue on the naive side: its bulk jobs go where the interactive ones go.
+      const jobId = await submit(stack, marker, side === 'naive' ? 'interactive' : 'bulk');
+      jobs.push({ jobId, kind: 'bulk', marker, submittedAt });
+      if (jobs.length % 100 === 0) report(`${side}: ${jobs.length}/${settings.bulkJobs} bulk jobs submitted`);
+    }
+  };
+  await Promise.all(Array.from({ length: settings.submitConcurrency }, lane));
+  return jobs;
+}
+
+/** Starts a private stack for one side, submits the backlog, then interactive jobs through the window. */
+export async function runSide(
+  side: Side,
+  settings: QuotaBenchSettings,
+  runId: string,
+  report: (line: string) => void,
+): Promise<SideObservation> {
+  const dataDir = await mkdtemp(join(tmpdir(), `slowlane-bench-${side}-`));
+  const redis = side === 'slowlane' ? await startLocalRedis() : undefined;
+  const sim = settings.simulator;
+  const env = productEnv(side, settings, redis);
+  const config = loadConfig();
+  let stack: Stack | undefined;
+  try {
+    report(`${side}: starting a private stack in ${dataDir}`);
+    stack = await startStack({
+      dataDir,
+      ports: {
+        temporal: await freePort(),
+        s3: await freePort(),
+        simulator: await freePort(),
+        ledger: await freePort(),
+        api: await freePort(),
+      },
+      toolCacheDir: config.toolCacheDir,
+      pathEnv: process.env.PATH ?? '',
+      productEnv: env,
+      simulatorEnv: {
+        SIM_ITPM: String(sim.inputTokensPerMinute),
+        SIM_OTPM: String(sim.outputTokensPerMinute),
+        SIM_RPM: String(sim.requestsPerMinute),
+        SIM_LATENCY_BASE_MS: String(sim.latencyMs),
+        SIM_LATENCY_PER_OUTPUT_TOKEN_MS: '0',
+        SIM_SEED: String(sim.seed),
+        LOG_LEVEL: 'warn',
+      },
+      without: ['worker'],
+      report: (line) => report(`${side}: ${line}`),
+      onUnexpectedExit: (name, code, logTail) =>
+        report(`${side}: ${name} exited unexpectedly (code ${code}):\n${logTail}`),
+    });
+    // The backlog is in place before any worker runs: uploading it then competes with nobody for the two cores,
+    // and every side starts its window from the same queue.
+    report(`${side}: submitting ${settings.bulkJobs} bulk jobs`);
+    const jobs = await submitBacklog(stack, side, settings, runId, report);
+    const queues: Priority[] =
+      side === 'slowlane' ? ['interactive', 'bulk'] : Array(settings.workers).fill('interactive');
+    const running = stack;
+    await Promise.all(
+      queues.map((queue, index) => running.startWorker(`worker-${index + 1}-${queue}`, { WORKER_PRIORITIES: queue })),
+    );
+    report(`${side}: ${queues.length} workers (${queues.join(', ')}) started`);
+    // The provider's bucket starts full: a window opened before that minute of tokens is spent would count it
+    // as throughput. Steady state is when the bucket is (nearly) empty.
+    const warmUpUntil = Date.now() + settings.warmUpLimitMs;
+    let left = await providerInputTokensLeft(stack.urls.simulator);
+    while ((left ?? 0) > sim.inputTokensPerMinute * 0.1 && Date.now() < warmUpUntil) {
+      await sleep(1_000);
+      left = await providerInputTokensLeft(stack.urls.simulator);
+    }
+    report(`${side}: provider has ${left} input tokens left of ${sim.inputTokensPerMinute}`);
+    const windowStart = Date.now();
+    const statsAtWindowStart = await simulatorStats(stack.urls.simulator);
+    report(
+      `${side}: window open for ${settings.windowMs / 1000}s; ${settings.interactiveJobs} interactive jobs arrive in it`,
+    );
+    const interactive: SubmittedJob[] = [];
+    // Arrivals spread over the first 80 % of the window, so the last ones can still finish inside it.
+    const spacing = (settings.windowMs * 0.8) / Math.max(1, settings.interactiveJobs);
+    for (let index = 0; index < settings.interactiveJobs; index++) {
+      await sleep(Math.max(0, windowStart + index * spacing - Date.now()));
+      const marker = `BENCH-${runId}-${side}-interactive-${String(index).padStart(5, '0')}`;
+      const submittedAt = Date.now();
+      interactive.push({ jobId: await submit(stack, marker, 'interactive'), kind: 'interactive', marker, submittedAt });
+    }
+    await sleep(Math.max(0, windowStart + settings.windowMs - Date.now()));
+    const windowEnd = Date.now();
+    const statsAtWindowEnd = await simulatorStats(stack.urls.simulator);
+
+    const graceUntil = windowEnd + settings.graceMs;
+    let times = await listJobTimes(stack.urls.temporal, stack.namespace);
+    while (Date.now() < graceUntil && interactive.some((job) => times.get(job.jobId)?.closedAt === undefined)) {
+      await sleep(2_000);
+      times = await listJobTimes(stack.urls.temporal, stack.namespace);
+    }
+    const finishedAt = Date.now();
+    const interactiveCalls = new Map<string, InteractiveCall[]>();
+    for (const job of interactive)
+      interactiveCalls.set(job.jobId, await simulatorCalls(stack.urls.simulator, job.marker));
+    const completedJobCalls: InteractiveCall[][] = [];
+    for (const job of [...jobs, ...interactive]
+      .filter((candidate) => times.get(candidate.jobId)?.closedAt)
+      .slice(0, 20)) {
+      completedJobCalls.push(await simulatorCalls(stack.urls.simulator, job.marker));
+    }
+    report(`${side}: done; stopping the stack`);
+    return {
+      side,
+      jobs: [...jobs, ...interactive],
+      windowStart,
+      windowEnd,
+      finishedAt,
+      times,
+      statsAtWindowStart,
+      statsAtWindowEnd,
+      interactiveCalls,
+      completedJobCalls,
+      env,
+    };
+  } finally {
+    await stack?.stop();
+    await redis?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,23 @@
+import { runClientsBenchmark } from './clients';
+import { runQuotaBenchmark } from './quota';
+
+/** `npm run bench -- <name> [options]`: benchmarks compare our way and the naive way in one run (DESIGN.md §6). */
+const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
+  quota: runQuotaBenchmark,
+  clients: runClientsBenchmark,
+};
+
+async function main(): Promise<void> {
+  const [name, ...argv] = process.argv.slice(2);
+  const benchmark = name ? BENCHMARKS[name] : undefined;
+  if (!benchmark) throw new Error(`usage: npm run bench -- <${Object.keys(BENCHMARKS).join('|')}> [options]`);
+  await benchmark(argv);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);
