@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { openEvents, review, submit, waitForJob } from '../support/api-client';
+import { demo, openEvents, review, submit, waitForJob } from '../support/api-client';
+import { startExtraApi, startExtraWorker } from '../support/extra-api';
 import { schemaProblems } from '../support/openapi-conformance';
 import { sampleWith } from '../support/samples';
 import { readSse, type SseEvent } from '../support/sse';
@@ -99,6 +100,38 @@ describe('SSE: GET /jobs/:id/events', () => {
     const order = statuses.map((s) => s.status);
     assert.ok(order.indexOf('awaiting_review') !== -1 && order.indexOf('awaiting_review') < order.lastIndexOf('processing'), order.join(' → '));
     assert.equal(order.at(-1), 'posted');
+  });
+
+  test('when no worker answers, then the server-side status comes without an id, and the numbered events follow once a worker is back', async () => {
+    // An API whose jobs go to task queues no worker polls yet: the job waits, queued, and the status query has no one to ask.
+    const prefix = `sse-${Date.now().toString(36)}`;
+    const api = await startExtraApi('api-no-worker', { TASK_QUEUE_PREFIX: prefix });
+    try {
+      const sample = await sampleWith('posted');
+      const { body } = await submit(sample.bytes, { baseUrl: api.url, fileName: sample.fileName });
+      const jobId = body.jobId as string;
+      const response = await fetch(`${api.url}/jobs/${encodeURIComponent(jobId)}/events`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
+      assert.equal(response.status, 200);
+      assert.ok(response.body);
+      const events = readSse(response.body);
+      const first = (await events.next()).value as SseEvent;
+      assert.equal(first.id, undefined, 'no id: a resuming client keeps its place');
+      assert.deepEqual(JSON.parse(first.data), { ...JSON.parse(first.data), jobId, status: 'queued', detailed: false });
+
+      const worker = await startExtraWorker('worker-late', { TASK_QUEUE_PREFIX: prefix, WORKER_PRIORITIES: 'interactive' });
+      try {
+        const rest: SseEvent[] = [];
+        for await (const event of events) rest.push(event);
+        const numbered = rest.filter((event) => event.event === 'status' && event.id !== undefined);
+        assert.deepEqual(numbered.map((event) => Number(event.id)), numbered.map((_e, index) => index + 1), 'the whole history, numbered from 1');
+        assert.equal(JSON.parse(numbered.at(-1)?.data ?? '{}').status, 'posted');
+        assert.equal(rest.at(-1)?.event, 'end');
+      } finally {
+        await worker.stop();
+      }
+    } finally {
+      await api.stop();
+    }
   });
 
   test("when another tenant or no key asks for a job's events, then 404 or 401 before any stream starts", async () => {

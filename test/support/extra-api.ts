@@ -2,10 +2,15 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { freePort } from '../../stack/ports';
 import { Supervisor } from '../../stack/supervisor';
+import { workerIsPolling } from '../../stack/temporal-setup';
 import { testEnv } from './test-env';
 
 export interface ExtraApi {
   url: string;
+  stop(): Promise<void>;
+}
+
+export interface ExtraWorker {
   stop(): Promise<void>;
 }
 
@@ -27,4 +32,21 @@ export async function startExtraApi(name: string, env: Record<string, string>): 
     ready: async () => (await fetch(`${url}/readyz`)).ok,
   });
   return { url, stop: () => supervisor.stopAll() };
+}
+
+/** A worker process on the test stack with settings of its own (e.g. another TASK_QUEUE_PREFIX); ready once it polls. */
+export async function startExtraWorker(name: string, env: Record<string, string>): Promise<ExtraWorker> {
+  const { productEnv, dataDir, temporalAddress, temporalNamespace } = testEnv();
+  assert.ok(productEnv && dataDir && temporalAddress, 'needs the stack that `npm test` starts');
+  const supervisor = new Supervisor(join(dataDir, 'logs'));
+  const merged: Record<string, string> = { ...productEnv, WORKER_METRICS_PORT: '0', ...env };
+  await supervisor.start({
+    name,
+    command: process.execPath,
+    args: ['--import', 'tsx', join(__dirname, '..', '..', 'workers', 'main.ts')],
+    env: merged,
+    ready: async ({ pid }) => workerIsPolling(temporalAddress, temporalNamespace, pid, merged.TASK_QUEUE_PREFIX ?? 'slowlane'),
+    readyTimeoutMs: 120_000,
+  });
+  return { stop: () => supervisor.stopAll() };
 }
