@@ -2,8 +2,8 @@ import type { ModelLimits } from '../lib/config';
 
 /** The invoice workflow's model calls per job: classify, then extract (a schema retry adds one, rarely). */
 export const MODEL_CALLS_PER_JOB = 2;
-/** Slots beyond the model calls in flight: extractText and postToLedger run on the same slots, briefly. */
-const NON_MODEL_SLOTS = 2;
+/** Slots kept free beyond the plan, so a task can start the moment another finishes. */
+const SPARE_SLOTS = 2;
 /** Latency varies call to call; a quarter more slots than the mean needs keeps the budget, not slots, the limit. */
 const SLOT_MARGIN = 1.25;
 
@@ -17,6 +17,8 @@ export interface CapacityInputs {
   /** max_tokens per call: held against output tokens per minute while the call runs. */
   reservedOutputTokensPerCall: number;
   latencyMs: number;
+  /** Slot time a job's other activities take (text extraction, ledger post); 0 when not observed yet. */
+  otherActivityMsPerJob?: number;
   maxSlotsPerWorker: number;
   /** CPU a job takes in the worker (text extraction, mostly) and the cores a worker process gets. */
   cpuMsPerJob: number;
@@ -33,7 +35,7 @@ export interface CapacityPlan {
   /** What interactive jobs get even while bulk uses everything else. */
   interactiveReservedJobsPerMinute: number;
   modelCallsPerSecond: number;
-  /** Little's law: calls in flight = calls per second × seconds per call. */
+  /** Little's law: calls in flight = calls per second × seconds per call (a call's slot time, when observed). */
   modelCallsInFlight: number;
   /**
    * Activity slots per worker process. Each worker is sized to carry the whole budget alone, because either
@@ -72,7 +74,8 @@ export function planCapacity(inputs: CapacityInputs): CapacityPlan {
   );
   const modelCallsPerSecond = (ceilingJobsPerMinute * callsPerJob) / 60;
   const modelCallsInFlight = modelCallsPerSecond * (latencyMs / 1000);
-  const wanted = Math.ceil(modelCallsInFlight * SLOT_MARGIN) + NON_MODEL_SLOTS;
+  const otherInFlight = (ceilingJobsPerMinute / 60) * ((inputs.otherActivityMsPerJob ?? 0) / 1000);
+  const wanted = Math.ceil((modelCallsInFlight + otherInFlight) * SLOT_MARGIN) + SPARE_SLOTS;
   const slotsPerWorker = Math.max(1, Math.min(inputs.maxSlotsPerWorker, wanted));
   const coresAtCeiling = ((ceilingJobsPerMinute / 60) * inputs.cpuMsPerJob) / 1000;
   return {

@@ -9,7 +9,7 @@ import { CallProfile } from './call-profile';
 import { publishCallProfile } from './call-profile-store';
 import { MODEL_CALLS_PER_JOB, planCapacity } from './capacity-plan';
 import { type AnthropicGateway, createAnthropicClient, createModelGateway } from './model-gateway';
-import { PacedActivitySlots } from './paced-activity-slots';
+import { PacedActivitySlots, type SlotHoldTimes } from './paced-activity-slots';
 
 /** The activities that call the model (activities/index.ts); every other activity leaves the budget alone. */
 export const MODEL_ACTIVITY_TYPES: ReadonlySet<string> = new Set(['classifyDocument', 'extractInvoiceFields']);
@@ -67,7 +67,11 @@ export function gatewayFromConfig(
   gateway.events.subscribe(profile.listener);
   const stopPublishing = redis ? publishCallProfile(redis, config.gateway.redisKeyPrefix, profile) : () => undefined;
 
-  const plannedSlots = () => {
+  /**
+   * Little's law with what this worker sees: a model activity's time on its slot (the call plus reading the
+   * text, heartbeats and Temporal's round trips) once activities have finished, the call latency before.
+   */
+  const plannedSlots = (hold: SlotHoldTimes) => {
     const observed = profile.snapshot();
     return planCapacity({
       limits: limitsOf(DEFAULT_POOL, settings),
@@ -76,7 +80,9 @@ export function gatewayFromConfig(
       inputTokensPerCall: observed.inputTokens,
       outputTokensPerCall: observed.outputTokens,
       reservedOutputTokensPerCall: observed.reservedOutputTokens,
-      latencyMs: observed.latencyMs,
+      latencyMs: hold.modelMs ?? observed.latencyMs,
+      // extractText and postToLedger: one each per job.
+      otherActivityMsPerJob: (hold.otherMs ?? 0) * 2,
       maxSlotsPerWorker: config.gateway.maxSlotsPerWorker,
       cpuMsPerJob: 0,
       coresPerWorker: 1,
@@ -90,9 +96,9 @@ export function gatewayFromConfig(
     activitySlots(priority) {
       const override = config.worker.maxConcurrentActivities;
       if (!budget) return { type: 'fixed-size', numSlots: override ?? UNPACED_SLOTS };
-      const slots = new PacedActivitySlots({
+      const slots: PacedActivitySlots = new PacedActivitySlots({
         priority,
-        maxSlots: () => override ?? plannedSlots(),
+        maxSlots: () => override ?? plannedSlots(slots.holdTimes()),
         budgetWait: (cost) => budget.wait(DEFAULT_POOL, priority, cost),
         typicalCost: () => profile.typicalCost(),
         modelActivityTypes: MODEL_ACTIVITY_TYPES,

@@ -25,7 +25,17 @@ export interface PacedActivitySlotsOptions {
   /** Activity types that call the model; the others never touch the budget. */
   modelActivityTypes: ReadonlySet<string>;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => number;
 }
+
+/** How long activities hold a slot, model calls and the rest apart: the "time in the system" of Little's law. */
+export interface SlotHoldTimes {
+  modelMs?: number;
+  otherMs?: number;
+}
+
+/** Weight of each finished activity in the moving averages of hold times. */
+const HOLD_SMOOTHING = 0.1;
 
 interface Permit extends SlotPermit {
   id: number;
@@ -48,6 +58,8 @@ export class PacedActivitySlots implements CustomSlotSupplier<ActivitySlotInfo> 
   private nextId = 1;
   private readonly pending = new Set<number>();
   private readonly released = new Set<() => void>();
+  private readonly running = new Map<number, { since: number; model: boolean }>();
+  private hold: SlotHoldTimes = {};
 
   constructor(private readonly options: PacedActivitySlotsOptions) {}
 
@@ -90,16 +102,38 @@ export class PacedActivitySlots implements CustomSlotSupplier<ActivitySlotInfo> 
   }
 
   markSlotUsed(context: SlotMarkUsedContext<ActivitySlotInfo>): void {
-    if (!this.options.modelActivityTypes.has(context.slotInfo.activityType)) {
-      this.pending.delete((context.permit as Permit).id);
-    }
+    const { id } = context.permit as Permit;
+    const model = this.options.modelActivityTypes.has(context.slotInfo.activityType);
+    if (!model) this.pending.delete(id);
+    this.running.set(id, { since: this.now(), model });
   }
 
   releaseSlot(context: SlotReleaseContext<ActivitySlotInfo>): void {
+    const { id } = context.permit as Permit;
+    const run = this.running.get(id);
+    if (run) {
+      this.running.delete(id);
+      const key = run.model ? 'modelMs' : 'otherMs';
+      const held = this.now() - run.since;
+      const previous = this.hold[key];
+      this.hold = {
+        ...this.hold,
+        [key]: previous === undefined ? held : previous + HOLD_SMOOTHING * (held - previous),
+      };
+    }
     this.used = Math.max(0, this.used - 1);
-    this.pending.delete((context.permit as Permit).id);
+    this.pending.delete(id);
     for (const wake of this.released) wake();
     this.released.clear();
+  }
+
+  /** Moving averages of how long finished activities held their slot; absent until one has finished. */
+  holdTimes(): SlotHoldTimes {
+    return { ...this.hold };
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   /** Slots handed out and not yet released, and how many of them may still reserve budget. */

@@ -8,10 +8,17 @@ export interface TokensPerJob {
 }
 
 export interface SideFigures {
-  /** Completed jobs per minute in the window ÷ the ceiling (quota ÷ tokens per job). */
+  /**
+   * Completed jobs per minute in the window ÷ the ceiling. The ceiling is quota ÷ tokens per job, plus what the
+   * provider's bucket held at the start of the window beyond what it held at the end (tokens the window could
+   * spend on top of the refill), so a bucket not yet drained cannot pass for throughput.
+   */
   goodputRatio: number;
   completedJobsPerMin: number;
   ceilingJobsPerMin: number;
+  /** The quota alone ÷ tokens per job, without the bucket correction. */
+  quotaJobsPerMin: number;
+  providerInputLeft: { atWindowStart: number; atWindowEnd: number };
   /** Share of provider calls in the window answered 429. */
   rate429: number;
   providerCalls: number;
@@ -87,7 +94,10 @@ export function measureSide(
   };
   const completed = jobs.filter((job) => closedIn(job.jobId)).length;
   const bulk = jobs.filter((job) => job.kind === 'bulk');
-  const ceiling = ceilingJobsPerMin(settings, perJob);
+  const quotaCeiling = ceilingJobsPerMin(settings, perJob);
+  // Input tokens bind in this benchmark; what the bucket gave up during the window is extra input capacity.
+  const { atWindowStart, atWindowEnd } = observation.providerInputLeft;
+  const ceiling = quotaCeiling + (atWindowStart - atWindowEnd) / perJob.input / minutes;
 
   const start = observation.statsAtWindowStart;
   const end = observation.statsAtWindowEnd;
@@ -112,6 +122,8 @@ export function measureSide(
     goodputRatio: completed / minutes / ceiling,
     completedJobsPerMin: completed / minutes,
     ceilingJobsPerMin: ceiling,
+    quotaJobsPerMin: quotaCeiling,
+    providerInputLeft: observation.providerInputLeft,
     rate429: providerCalls > 0 ? refused429 / providerCalls : 0,
     providerCalls,
     wastedTokens: end.rejectedInputTokens - start.rejectedInputTokens,

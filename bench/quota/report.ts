@@ -25,6 +25,11 @@ const perMin = (value: number) => `${value.toFixed(1)}/min`;
 const ROWS: Row[] = [
   ['goodput (completed ÷ ceiling)', (f) => percent(f.goodputRatio)],
   ['completed jobs', (f) => `${perMin(f.completedJobsPerMin)} of ${perMin(f.ceilingJobsPerMin)}`],
+  ['ceiling from the quota alone', (f) => perMin(f.quotaJobsPerMin)],
+  [
+    'provider input tokens left, start/end',
+    (f) => `${f.providerInputLeft.atWindowStart} / ${f.providerInputLeft.atWindowEnd}`,
+  ],
   ['provider calls answered 429', (f) => `${percent(f.rate429)} of ${f.providerCalls}`],
   ['wasted tokens (sent, refused)', (f) => f.wastedTokens.toLocaleString('en-US')],
   ['interactive p50 submit→done', (f) => ms(f.interactiveP50Ms)],

@@ -44,6 +44,8 @@ export interface SideObservation {
   times: Map<string, JobTimes>;
   statsAtWindowStart: SimulatorStats;
   statsAtWindowEnd: SimulatorStats;
+  /** The provider's input tokens left when the window opened and closed: what the bucket added to the window. */
+  providerInputLeft: { atWindowStart: number; atWindowEnd: number };
   /** Provider calls of each interactive job, from the simulator's call log. */
   interactiveCalls: Map<string, InteractiveCall[]>;
   /** Provider calls of a sample of completed jobs: what a job costs in tokens. */
@@ -200,6 +202,7 @@ export async function runSide(
     await sleep(Math.max(0, windowStart + settings.windowMs - Date.now()));
     const windowEnd = Date.now();
     const statsAtWindowEnd = await simulatorStats(stack.urls.simulator);
+    const leftAtWindowEnd = await providerInputTokensLeft(stack.urls.simulator);
 
     const graceUntil = windowEnd + settings.graceMs;
     let times = await listJobTimes(stack.urls.temporal, stack.namespace);
@@ -227,6 +230,7 @@ export async function runSide(
       times,
       statsAtWindowStart,
       statsAtWindowEnd,
+      providerInputLeft: { atWindowStart: left ?? 0, atWindowEnd: leftAtWindowEnd ?? 0 },
       interactiveCalls,
       completedJobCalls,
       env,

@@ -51,4 +51,14 @@ describe('capacity plan', () => {
     // 250 jobs/min = 4.17 jobs/s × 2 s of CPU = 8.3 cores.
     assert.equal(plan.workersWorthRunning, 9);
   });
+
+  test('when the other activities of a job hold slots too, then the plan adds them to the calls in flight', () => {
+    const base = planCapacity({ ...DESIGN_EXAMPLE, maxSlotsPerWorker: 1_000 });
+    const withOthers = planCapacity({ ...DESIGN_EXAMPLE, maxSlotsPerWorker: 1_000, otherActivityMsPerJob: 2_400 });
+    // 250 jobs/min = 4.17 jobs/s × 2.4 s = 10 more activities in flight, a quarter more slots for them.
+    assert.equal(
+      withOthers.slotsPerWorker - base.slotsPerWorker,
+      Math.ceil((250 / 3 + 10) * 1.25) - Math.ceil((250 / 3) * 1.25),
+    );
+  });
 });

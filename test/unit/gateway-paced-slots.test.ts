@@ -38,10 +38,20 @@ function setup(maxSlots = 10) {
       naps.push(ms);
       now += ms;
     },
+    now: () => now,
   });
   const used = (permit: SlotPermit, activityType: string) =>
     slots.markSlotUsed({ permit, slotInfo: { type: 'activity', activityType } as ActivitySlotInfo });
-  return { budget, slots, naps, used, reserveCall: () => budget.reserve(DEFAULT_POOL, 'bulk', TYPICAL) };
+  return {
+    budget,
+    slots,
+    naps,
+    used,
+    reserveCall: () => budget.reserve(DEFAULT_POOL, 'bulk', TYPICAL),
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('activity slots paced by the token budget', () => {
@@ -111,5 +121,19 @@ describe('activity slots paced by the token budget', () => {
   test('when eager execution offers a task, then it is declined so the task goes through the paced queue', () => {
     const { slots } = setup();
     assert.equal(slots.tryReserveSlot(CONTEXT), null);
+  });
+
+  test('when activities finish, then how long they held their slot is learned, model calls and the rest apart', async () => {
+    const { slots, used, advance } = setup();
+    assert.deepEqual(slots.holdTimes(), {});
+    const model = await slots.reserveSlot(CONTEXT, new AbortController().signal);
+    used(model, 'extractInvoiceFields');
+    const other = await slots.reserveSlot(CONTEXT, new AbortController().signal);
+    used(other, 'extractText');
+    advance(300);
+    slots.releaseSlot({ permit: other });
+    advance(1_500);
+    slots.releaseSlot({ permit: model });
+    assert.deepEqual(slots.holdTimes(), { modelMs: 1_800, otherMs: 300 });
   });
 });
