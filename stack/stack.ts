@@ -95,7 +95,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const httpOk = (url: string) => async () => (await fetch(url)).ok;
 
   try {
-    await Promise.all([
+    await allStarted([
       supervisor
         .start({
           name: 'temporal',
@@ -190,7 +190,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       );
     };
     const without = new Set(options.without ?? []);
-    await Promise.all([
+    await allStarted([
       // One worker process per priority queue, as in production: a backfill cannot take the interactive slots.
       ...(without.has('worker')
         ? []
@@ -216,4 +216,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await supervisor.stopAll();
     throw error;
   }
+}
+
+/** Like Promise.all, but waits for every start to settle first, so a failure never leaves a half-started process behind. */
+async function allStarted(starts: Array<Promise<unknown> | undefined>): Promise<void> {
+  const results = await Promise.allSettled(starts);
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }
