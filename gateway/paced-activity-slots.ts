@@ -81,11 +81,15 @@ export class PacedActivitySlots implements CustomSlotSupplier<ActivitySlotInfo> 
       }
       const typical = this.options.typicalCost();
       const calls = this.pending.size + 1;
-      const wait = await this.options.budgetWait({
-        input: typical.input * calls,
-        output: typical.output * calls,
-        requests: typical.requests * calls,
-      });
+      // A budget that cannot be read (Redis away) holds the polls back rather than letting them all through;
+      // the reservation would fail anyway.
+      const wait = await this.options
+        .budgetWait({
+          input: typical.input * calls,
+          output: typical.output * calls,
+          requests: typical.requests * calls,
+        })
+        .catch((): Wait => ({ waitMs: MAX_NAP_MS, limitedBy: 'paused' }));
       if (wait.waitMs <= 0 && this.used < this.options.maxSlots()) {
         const permit: Permit = { id: this.nextId++ };
         this.used += 1;

@@ -32,7 +32,7 @@ export interface QuotaBenchSettings {
 }
 
 export const DEFAULT_SETTINGS: QuotaBenchSettings = {
-  bulkJobs: 650,
+  bulkJobs: 700,
   interactiveJobs: 24,
   windowMs: 120_000,
   graceMs: 60_000,
@@ -51,7 +51,7 @@ export const DEFAULT_SETTINGS: QuotaBenchSettings = {
   sides: ['slowlane', 'naive'],
 };
 
-const USAGE = `npm run bench -- quota [--bulk 650] [--interactive 24] [--window 120s] [--grace 60s] [--warm-up 120s]
+const USAGE = `npm run bench -- quota [--bulk 700] [--interactive 24] [--window 120s] [--grace 60s] [--warm-up 120s]
                            [--itpm 60000] [--latency 1500ms] [--share 0.25] [--sides slowlane,naive]`;
 
 export function parseQuotaArgs(argv: string[]): QuotaBenchSettings {

@@ -177,10 +177,12 @@ export async function runSide(
     );
     report(`${side}: ${queues.length} workers (${queues.join(', ')}) started`);
     // The provider's bucket starts full: a window opened before that minute of tokens is spent would count it
-    // as throughput. Steady state is when the bucket is (nearly) empty.
+    // as throughput (measure.ts corrects for what is left). Steady state is a bucket down to what Slowlane keeps
+    // for interactive calls — the naive side drains it to zero — give or take a tenth.
     const warmUpUntil = Date.now() + settings.warmUpLimitMs;
+    const steady = sim.inputTokensPerMinute * (settings.interactiveShare + 0.1);
     let left = await providerInputTokensLeft(stack.urls.simulator);
-    while ((left ?? 0) > sim.inputTokensPerMinute * 0.1 && Date.now() < warmUpUntil) {
+    while ((left ?? 0) > steady && Date.now() < warmUpUntil) {
       await sleep(1_000);
       left = await providerInputTokensLeft(stack.urls.simulator);
     }
