@@ -1,17 +1,15 @@
 import { Context } from '@temporalio/activity';
 import { overallConfidence, type Invoice, type InvoiceExtraction } from '../common/invoice';
 import { validateExtraction, validateInvoice } from '../common/validation';
-import type { ModelGateway } from '../gateway/model-gateway';
-import type { ObjectStore } from '../lib/object-store';
+import { callModelOnText, type ModelStepDeps } from './call-model-on-text';
 import type { ExtractFieldsResult, ModelStepInput } from './contracts';
-import { withHeartbeats } from './heartbeat';
 import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from './prompts';
 import { usageOfCall } from './usage';
 
 /** Raw output kept for the reviewer is capped: it travels in workflow history. */
 const RAW_OUTPUT_LIMIT = 16_000;
 
-export function createExtractInvoiceFields(deps: { store: ObjectStore; gateway: ModelGateway; model: string }) {
+export function createExtractInvoiceFields(deps: ModelStepDeps) {
   /**
    * Schema-invalid output is a result, not an error: the workflow decides whether to ask again or to send the
    * job to review with the raw output attached. Validation happens here, so its outcome is recorded in history
@@ -19,20 +17,12 @@ export function createExtractInvoiceFields(deps: { store: ObjectStore; gateway: 
    */
   return async function extractInvoiceFields(input: ModelStepInput): Promise<ExtractFieldsResult> {
     const { attempt } = Context.current().info;
-    const text = (await deps.store.getBytes(input.textKey)).toString('utf8');
-    const call = await withHeartbeats((signal) =>
-      deps.gateway.callTool({
-        jobId: input.jobId,
-        priority: input.priority,
-        model: deps.model,
-        system: EXTRACT_SYSTEM,
-        documentText: text,
-        instruction: EXTRACT_INSTRUCTION,
-        tool: EXTRACT_TOOL,
-        maxTokens: EXTRACT_MAX_TOKENS,
-        signal,
-      }),
-    );
+    const call = await callModelOnText(deps, input, {
+      system: EXTRACT_SYSTEM,
+      instruction: EXTRACT_INSTRUCTION,
+      tool: EXTRACT_TOOL,
+      maxTokens: EXTRACT_MAX_TOKENS,
+    });
     const usage = usageOfCall(call.usage);
     const checked = validateExtraction(call.toolInput);
     if (!checked.ok) {

@@ -2,34 +2,7 @@ import type { InvoiceExtraction, Invoice } from '../common/invoice';
 import type { JobError, JobState, JobStatus, JobStep, Usage } from '../common/job';
 import type { Priority } from '../common/task-queues';
 
-/** What GET /jobs/:id answers: the job as a client sees it (see api/openapi). */
-export interface JobView {
-  jobId: string;
-  type: string;
-  status: JobStatus;
-  step?: JobStep;
-  priority?: Priority;
-  fileName?: string;
-  submittedAt?: string;
-  updatedAt?: string;
-  closedAt?: string;
-  attempts?: Partial<Record<JobStep, number>>;
-  documentType?: string;
-  confidence?: number;
-  extraction?: InvoiceExtraction;
-  validationErrors?: string[];
-  rawModelOutput?: string;
-  reviewDeadline?: string;
-  review?: JobState['review'];
-  result?: { fields: Invoice; ledgerEntryId?: string };
-  error?: JobError;
-  deadLetter?: JobState['deadLetter'];
-  usage?: Usage;
-  /** False when no worker answered the status query; the fields above then come from the server alone. */
-  detailed: boolean;
-  links: Record<string, string>;
-}
-
+/** What the server alone knows of a job (search attributes, memo, close time): enough to answer with no worker. */
 export interface JobBase {
   jobId: string;
   type: string;
@@ -41,6 +14,25 @@ export interface JobBase {
   closedAt?: string;
   /** A failed or parked job's error, from its memo: known even while no worker answers the status query. */
   error?: JobError;
+}
+
+/** What GET /jobs/:id answers: the job as a client sees it (see api/openapi). */
+export interface JobView extends JobBase {
+  updatedAt?: string;
+  attempts?: Partial<Record<JobStep, number>>;
+  documentType?: string;
+  confidence?: number;
+  extraction?: InvoiceExtraction;
+  validationErrors?: string[];
+  rawModelOutput?: string;
+  reviewDeadline?: string;
+  review?: JobState['review'];
+  result?: { fields: Invoice; ledgerEntryId?: string };
+  deadLetter?: JobState['deadLetter'];
+  usage?: Usage;
+  /** False when no worker answered the status query; the fields above then come from the server alone. */
+  detailed: boolean;
+  links: Record<string, string>;
 }
 
 export function toJobView(base: JobBase, state: JobState | undefined, links: Record<string, string>): JobView {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { IDEMPOTENCY_KEY_PATTERN } from '../common/job-id';
 import type { Invoice } from '../common/invoice';
-import type { JobStatus } from '../common/job';
+import { JOB_STATUSES, type JobStatus } from '../common/job';
 import type { SubmitReviewInput } from '../common/messages';
 import { PRIORITIES, type Priority } from '../common/task-queues';
 import { checkCallbackUrl } from '../lib/callback-url';
@@ -12,16 +12,6 @@ import { authenticate, callerOf } from './auth';
 import type { JobsService } from './jobs-service';
 import { receiveUpload } from './multipart-upload';
 
-const STATUSES: readonly JobStatus[] = [
-  'queued',
-  'processing',
-  'awaiting_review',
-  'posted',
-  'rejected',
-  'review_expired',
-  'failed',
-  'dead_letter',
-];
 const ALLOWED_FIELDS = new Set(['type', 'priority', 'callbackUrl']);
 /** Clients poll about this often while a job runs; a hint, not a promise. */
 const POLL_AFTER_SECONDS = 2;
@@ -74,8 +64,8 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
 
   router.get('/jobs', reviewers, async (req: Request, res: Response) => {
     const status = req.query.status;
-    if (status !== undefined && !STATUSES.includes(status as JobStatus)) {
-      throw apiErrors.invalidRequest(`status must be one of ${STATUSES.join(', ')}`, { field: 'status' });
+    if (status !== undefined && !JOB_STATUSES.includes(status as JobStatus)) {
+      throw apiErrors.invalidRequest(`status must be one of ${JOB_STATUSES.join(', ')}`, { field: 'status' });
     }
     const limit = req.query.limit === undefined ? 50 : Number(req.query.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
