@@ -153,6 +153,11 @@ export function createJobsService(deps: JobsServiceDeps) {
     return compact(toJobView(baseOf(description), state, links(description.workflowId)));
   }
 
+  /** The server's view only: a submission answers without waiting for a worker to take the first task. */
+  function summary(description: WorkflowExecutionDescription): JobView {
+    return compact(toJobView(baseOf(description), undefined, links(description.workflowId)));
+  }
+
   return {
     async submit(input: SubmitJobInput): Promise<SubmitJobResult> {
       const jobId = jobIdFor('invoice', input.tenantId, input.idempotencyKey);
@@ -217,7 +222,7 @@ export function createJobsService(deps: JobsServiceDeps) {
       if (!description) throw apiErrors.temporalUnavailable();
       if (memoOf(description).inputSha256 !== input.upload.sha256) throw apiErrors.idempotencyKeyReused(jobId);
       // Under a race both callers may have started "the" job; only one run exists, and both report it.
-      return { job: await view(description), replayed: memoOf(description).submittedAt !== submittedAt };
+      return { job: summary(description), replayed: memoOf(description).submittedAt !== submittedAt };
     },
 
     async get(tenantId: string, jobId: string): Promise<JobView> {
@@ -302,7 +307,7 @@ export function createJobsService(deps: JobsServiceDeps) {
 
   async function replayOrConflict(existing: WorkflowExecutionDescription, sha256: string): Promise<SubmitJobResult> {
     if (memoOf(existing).inputSha256 !== sha256) throw apiErrors.idempotencyKeyReused(existing.workflowId);
-    return { job: await view(existing), replayed: true };
+    return { job: summary(existing), replayed: true };
   }
 }
 

@@ -1,10 +1,12 @@
 import { runClientsBenchmark } from './clients';
+import { runOverheadBenchmark } from './overhead';
 import { runQuotaBenchmark } from './quota';
 
 /** `npm run bench -- <name> [options]`: benchmarks compare our way and the naive way in one run (DESIGN.md §6). */
 const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   quota: runQuotaBenchmark,
   clients: runClientsBenchmark,
+  overhead: runOverheadBenchmark,
 };
 
 async function main(): Promise<void> {
