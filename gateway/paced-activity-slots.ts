@@ -90,6 +90,8 @@ export class PacedActivitySlots implements CustomSlotSupplier<ActivitySlotInfo> 
           requests: typical.requests * calls,
         })
         .catch((): Wait => ({ waitMs: MAX_NAP_MS, limitedBy: 'paused' }));
+      // The SDK may have given up while the budget answered; a permit returned now would never be released.
+      if (abortSignal.aborted) throw abortError();
       if (wait.waitMs <= 0 && this.used < this.options.maxSlots()) {
         const permit: Permit = { id: this.nextId++ };
         this.used += 1;

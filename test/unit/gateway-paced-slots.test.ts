@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ActivitySlotInfo, SlotPermit, SlotReserveContext } from '@temporalio/worker';
-import type { CallCost } from '../../gateway/budget/bucket-math';
+import type { CallCost, Wait } from '../../gateway/budget/bucket-math';
 import { InProcessBudget } from '../../gateway/budget/local-budget';
 import { DEFAULT_POOL } from '../../gateway/budget/token-budget';
 import { PacedActivitySlots } from '../../gateway/paced-activity-slots';
@@ -116,6 +116,25 @@ describe('activity slots paced by the token budget', () => {
     const waiting = slots.reserveSlot(CONTEXT, abort.signal);
     abort.abort();
     await assert.rejects(waiting, { name: 'AbortError' });
+  });
+
+  test('when the SDK gives up while the budget is being read, then no slot is handed out or counted', async () => {
+    let answer: (wait: Wait) => void = () => undefined;
+    const slots = new PacedActivitySlots({
+      priority: 'bulk',
+      maxSlots: () => 10,
+      budgetWait: () => new Promise<Wait>((resolve) => (answer = resolve)),
+      typicalCost: () => TYPICAL,
+      modelActivityTypes: new Set(['extractInvoiceFields']),
+    });
+    const abort = new AbortController();
+    const waiting = slots.reserveSlot(CONTEXT, abort.signal);
+    await new Promise((resolve) => setImmediate(resolve));
+    abort.abort();
+    answer({ waitMs: 0 });
+    // The SDK drops a reservation it gave up on: a permit handed out now would hold a slot forever.
+    await assert.rejects(waiting, { name: 'AbortError' });
+    assert.deepEqual(slots.stats(), { used: 0, pendingModelCalls: 0 });
   });
 
   test('when eager execution offers a task, then it is declined so the task goes through the paced queue', () => {
