@@ -31,6 +31,14 @@ export function toProviderError(error: unknown): SlowlaneError | undefined {
   const body = (error.error ?? {}) as ErrorBody;
   const details = { status: error.status, requestId: error.requestID ?? undefined, providerType: body.error?.type };
   const message = `provider answered ${error.status ?? 'no status'}: ${body.error?.message ?? error.message}`;
+  if (error instanceof Anthropic.APIUserAbortError) {
+    // Our own cancellation (the worker shutting down, an attempt that timed out), not the provider's verdict on the
+    // request: another attempt may well succeed, so it must not dead-letter the job as an invalid request.
+    return new ModelUnavailableError(`the call was cancelled before the provider answered: ${error.message}`, {
+      details,
+      cause: error,
+    });
+  }
   if (error instanceof Anthropic.APIConnectionError) {
     return new ModelUnavailableError(`provider unreachable: ${error.message}`, { details, cause: error });
   }
