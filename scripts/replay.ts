@@ -23,6 +23,12 @@ function parseRate(text: string): number {
   return rate;
 }
 
+function parseLimit(text: string): number {
+  const limit = Number(text);
+  if (!Number.isInteger(limit) || limit <= 0) throw new Error(`--limit ${text}: give a whole number of jobs, e.g. 100`);
+  return limit;
+}
+
 function line(outcome: ReplayOutcome): string {
   return `${outcome.action.padEnd(12)} ${outcome.jobId}  ${outcome.step ?? '-'}  ${outcome.detail}`;
 }
@@ -44,6 +50,9 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
+  // Checked before connecting: a mistyped limit must not turn into "every matching job".
+  const ratePerSecond = parseRate(values.rate);
+  const limit = parseLimit(values.limit);
   const config = loadConfig();
   const client = await connectClient(config.temporal);
   try {
@@ -53,8 +62,8 @@ async function main(): Promise<number> {
       operator: values.operator,
       reason: values.reason,
       dryRun,
-      ratePerSecond: parseRate(values.rate),
-      limit: Number(values.limit),
+      ratePerSecond,
+      limit,
       onOutcome: (outcome) => console.log(line(outcome)),
     });
     const counts = Object.entries(summary).filter(([, count]) => count > 0);
