@@ -50,6 +50,10 @@ export async function replayJob(client: Client, jobId: string, options: ReplayOp
     if (error instanceof WorkflowNotFoundError) return { jobId, action: 'not_found', detail: 'no such job' };
     throw error;
   }
+  // Webhook deliveries share the namespace; resetting one of those is not a job's replay.
+  if (description.type !== 'invoiceWorkflow') {
+    return { jobId, action: 'not_found', detail: `no such job (${jobId} is a ${description.type})` };
+  }
   const execution = description.status.name;
   const jobStatus = description.typedSearchAttributes.get(JobStatusKey) as JobStatus | undefined;
   const step = description.typedSearchAttributes.get(JobStepKey);

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { WorkflowFailedError } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { Counter, Histogram } from 'prom-client';
-import { InvalidDocumentError, ModelRequestInvalidError } from '../../common/errors';
+import { InvalidDocumentError, ModelRequestInvalidError, WebhookRejectedError } from '../../common/errors';
 import type { JobError } from '../../common/job';
 import { retryUpdate, submitReviewUpdate } from '../../common/messages';
 import { ErrorTypeKey, JobStatusKey, JobStepKey, StatusSinceKey } from '../../common/search-attributes';
+import { replayJob } from '../../ops/replay';
 import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
 import { createWorkflowHarness, type WorkflowHarness, waitForStatus } from '../support/workflow-harness';
 
@@ -67,6 +69,35 @@ describe('what the invoice workflow shows operators', () => {
       assert.equal((done.memo as { error?: JobError }).error, undefined, 'the error leaves the memo once retried');
       assert.equal(done.typedSearchAttributes.get(ErrorTypeKey), undefined);
       assert.equal(done.typedSearchAttributes.get(JobStatusKey), 'posted');
+    });
+  });
+
+  test('when replay is asked for a workflow that is not a job (a failed webhook delivery), then it is left alone', async () => {
+    const fake = fakeActivities();
+    const activities = {
+      ...fake.activities,
+      deliverWebhook: async (): Promise<never> => {
+        throw new WebhookRejectedError('the receiver answered 410 Gone');
+      },
+    };
+    await harness.withWorker(activities, async (start) => {
+      const handle = await start({ callbackUrl: 'http://127.0.0.1:9/hook' });
+      await handle.result();
+      const history = await handle.fetchHistory();
+      const deliveryId = history.events?.find((event) => event.startChildWorkflowExecutionInitiatedEventAttributes)
+        ?.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
+      assert.ok(deliveryId, 'the posted job started a webhook delivery');
+      const delivery = harness.env.client.workflow.getHandle(deliveryId);
+      await assert.rejects(delivery.result(), WorkflowFailedError);
+      const failedRun = (await delivery.describe()).runId;
+
+      const outcome = await replayJob(harness.env.client, deliveryId, {
+        namespace: harness.env.namespace ?? 'default',
+        operator: 'test',
+        reason: 'not a job',
+      });
+      assert.equal(outcome.action, 'not_found', JSON.stringify(outcome));
+      assert.equal((await delivery.describe()).runId, failedRun, 'no reset started a new run');
     });
   });
 
