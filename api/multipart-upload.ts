@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Request } from 'express';
@@ -20,10 +20,13 @@ export interface ReceivedUpload {
 
 const SNIFF_BYTES = 8 * 1024;
 const MAX_FIELDS = 20;
+const ONE_FILE_PART = 'send exactly one part named "file"';
 
 /**
  * Streams a multipart upload to a temporary file while hashing it and enforcing the size limit, so memory
- * stays flat whatever the file size and nothing reaches S3 before the request is known to be valid.
+ * stays flat whatever the file size and nothing reaches S3 before the request is known to be valid. Whatever
+ * happens (a refusal, a malformed body, a client that goes away, a disk error) the promise settles and the
+ * temporary file is gone unless the upload is handed over.
  */
 export function receiveUpload(req: Request, options: { maxBytes: number; tmpDir: string }): Promise<ReceivedUpload> {
   if (!req.is('multipart/form-data')) {
@@ -33,70 +36,88 @@ export function receiveUpload(req: Request, options: { maxBytes: number; tmpDir:
   if (Number.isFinite(declared) && declared > options.maxBytes + 64 * 1024) {
     return drainThenReject(req, apiErrors.payloadTooLarge(options.maxBytes));
   }
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      limits: { files: 1, fileSize: options.maxBytes, fields: MAX_FIELDS, fieldSize: 16 * 1024, parts: MAX_FIELDS + 1 },
+    });
+  } catch (error) {
+    return Promise.reject(apiErrors.invalidRequest(`malformed multipart request: ${(error as Error).message}`));
+  }
 
   return new Promise((resolve, reject) => {
     const path = join(options.tmpDir, `slowlane-upload-${randomUUID()}`);
-    const cleanup = () => rm(path, { force: true });
     const fields: Record<string, string> = {};
     const hash = createHash('sha256');
     let head = Buffer.alloc(0);
     let sizeBytes = 0;
     let fileName: string | undefined;
-    let fileWritten: Promise<void> | undefined;
+    let out: WriteStream | undefined;
+    let fileClosed: Promise<void> | undefined;
     let failure: ApiError | undefined;
+    let settled = false;
 
+    const cleanup = async (): Promise<void> => {
+      // The file is opened asynchronously: removing it before its stream has closed could let the open re-create it.
+      if (out && !out.closed) {
+        const closing = fileClosed;
+        out.destroy();
+        await closing;
+      }
+      await rm(path, { force: true });
+    };
+    /** A refusal found while reading: the rest of the body is still read, so the client gets the answer. */
     const fail = (error: ApiError) => {
       failure ??= error;
     };
-
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({
-        headers: req.headers,
-        limits: { files: 1, fileSize: options.maxBytes, fields: MAX_FIELDS, fieldSize: 16 * 1024, parts: MAX_FIELDS + 1 },
-      });
-    } catch (error) {
-      reject(apiErrors.invalidRequest(`malformed multipart request: ${(error as Error).message}`));
-      return;
-    }
+    /** Nothing more can come of this body (the client went away, the parser or the disk failed): stop reading now. */
+    const abandon = (error: ApiError) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(parser);
+      req.resume();
+      parser.destroy();
+      void cleanup().then(
+        () => reject(error),
+        () => reject(error),
+      );
+    };
 
     parser.on('file', (name, stream, info) => {
-      if (name !== 'file' || fileWritten) {
-        fail(apiErrors.invalidRequest(`unexpected file part "${name}"; send exactly one part named "file"`));
+      // busboy destroys an unfinished file stream with the parser's error, which the parser reports itself.
+      stream.on('error', () => undefined);
+      if (name !== 'file') {
+        fail(apiErrors.invalidRequest(`unexpected file part "${name}"; ${ONE_FILE_PART}`));
         stream.resume();
         return;
       }
       fileName = info.filename || 'document';
-      const out = createWriteStream(path);
-      fileWritten = new Promise((done, broken) => {
-        out.on('finish', done);
-        out.on('error', broken);
-      });
+      const file = createWriteStream(path, { mode: 0o600 });
+      out = file;
+      fileClosed = new Promise((done) => file.once('close', done));
+      file.on('error', (error) => abandon(new ApiError(500, 'internal', `could not buffer the upload: ${error.message}`)));
       stream.on('data', (chunk: Buffer) => {
         sizeBytes += chunk.length;
         hash.update(chunk);
         if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
       });
       stream.on('limit', () => fail(apiErrors.payloadTooLarge(options.maxBytes)));
-      stream.pipe(out);
+      stream.pipe(file);
     });
+    parser.on('filesLimit', () => fail(apiErrors.invalidRequest(`more than one file part; ${ONE_FILE_PART}`)));
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated) fail(apiErrors.invalidRequest(`field "${name}" is too long`));
       fields[name] = value;
     });
     parser.on('fieldsLimit', () => fail(apiErrors.invalidRequest(`too many fields (at most ${MAX_FIELDS})`)));
-    parser.on('error', (error: Error) => {
-      void cleanup();
-      reject(apiErrors.invalidRequest(`malformed multipart request: ${error.message}`));
-    });
+    parser.on('error', (error: Error) => abandon(apiErrors.invalidRequest(`malformed multipart request: ${error.message}`)));
     parser.on('close', () => {
       void (async () => {
-        try {
-          await fileWritten;
-        } catch (error) {
-          failure ??= new ApiError(500, 'internal', `could not buffer the upload: ${(error as Error).message}`);
-        }
-        if (!failure && !fileWritten) failure = apiErrors.invalidRequest('the "file" part is missing');
+        await fileClosed;
+        if (settled) return;
+        settled = true;
+        if (!failure && !out) failure = apiErrors.invalidRequest('the "file" part is missing');
         if (!failure && sizeBytes === 0) failure = apiErrors.invalidRequest('the file is empty');
         const contentType = sniffContentType(head);
         if (!failure && !contentType) failure = apiErrors.unsupportedMediaType();
@@ -105,16 +126,11 @@ export function receiveUpload(req: Request, options: { maxBytes: number; tmpDir:
           reject(failure);
           return;
         }
-        resolve({
-          path,
-          sha256: hash.digest('hex'),
-          sizeBytes,
-          fileName: fileName ?? 'document',
-          contentType,
-          fields,
-          cleanup,
-        });
+        resolve({ path, sha256: hash.digest('hex'), sizeBytes, fileName: fileName ?? 'document', contentType, fields, cleanup });
       })();
+    });
+    req.on('close', () => {
+      if (!req.complete) abandon(apiErrors.invalidRequest('the upload ended before the request was complete'));
     });
     req.pipe(parser);
   });
