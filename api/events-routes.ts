@@ -26,8 +26,12 @@ export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'te
     const tenantId = callerOf(res).tenant.id;
     const jobId = String(req.params.id);
     const after = lastEventIdOf(req);
+    // Listening from the start: a client that leaves while the first snapshot is read must not leave a poller behind.
+    const closed = new AbortController();
+    res.on('close', () => closed.abort());
     // Not found and not yours answer as JSON errors, before the stream starts.
     let snapshot = await deps.jobs.events(tenantId, jobId);
+    if (closed.signal.aborted) return;
     if (isTerminal(snapshot.status) && snapshot.events && !snapshot.events.some((event) => event.seq > after) && after > 0) {
       // An EventSource that reconnects after the end is told to stop (204 is the spec's "do not reconnect").
       res.status(204).end();
@@ -42,8 +46,6 @@ export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'te
     res.flushHeaders();
     res.write(`retry: ${RECONNECT_MS}\n\n`);
 
-    const closed = new AbortController();
-    res.on('close', () => closed.abort());
     const stream = new JobEventWriter(res, jobId, after);
     let lastWriteAt = Date.now();
     try {

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { JobEvents, JobsService } from '../../api/jobs-service';
+import { type RunningApi, startApiServer } from '../../api/server';
+import { loadConfig } from '../../lib/config';
+import { createLogger } from '../../lib/logger';
+
+const POLL_MS = 5;
+const jobId = 'invoice:demo:sse-route';
+
+/** A job that keeps processing: the stream would poll it for as long as the client stays. */
+function processingJob() {
+  let calls = 0;
+  let gate: Promise<void> = Promise.resolve();
+  const jobs = {
+    async events(): Promise<JobEvents> {
+      calls++;
+      await gate;
+      return { status: 'processing', step: 'extractText', events: [{ seq: 1, status: 'processing', step: 'extractText', at: new Date(0).toISOString() }] };
+    },
+  };
+  return {
+    jobs: jobs as unknown as JobsService,
+    calls: () => calls,
+    /** Holds the next answers back until the returned function is called. */
+    hold: () => {
+      let release = () => undefined as void;
+      gate = new Promise((resolve) => (release = resolve));
+      return () => {
+        gate = Promise.resolve();
+        release();
+      };
+    },
+  };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `count()` stays the same for 40 poll intervals (or gives up after 25 tries), and returns it. */
+async function settled(count: () => number): Promise<number> {
+  for (let tries = 0, seen = count(); tries < 25; tries++, seen = count()) {
+    await pause(40 * POLL_MS);
+    if (count() === seen) return seen;
+  }
+  return count();
+}
+
+describe('GET /jobs/:id/events: the stream stops polling when the client goes away', () => {
+  const job = processingJob();
+  let api: RunningApi;
+  before(async () => {
+    const config = loadConfig({ SSE_POLL_INTERVAL: `${POLL_MS}ms` });
+    api = await startApiServer(
+      { config, jobs: job.jobs, log: createLogger('test', 'silent'), ready: async () => true },
+      { host: '127.0.0.1', port: 0 },
+    );
+  });
+  after(() => api?.close());
+
+  const open = (signal: AbortSignal) =>
+    fetch(`${api.url}/jobs/${encodeURIComponent(jobId)}/events`, { headers: { authorization: 'Bearer demo-key' }, signal });
+
+  test('when the client disconnects while the stream runs, then no further status is asked for', async () => {
+    const client = new AbortController();
+    const response = await open(client.signal);
+    assert.equal(response.status, 200);
+    const reader = response.body?.getReader();
+    assert.ok(reader);
+    await reader.read();
+    client.abort();
+    const afterLeaving = await settled(job.calls);
+    await pause(40 * POLL_MS);
+    assert.equal(job.calls(), afterLeaving);
+  });
+
+  test('when the client disconnects before the first answer, then the stream never starts polling', async () => {
+    const release = job.hold();
+    const before = job.calls();
+    const client = new AbortController();
+    const opening = open(client.signal).catch(() => undefined);
+    while (job.calls() === before) await pause(POLL_MS);
+    client.abort();
+    await opening;
+    // Let the server see the closed connection before the first answer arrives.
+    await pause(40 * POLL_MS);
+    release();
+    assert.equal(await settled(job.calls), before + 1, 'only the first status was asked for');
+  });
+});
