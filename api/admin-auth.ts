@@ -1,13 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Secret } from '../lib/secret';
 import { ApiError } from './api-error';
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
+import { bearerToken } from './auth';
 
 /**
  * Operators' routes take the admin key (ADMIN_API_KEY) as a Bearer token. Tenant keys never work here: the admin
@@ -15,9 +9,9 @@ function sameSecret(given: string, expected: string): boolean {
  */
 export function requireAdmin(adminKey: Secret | undefined) {
   return (req: Request, _res: Response, next: NextFunction): void => {
-    const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const token = bearerToken(req.headers.authorization);
     if (!adminKey) return next(new ApiError(401, 'unauthorized', 'the admin API is off: set ADMIN_API_KEY to use it'));
-    if (!token || !sameSecret(token, adminKey.reveal())) {
+    if (!token || !adminKey.matches(token)) {
       return next(new ApiError(401, 'unauthorized', 'send the admin key as "Authorization: Bearer <ADMIN_API_KEY>"'));
     }
     next();

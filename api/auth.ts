@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Tenant } from '../lib/config';
 import { apiErrors } from './api-error';
@@ -9,19 +8,17 @@ export interface Caller {
   role: 'api' | 'reviewer';
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** The token of an `Authorization: Bearer <token>` header. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
 }
 
 export function findCaller(tenants: Tenant[], authorization: string | undefined): Caller | undefined {
-  const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
-  if (!match?.[1]) return undefined;
-  const token = match[1];
+  const token = bearerToken(authorization);
+  if (!token) return undefined;
   for (const tenant of tenants) {
-    if (sameSecret(token, tenant.apiKey.reveal())) return { tenant, role: 'api' };
-    if (sameSecret(token, tenant.reviewerToken.reveal())) return { tenant, role: 'reviewer' };
+    if (tenant.apiKey.matches(token)) return { tenant, role: 'api' };
+    if (tenant.reviewerToken.matches(token)) return { tenant, role: 'reviewer' };
   }
   return undefined;
 }
