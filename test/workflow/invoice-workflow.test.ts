@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { InvalidDocumentError, LedgerRejectedError, ModelRateLimitedError } from '../../common/errors';
 import type { JobState } from '../../common/job';
@@ -88,7 +88,30 @@ describe('invoiceWorkflow with mocked activities', () => {
     });
   });
 
-  test('when a decision arrives after the job moved on, then the update says it is not awaiting review', async () => {
+  test('when a decision arrives after the job moved on, then the update says it is not awaiting review and who decided', async () => {
+    const fake = fakeActivities({
+      extractions: [validExtraction(sampleInvoice, 0.5)],
+      ledgerFailures: [new LedgerRejectedError('ledger answered 422')],
+    });
+    await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.executeUpdate(submitReviewUpdate, { args: [{ decision: 'approve', fields: sampleInvoice, reviewer: 'rita' }] });
+      await waitForStatus(handle, 'dead_letter');
+      const error = await handle
+        .executeUpdate(submitReviewUpdate, { args: [{ decision: 'reject', reason: 'late', reviewer: 'sam' }] })
+        .then(() => undefined, (e: unknown) => e);
+      assert.ok(error instanceof WorkflowUpdateFailedError, `expected WorkflowUpdateFailedError, got ${String(error)}`);
+      assert.ok(error.cause instanceof ApplicationFailure);
+      assert.equal(error.cause.type, 'NotAwaitingReview');
+      assert.match(error.cause.message, /dead_letter \(decided by rita\)/);
+      await handle.executeUpdate(abandonUpdate, { args: [{ operator: 'ops' }] });
+      await handle.result().catch(() => undefined);
+    });
+    assert.equal(fake.calls.postInvoiceToLedger, 1, 'the late decision changed nothing');
+  });
+
+  test('when a decision arrives after the job finished, then the server refuses it as a closed workflow', async () => {
     const fake = fakeActivities();
     await harness.withWorker(fake.activities, async (start) => {
       const handle = await start();
@@ -96,7 +119,7 @@ describe('invoiceWorkflow with mocked activities', () => {
       const error = await handle
         .executeUpdate(submitReviewUpdate, { args: [{ decision: 'reject', reason: 'late', reviewer: 'rita' }] })
         .then(() => undefined, (e: unknown) => e);
-      assert.ok(error instanceof Error, 'a late decision must be refused');
+      assert.ok(error instanceof WorkflowNotFoundError, `expected WorkflowNotFoundError, got ${String(error)}`);
       assert.equal(fake.calls.postInvoiceToLedger, 1);
     });
   });
