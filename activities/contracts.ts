@@ -1,4 +1,4 @@
-import type { DocumentRef, JobStep, Usage } from '../common/job';
+import type { DocumentRef, Usage } from '../common/job';
 import type { Classification, Invoice, InvoiceExtraction } from '../common/invoice';
 import type { Priority } from '../common/task-queues';
 
@@ -57,5 +57,3 @@ export interface PostToLedgerResult {
   replayed: boolean;
   attempt: number;
 }
-
-export type StepName = JobStep;

@@ -4,8 +4,6 @@ import { abandonUpdate, type OperatorInput, type OperatorResult, retryUpdate } f
 import { type DeadLetterOutcome, jobMetrics } from './job-metrics';
 import type { JobTracker } from './job-tracker';
 
-export type { DeadLetterOutcome };
-
 /** A failed step's error: which step is never in doubt once a step has failed. */
 export type StepFailure = JobError & { step: JobStep };
 
