@@ -3,8 +3,9 @@ import { NON_RETRYABLE_ERROR_TYPES } from '../common/errors';
 
 /**
  * Timeouts and retry policies per kind of step. Heartbeat timeouts are short so a killed worker is noticed in
- * seconds, not at the start-to-close timeout. Provider backoff and Retry-After come from the activity itself
- * (nextRetryDelay); these intervals apply to failures that carry no hint.
+ * seconds, not at the start-to-close timeout. Our typed retryable errors bring their own delay (nextRetryDelay: the
+ * provider's Retry-After, the budget's refill time, or jittered backoff; lib/failures.ts); these intervals apply to
+ * timeouts and untyped errors.
  *
  * Priority keys (lower goes first within a task queue; unset is 3) make a worker finish the jobs it started
  * before it opens new ones: with a backlog of hundreds, first-in-first-out would extract text for all of them
