@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import {
   type Client,
@@ -65,6 +66,28 @@ interface JobMemo {
 
 /** How long GET /jobs/:id waits for a worker to answer the status query before answering from the server alone. */
 const QUERY_DEADLINE_MS = 1_500;
+
+/**
+ * Temporal's page tokens travel with a checksum. The server answers a token it cannot read with a generic error
+ * that its client retries for about 20 seconds; a mangled or made-up token is a 400 at once instead.
+ */
+const pageTokens = {
+  write(token: Uint8Array): string {
+    const bytes = Buffer.from(token);
+    return `${bytes.toString('base64url')}.${pageTokenChecksum(bytes)}`;
+  },
+  /** The token's bytes, or null when it is not one `write` made. */
+  read(text: string): Buffer | null {
+    const [body, checksum, ...rest] = text.split('.');
+    if (!body || rest.length > 0) return null;
+    const bytes = Buffer.from(body, 'base64url');
+    return checksum === pageTokenChecksum(bytes) ? bytes : null;
+  },
+};
+
+function pageTokenChecksum(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('base64url').slice(0, 12);
+}
 
 export function createJobsService(deps: JobsServiceDeps) {
   const { client, store, config } = deps;
@@ -246,15 +269,18 @@ export function createJobsService(deps: JobsServiceDeps) {
       return { ...stored, fileName: memo.fileName ?? 'document' };
     },
 
-    async list(tenantId: string, filter: { status?: JobStatus; needsReview?: boolean; pageSize: number; pageToken?: string }) {
+    async list(tenantId: string, filter: { status?: JobStatus; pageSize: number; pageToken?: string }) {
       const clauses = [`TenantId = '${tenantId}'`, `JobType = 'invoice'`];
       if (filter.status) clauses.push(`JobStatus = '${filter.status}'`);
-      if (filter.needsReview !== undefined) clauses.push(`NeedsReview = ${filter.needsReview}`);
+      const nextPageToken = filter.pageToken === undefined ? undefined : pageTokens.read(filter.pageToken);
+      if (nextPageToken === null) {
+        throw apiErrors.invalidRequest('pageToken is not one this list gave out; start again without it', { field: 'pageToken' });
+      }
       const response = await client.workflowService.listWorkflowExecutions({
         namespace: config.temporal.namespace,
         query: clauses.join(' AND '),
         pageSize: filter.pageSize,
-        ...(filter.pageToken ? { nextPageToken: Buffer.from(filter.pageToken, 'base64url') } : {}),
+        ...(nextPageToken ? { nextPageToken } : {}),
       });
       const jobs = (response.executions ?? []).map((execution) => {
         const fields = execution.searchAttributes?.indexedFields ?? {};
@@ -273,7 +299,7 @@ export function createJobsService(deps: JobsServiceDeps) {
           links: links(jobId),
         });
       });
-      const next = response.nextPageToken?.length ? Buffer.from(response.nextPageToken).toString('base64url') : undefined;
+      const next = response.nextPageToken?.length ? pageTokens.write(response.nextPageToken) : undefined;
       return compact({ jobs, nextPageToken: next });
     },
 

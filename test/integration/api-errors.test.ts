@@ -146,4 +146,25 @@ describe('API errors: a status, a stable code, a message that says what to fix',
     const bad = await fetch(`${apiUrl()}/jobs?status=lost`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
     assert.equal(bad.status, 400);
   });
+
+  test('when the list is paged, then the nextPageToken leads on; a pageToken it did not give out is a 400 naming it', async () => {
+    const page = async (query: string) => {
+      const response = await fetch(`${apiUrl()}/jobs?limit=1${query}`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
+      return { status: response.status, body: (await response.json()) as { jobs?: Array<{ jobId: string }>; nextPageToken?: string; error?: { code: string; details?: { field?: string } } } };
+    };
+    // Earlier tests in this file leave several jobs of this tenant behind.
+    const first = await page('');
+    assert.equal(first.status, 200);
+    assert.ok(first.body.nextPageToken, 'more than one job, so a next page');
+    const second = await page(`&pageToken=${encodeURIComponent(first.body.nextPageToken)}`);
+    assert.equal(second.status, 200);
+    assert.notEqual(second.body.jobs?.[0]?.jobId, first.body.jobs?.[0]?.jobId);
+
+    for (const token of ['bm90LWEtcGFnZS10b2tlbg', `${first.body.nextPageToken}x`]) {
+      const refused = await page(`&pageToken=${encodeURIComponent(token)}`);
+      assert.equal(refused.status, 400, token);
+      assert.equal(refused.body.error?.code, 'invalid_request');
+      assert.equal(refused.body.error?.details?.field, 'pageToken');
+    }
+  });
 });
