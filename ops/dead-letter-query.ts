@@ -36,7 +36,12 @@ export function deadLetterQuery(filter: DeadLetterFilter, now = new Date()): str
     if (!TENANT_ID_PATTERN.test(filter.tenantId)) throw new InvalidFilterError('tenant must be a tenant id');
     clauses.push(`TenantId = '${filter.tenantId}'`);
   }
-  const before = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  const before = (ms: number) => {
+    const at = new Date(now.getTime() - ms);
+    // An age beyond the calendar (999999999d) makes no date at all; toISOString would throw a RangeError.
+    if (!Number.isFinite(at.getTime())) throw new InvalidFilterError('olderThan and newerThan must be ages, e.g. 2h or 3d');
+    return at.toISOString();
+  };
   if (filter.olderThanMs !== undefined) clauses.push(`StatusSince <= '${before(filter.olderThanMs)}'`);
   if (filter.newerThanMs !== undefined) clauses.push(`StatusSince >= '${before(filter.newerThanMs)}'`);
   return clauses.join(' AND ');

@@ -27,4 +27,9 @@ describe('deadLetterQuery', () => {
     assert.throws(() => deadLetterQuery({ tenantId: "demo' OR '1'='1" }, now), InvalidFilterError);
     assert.throws(() => deadLetterQuery({ step: 'nope' as JobStep }, now), InvalidFilterError);
   });
+
+  test('when an age reaches beyond any date, then the filter is refused rather than failing', () => {
+    assert.throws(() => deadLetterQuery({ olderThanMs: 999_999_999 * 86_400_000 }, now), InvalidFilterError);
+    assert.throws(() => deadLetterQuery({ newerThanMs: Number.NaN }, now), InvalidFilterError);
+  });
 });
