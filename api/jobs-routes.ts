@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { IDEMPOTENCY_KEY_PATTERN } from '../common/job-id';
 import type { Invoice } from '../common/invoice';
-import { JOB_STATUSES, type JobStatus } from '../common/job';
+import { isTerminal, JOB_STATUSES, type JobStatus } from '../common/job';
 import type { SubmitReviewInput } from '../common/messages';
 import { PRIORITIES, type Priority } from '../common/task-queues';
 import { checkCallbackUrl } from '../lib/callback-url';
@@ -83,9 +83,7 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
 
   router.get('/jobs/:id', reviewers, async (req: Request, res: Response) => {
     const job = await jobs.get(callerOf(res).tenant.id, String(req.params.id));
-    if (!['posted', 'rejected', 'review_expired', 'failed'].includes(job.status)) {
-      res.set('Retry-After', String(POLL_AFTER_SECONDS));
-    }
+    if (!isTerminal(job.status)) res.set('Retry-After', String(POLL_AFTER_SECONDS));
     res.json(job);
   });
 

@@ -10,7 +10,15 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { jobIdFor, parseJobId } from '../common/job-id';
-import type { InvoiceJobInput, JobError, JobEvent, JobState, JobStatus, JobStep } from '../common/job';
+import {
+  type InvoiceJobInput,
+  isTerminal,
+  type JobError,
+  type JobEvent,
+  type JobState,
+  type JobStatus,
+  type JobStep,
+} from '../common/job';
 import { statusQuery, submitReviewUpdate, type SubmitReviewInput } from '../common/messages';
 import {
   JobStatusKey,
@@ -124,7 +132,7 @@ export function createJobsService(deps: JobsServiceDeps) {
       jobId: description.workflowId,
       type: (attribute(JobTypeKey) as string | undefined) ?? 'invoice',
       // A run the server ended (terminated, timed out) never got to write its own final status.
-      status: running || ['posted', 'rejected', 'review_expired', 'failed'].includes(status) ? status : 'failed',
+      status: running || isTerminal(status) ? status : 'failed',
       step: attribute(JobStepKey) as JobStep | undefined,
       priority: memo.priority,
       fileName: memo.fileName,
