@@ -26,7 +26,8 @@ export async function applyFaultAfterCommit(input: {
 }): Promise<boolean> {
   const { fault, req, log } = input;
   if (fault?.kind === 'slow') {
-    await delay(fault.delayMs);
+    // Unref'd: a held-back answer (up to 5 minutes) must not keep a ledger that was told to stop alive.
+    await delay(fault.delayMs, undefined, { ref: false });
     return false;
   }
   if (fault?.kind !== 'commit_then_fail') return false;

@@ -88,6 +88,32 @@ describe('ledger: the process (tsx ledger/main.ts)', { timeout: 60_000 }, () => 
     assert.ok(second.logLines.some((line) => line.msg === 'ledger stopped'));
   });
 
+  test('when a slow answer is held back, then SIGTERM still stops the process once the in-flight grace is over', async () => {
+    const ledger = await start();
+    const armed = await fetch(`${ledger.url}/_ledger/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'slow', delayMs: 300_000 }),
+    });
+    assert.equal(armed.status, 200);
+    const held = postLedgerEntry({
+      url: ledger.url,
+      idempotencyKey: 'held-1',
+      body: sampleEntryRequest({ jobId: 'invoice:demo:held' }),
+    }).catch((error: unknown) => error);
+    // The post is committed before its answer is held back; once it is listed, it is in flight.
+    for (let i = 0; i < 100; i++) {
+      const listed = (await (await fetch(`${ledger.url}/entries?idempotencyKey=held-1`)).json()) as { entries: unknown[] };
+      if (listed.entries.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    ledger.child.kill('SIGTERM');
+    // Without the fix the held-back answer kept the process alive for the whole delay, past this test's timeout.
+    assert.deepEqual(await exitOf(ledger.child), { code: 0, signal: null });
+    assert.ok(ledger.logLines.some((line) => line.msg === 'ledger stopped'));
+    assert.ok((await held) instanceof Error, 'the held-back answer never came');
+  });
+
   test('when a setting is invalid, then the process exits 1 with a message naming the variable', async () => {
     const child = spawnLedger({ LEDGER_PORT: 'eighty', LEDGER_DATA_DIR: dataDir });
     started.push(child);
