@@ -88,9 +88,12 @@ export const adminPaths: Record<string, Schema> = {
       },
       responses: {
         '200': { description: 'Done (or, in a dry run, what would be done).', content: json(replayOutcome) },
+        '400': errors[400],
         '401': problem('`unauthorized`: send the admin key (ADMIN_API_KEY) as a Bearer token.'),
         '404': problem('`not_found`: no such job.'),
         '409': problem('`not_replayable`: the job is running and not parked, or it finished; `details.detail` says which.'),
+        '413': errors[413],
+        '415': errors[415],
         '500': errors[500],
         '503': errors[503],
       },

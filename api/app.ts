@@ -75,6 +75,8 @@ function toApiError(error: unknown): ApiError {
   const type = (error as { type?: string }).type;
   if (type === 'entity.parse.failed') return new ApiError(400, 'invalid_request', 'the body is not valid JSON');
   if (type === 'entity.too.large') return new ApiError(413, 'payload_too_large', 'the JSON body is larger than 1 MB');
+  // A charset other than UTF-8 or an unknown Content-Encoding: the client's to fix, not a fault of ours.
+  if (status === 415) return new ApiError(415, 'unsupported_media_type', `the JSON body cannot be read: ${(error as Error).message}`);
   if (status === 400) return new ApiError(400, 'invalid_request', (error as Error).message);
   if (isUnavailable(error)) return new ApiError(503, 'temporal_unavailable', 'the job service is unreachable; retry shortly');
   return new ApiError(500, 'internal', 'something went wrong on our side; retrying with the same Idempotency-Key is safe');

@@ -167,7 +167,7 @@ export const jobPaths: Record<string, Schema> = {
         { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 128 } },
       ],
       requestBody: { required: true, content: json(ref('ReviewRequest')) },
-      responses: responses({ '200': { description: 'Accepted; the job as it is now.', content: json(ref('Job')) } }, 400, 401, 404, 409, 413, 422, 503),
+      responses: responses({ '200': { description: 'Accepted; the job as it is now.', content: json(ref('Job')) } }, 400, 401, 404, 409, 413, 415, 422, 503),
     },
   },
 };

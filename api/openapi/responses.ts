@@ -11,7 +11,7 @@ export const errors = {
   404: problem('`not_found`: no such job for this tenant (another tenant’s job answers the same way), or no such route.'),
   409: problem('`idempotency_key_reused` (same key, different file; `details.jobId`) or `not_awaiting_review` (the job already moved on; `details.status`).'),
   413: problem('`payload_too_large`: the file (or JSON body) is over the limit; `details.limitBytes`.'),
-  415: problem('`unsupported_media_type`: the bytes are neither a PDF nor UTF-8 text.'),
+  415: problem('`unsupported_media_type`: the uploaded bytes are neither a PDF nor UTF-8 text, or a JSON body is not UTF-8 (or has an unknown Content-Encoding).'),
   422: problem('`invalid_fields`: the fields do not match the invoice schema; `details.errors` lists each problem.'),
   500: problem('`internal`: a fault on our side; retrying with the same Idempotency-Key is safe.'),
   503: problem('`temporal_unavailable` (the job service is unreachable; retry shortly) or `reviewer_unavailable`.'),
