@@ -13,22 +13,25 @@ export function createExtractText(deps: { store: ObjectStore }) {
   return async function extractText(input: ExtractTextInput): Promise<ExtractTextResult> {
     const { attempt } = Context.current().info;
     const textKey = `${objectKeys.text(input.tenantId, input.document.sha256)}.${TEXT_EXTRACTOR_VERSION}`;
-    const bytes = await deps.store.getBytes(input.document.key);
-    const { text, pages } = await withHeartbeats(() => readText(bytes, input.document.contentType));
-    if (text.trim().length === 0) {
-      throw new InvalidDocumentError(
-        pages > 0
-          ? `the document has ${pages} page(s) but no text layer (scanned images need OCR, which Slowlane does not do yet)`
-          : 'the document is empty',
-      );
-    }
-    if (text.length > MAX_TEXT_CHARACTERS) {
-      throw new DocumentTooLargeError(
-        `the document has ${text.length} characters of text; the limit is ${MAX_TEXT_CHARACTERS}`,
-      );
-    }
-    await deps.store.put(textKey, text, { contentType: 'text/plain; charset=utf-8' });
-    return { textKey, characters: text.length, pages, attempt };
+    // The heartbeat timeout runs from the start, so the download of a large upload is covered too.
+    return withHeartbeats(async () => {
+      const bytes = await deps.store.getBytes(input.document.key);
+      const { text, pages } = await readText(bytes, input.document.contentType);
+      if (text.trim().length === 0) {
+        throw new InvalidDocumentError(
+          pages > 0
+            ? `the document has ${pages} page(s) but no text layer (scanned images need OCR, which Slowlane does not do yet)`
+            : 'the document is empty',
+        );
+      }
+      if (text.length > MAX_TEXT_CHARACTERS) {
+        throw new DocumentTooLargeError(
+          `the document has ${text.length} characters of text; the limit is ${MAX_TEXT_CHARACTERS}`,
+        );
+      }
+      await deps.store.put(textKey, text, { contentType: 'text/plain; charset=utf-8' });
+      return { textKey, characters: text.length, pages, attempt };
+    });
   };
 }
 
