@@ -11,7 +11,6 @@ import {
 import { createActivities, type ActivityDeps } from '../activities';
 import { type Priority, taskQueueFor } from '../common/task-queues';
 import type { Config } from '../lib/config';
-import type { Logger } from '../lib/logger';
 import { workerTelemetry, type WorkerTelemetry } from '../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from './activity-failure-interceptor';
 
@@ -49,7 +48,6 @@ export interface CreateWorkersOptions {
   config: Pick<Config, 'temporal' | 'worker'>;
   deps: ActivityDeps;
   workflowBundle: WorkflowBundle;
-  log: Logger;
   priorities?: Priority[];
   /** Metrics and tracing; without it the workers still register the sinks the workflows call. */
   telemetry?: WorkerTelemetry;

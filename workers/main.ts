@@ -29,7 +29,6 @@ async function main(): Promise<void> {
     deps: createActivityDeps(config, log, gateway.gateway),
     activitySlots: (priority) => gateway.activitySlots(priority),
     workflowBundle: await bundleWorkflows(),
-    log,
     telemetry: observability.telemetry,
   });
   log.info(

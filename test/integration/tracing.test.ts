@@ -57,7 +57,6 @@ describe('OpenTelemetry traces (API → workflow → activities)', () => {
       config,
       deps: createActivityDeps(config, log, gateway.gateway),
       workflowBundle: await bundleWorkflows(),
-      log,
       telemetry: workerTelemetry({ tracing }),
       priorities: ['interactive'],
     })) as [Worker];
