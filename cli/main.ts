@@ -1,4 +1,4 @@
-import { loadConfig } from '../lib/config';
+import { loadCliConfig } from '../lib/config';
 import { type Command, parseCommand, USAGE, UsageError } from './arguments';
 import { createTerminal } from './progress';
 import { ApiCallError, createSlowlaneClient } from './slowlane-client';
@@ -19,13 +19,13 @@ async function main(argv: string[]): Promise<number> {
     terminal.out(USAGE);
     return 0;
   }
-  const { clients } = loadConfig();
-  const apiKey = command.key ?? clients.apiKey?.reveal();
+  const settings = loadCliConfig();
+  const apiKey = command.key ?? settings.apiKey?.reveal();
   if (!apiKey) {
     terminal.note('No API key: pass --key or set SLOWLANE_API_KEY.');
     return 2;
   }
-  const client = createSlowlaneClient({ apiUrl: command.api ?? clients.apiUrl, apiKey });
+  const client = createSlowlaneClient({ apiUrl: command.api ?? settings.apiUrl, apiKey });
   try {
     if (command.name === 'status') return await statusCommand(client, command, terminal);
     return await submitCommand(client, command, terminal);

@@ -113,7 +113,7 @@ export interface Config {
     /** The most activity slots one worker process takes, whatever the plan says. Env GATEWAY_MAX_SLOTS_PER_WORKER. */
     maxSlotsPerWorker: number;
   };
-  /** How results reach clients (webhooks, SSE) and where the `slowlane` CLI sends its requests (docs/clients.md). */
+  /** How results reach clients: webhooks and SSE (docs/clients.md). */
   clients: {
     /**
      * Accept callback URLs on loopback, private and link-local addresses (checked at submit and again against the
@@ -123,10 +123,6 @@ export interface Config {
     allowPrivateCallbackUrls: boolean;
     /** How often an open SSE stream looks for new job events. Env SSE_POLL_INTERVAL, default 1s. */
     eventsPollMs: number;
-    /** The API the CLI talks to. Env SLOWLANE_API_URL, default API_PUBLIC_URL. */
-    apiUrl: string;
-    /** The CLI's API key. Env SLOWLANE_API_KEY; in the local stack the first tenant's key. */
-    apiKey?: Secret;
   };
   /** Prometheus endpoints, traces and what they are built from (docs/operations.md). */
   observability: {
@@ -148,6 +144,14 @@ export interface Config {
     /** Spans carry service.name `<this>-api` or `<this>-worker`. Env OTEL_SERVICE_NAME, default slowlane. */
     serviceName: string;
   };
+}
+
+/** What the `slowlane` CLI needs (loadCliConfig). */
+export interface CliConfig {
+  /** The API the CLI talks to. Env SLOWLANE_API_URL, default API_PUBLIC_URL. */
+  apiUrl: string;
+  /** The CLI's API key. Env SLOWLANE_API_KEY; in the local stack the first tenant's key. */
+  apiKey?: Secret;
 }
 
 export class ConfigError extends Error {
@@ -225,7 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
     api: {
       host: apiHost,
       port: apiPort,
-      publicUrl: read.string('API_PUBLIC_URL', `http://127.0.0.1:${apiPort}`).replace(/\/$/, ''),
+      publicUrl: readPublicUrl(read, apiPort),
       maxUploadBytes: read.int('MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1, 512 * 1024 * 1024),
       uploadTmpDir: read.string('UPLOAD_TMP_DIR', tmpdir()),
       adminKey: read.optionalSecret('ADMIN_API_KEY') ?? (deployment === 'local' ? new Secret('admin-key') : undefined),
@@ -266,8 +270,6 @@ export function loadConfig(env: Env = process.env): Config {
     clients: {
       allowPrivateCallbackUrls: read.bool('WEBHOOK_ALLOW_PRIVATE_URLS', deployment === 'local'),
       eventsPollMs: read.duration('SSE_POLL_INTERVAL', 1_000),
-      apiUrl: (read.optionalString('SLOWLANE_API_URL') ?? '').replace(/\/$/, ''),
-      apiKey: read.optionalSecret('SLOWLANE_API_KEY'),
     },
     observability: {
       metricsEnabled: read.bool('METRICS_ENABLED', true),
@@ -279,12 +281,29 @@ export function loadConfig(env: Env = process.env): Config {
       serviceName: read.string('OTEL_SERVICE_NAME', 'slowlane'),
     },
   };
-  // The CLI's defaults: this deployment's own API and, in the local stack, the demo tenant's key.
-  config.clients.apiUrl ||= config.api.publicUrl;
-  if (!config.clients.apiKey && deployment === 'local') config.clients.apiKey = config.tenants[0]?.apiKey;
   read.assertNoErrors();
   checkModelLimits(config.gateway.pools);
   return config;
+}
+
+/**
+ * The CLI's settings alone. It is a client: on a machine set up for production it must not need the tenants,
+ * model key and S3 credentials that loadConfig insists on there. Defaults: this deployment's own API and, in
+ * the local stack, the first tenant's key.
+ */
+export function loadCliConfig(env: Env = process.env): CliConfig {
+  const read = new EnvReader(env);
+  const deployment = read.oneOf('SLOWLANE_ENV', ['local', 'production'], 'local');
+  const apiUrl = read.optionalString('SLOWLANE_API_URL')?.replace(/\/$/, '') || readPublicUrl(read, read.int('API_PORT', 3000, 0, 65535));
+  const apiKey =
+    read.optionalSecret('SLOWLANE_API_KEY') ??
+    (deployment === 'local' ? parseTenants(read.optionalString('SLOWLANE_TENANTS') ?? DEMO_TENANT_JSON)[0]?.apiKey : undefined);
+  read.assertNoErrors();
+  return { apiUrl, ...(apiKey ? { apiKey } : {}) };
+}
+
+function readPublicUrl(read: EnvReader, apiPort: number): string {
+  return read.string('API_PUBLIC_URL', `http://127.0.0.1:${apiPort}`).replace(/\/$/, '');
 }
 
 function checkModelLimits(pools: Record<string, ModelLimits>): void {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../../lib/config';
+import { ConfigError, loadCliConfig, loadConfig } from '../../lib/config';
 
 const root = join(__dirname, '..', '..');
 
@@ -49,6 +49,21 @@ describe('loadConfig', () => {
 
   test('when a tenant entry is incomplete, then the error says which field of which entry', () => {
     assert.throws(() => loadConfig({ SLOWLANE_TENANTS: '[{"id":"acme","apiKey":"k"}]' }), /SLOWLANE_TENANTS\[0\]\.reviewerToken/);
+  });
+
+  test('when the CLI runs on a machine set up for production, then it needs only its API and key, not the servers\' settings', () => {
+    assert.throws(() => loadConfig({ SLOWLANE_ENV: 'production' }), ConfigError);
+    const cli = loadCliConfig({ SLOWLANE_ENV: 'production', SLOWLANE_API_URL: 'https://slowlane.example.com/', SLOWLANE_API_KEY: 'acme-key' });
+    assert.equal(cli.apiUrl, 'https://slowlane.example.com');
+    assert.equal(cli.apiKey?.reveal(), 'acme-key');
+    assert.equal(loadCliConfig({ SLOWLANE_ENV: 'production' }).apiKey, undefined, 'no demo key outside the local stack');
+  });
+
+  test('when the CLI runs locally with nothing set, then it talks to this API with the first tenant\'s key', () => {
+    const local = loadCliConfig({});
+    assert.equal(local.apiUrl, 'http://127.0.0.1:3000');
+    assert.equal(local.apiKey?.reveal(), 'demo-key');
+    assert.equal(loadCliConfig({ API_PUBLIC_URL: 'http://127.0.0.1:4000/' }).apiUrl, 'http://127.0.0.1:4000');
   });
 
   test('when the README is read, then every environment variable the config reads is documented', () => {
