@@ -37,15 +37,19 @@ export async function showDocument(container: HTMLElement, api: ReviewerApi, job
       cMapUrl: `${VENDOR}/cmaps/`,
       wasmUrl: `${VENDOR}/wasm/`,
     }).promise;
-    if (!isCurrent()) return;
-    const pages = h('div', { class: 'document-pages', 'data-testid': 'document-pages', 'data-page-count': pdf.numPages });
-    mount(container, pages);
-    const shown = Math.min(pdf.numPages, MAX_PAGES);
-    for (let number = 1; number <= shown && isCurrent(); number++) {
-      pages.append(await renderPage(await pdf.getPage(number), container.clientWidth - 24, number));
+    // Freed however this ends (the reviewer moved on, a page failed to render): pdf.js keeps the document in its worker.
+    try {
+      if (!isCurrent()) return;
+      const pages = h('div', { class: 'document-pages', 'data-testid': 'document-pages', 'data-page-count': pdf.numPages });
+      mount(container, pages);
+      const shown = Math.min(pdf.numPages, MAX_PAGES);
+      for (let number = 1; number <= shown && isCurrent(); number++) {
+        pages.append(await renderPage(await pdf.getPage(number), container.clientWidth - 24, number));
+      }
+      if (pdf.numPages > shown) pages.append(h('p', { class: 'muted' }, `Showing ${shown} of ${pdf.numPages} pages.`));
+    } finally {
+      await pdf.destroy();
     }
-    if (pdf.numPages > shown) pages.append(h('p', { class: 'muted' }, `Showing ${shown} of ${pdf.numPages} pages.`));
-    await pdf.destroy();
   } catch (error) {
     if (isCurrent()) {
       mount(container, h('p', { class: 'error', role: 'alert' }, `Could not show the document: ${error instanceof Error ? error.message : String(error)}`));
