@@ -1,10 +1,10 @@
 import validateInvoice from 'virtual:invoice-validator';
 import type { InvoiceExtraction } from '../../common/invoice';
+import { formatErrors } from '../../common/schema-errors';
 import { h, mount } from './dom';
 import {
   errorsByInput,
   type FormValues,
-  formatSchemaErrors,
   formValuesFrom,
   invoiceFrom,
   LINE_ITEM_COLUMNS,
@@ -150,7 +150,7 @@ export function createFieldsForm(options: {
   }
   function validate(): void {
     const invoice = invoiceFrom(values);
-    currentErrors = validateInvoice(invoice) ? [] : formatSchemaErrors(validateInvoice.errors ?? []);
+    currentErrors = validateInvoice(invoice) ? [] : formatErrors(validateInvoice.errors ?? []);
     show(currentErrors);
   }
   validate();

@@ -24,14 +24,6 @@ export interface FormValues {
   lineItems: Array<Record<LineItemColumn, string>>;
 }
 
-/** A schema error as ajv reports it (the subset we read). */
-export interface SchemaError {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
 const asText = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
 
 /** Fills the form from the model's extraction, or from whatever parses out of its raw output. */
@@ -85,16 +77,6 @@ export function invoiceFrom(values: FormValues): Record<string, unknown> {
     amount: toValue(row.amount, 'number', true),
   }));
   return invoice;
-}
-
-/** Same wording as the server (common/validation.ts formatErrors), so the page and a 422 say the same thing. */
-export function formatSchemaErrors(errors: readonly SchemaError[]): string[] {
-  return errors.map((error) => {
-    const path = error.instancePath === '' ? '(root)' : error.instancePath;
-    if (error.keyword === 'additionalProperties') return `${path} has an unknown property "${String(error.params.additionalProperty)}"`;
-    if (error.keyword === 'required') return `${path} is missing "${String(error.params.missingProperty)}"`;
-    return `${path} ${error.message ?? 'is invalid'}`;
-  });
 }
 
 /**

@@ -5,15 +5,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { before, describe, test } from 'node:test';
 import { build } from 'esbuild';
+import { formatErrors, type SchemaError } from '../../common/schema-errors';
 import { validateInvoice } from '../../common/validation';
 import { invoiceValidatorPlugin } from '../../reviewer/build';
 import {
   errorsByInput,
-  formatSchemaErrors,
   formValuesFrom,
   invoiceFrom,
   parseRawOutput,
-  type SchemaError,
 } from '../../reviewer/browser/invoice-form-model';
 import { byOldest, formatTimeLeft } from '../../reviewer/browser/time-left';
 
@@ -70,7 +69,7 @@ describe('the review form: the same schema as the server, in the browser', () =>
       const server = validateInvoice(invoice);
       const ok = browserValidate(invoice);
       assert.equal(ok, server.ok, JSON.stringify(invoice));
-      assert.deepEqual(ok ? [] : formatSchemaErrors(browserValidate.errors ?? []), server.ok ? [] : server.errors, JSON.stringify(invoice));
+      assert.deepEqual(ok ? [] : formatErrors(browserValidate.errors ?? []), server.ok ? [] : server.errors, JSON.stringify(invoice));
     }
   });
 
