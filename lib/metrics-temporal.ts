@@ -20,8 +20,10 @@ export function cached<T>(load: () => Promise<T>, ttlMs: number, now = Date.now)
     if (!entry || now() - entry.at >= ttlMs) {
       const value = load();
       entry = { at: now(), value };
-      // A failed read is not cached: the next scrape asks again.
-      value.catch(() => (entry = undefined));
+      // A failed read is not cached: the next scrape asks again. A late failure must not drop a newer read.
+      value.catch(() => {
+        if (entry?.value === value) entry = undefined;
+      });
     }
     return entry.value;
   };

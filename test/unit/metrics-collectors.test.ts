@@ -47,6 +47,27 @@ describe('cached', () => {
     await assert.rejects(read(), /temporal down/);
     assert.equal(await read(), 2);
   });
+
+  test('when a slow read fails after a newer one was cached, then the newer one is kept', async () => {
+    let clock = 0;
+    let reads = 0;
+    let failFirst = (_error: Error) => undefined as void;
+    const read = cached(
+      () => {
+        reads += 1;
+        return reads === 1 ? new Promise<number>((_resolve, reject) => (failFirst = reject)) : Promise.resolve(reads);
+      },
+      10_000,
+      () => clock,
+    );
+    const slow = read();
+    clock = 10_000;
+    assert.equal(await read(), 2);
+    failFirst(new Error('timed out'));
+    await assert.rejects(slow, /timed out/);
+    assert.equal(await read(), 2);
+    assert.equal(reads, 2);
+  });
 });
 
 describe('failureKind', () => {
