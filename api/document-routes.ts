@@ -21,7 +21,15 @@ export function documentRouter(deps: { jobs: JobsService; config: Pick<Config, '
       'cache-control': 'private, max-age=300',
       ...(document.contentLength !== undefined ? { 'content-length': String(document.contentLength) } : {}),
     });
-    await pipeline(document.body, res);
+    let storeFailed = false;
+    document.body.once('error', () => (storeFailed = true));
+    try {
+      await pipeline(document.body, res);
+    } catch (error) {
+      // The reviewer moved on before the document arrived: nothing failed on our side, nothing to log.
+      if (!storeFailed && (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+      throw error;
+    }
   });
 
   return router;
