@@ -15,7 +15,7 @@ export async function startApiServer(deps: AppDeps, listen: { host: string; port
     const s = app.listen(listen.port, listen.host, () => resolve(s));
     s.on('error', reject);
   });
-  // Long uploads on slow links must not be cut by the default 5-minute request timeout being too short.
+  // A 25 MB upload on a slow link can take longer than Node's default 5 minutes to arrive.
   server.requestTimeout = 10 * 60 * 1000;
   const { port } = server.address() as AddressInfo;
   return {

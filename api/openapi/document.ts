@@ -35,7 +35,7 @@ const webhooks: Record<string, Schema> = {
 };
 
 /** The whole contract: every route the API serves, its errors, and the webhooks it sends. */
-export function openApiDocument(options: { serverUrl: string; extraPaths?: Record<string, Schema> }): Schema {
+export function openApiDocument(options: { serverUrl: string }): Schema {
   return {
     openapi: '3.1.0',
     info: {
@@ -53,7 +53,7 @@ export function openApiDocument(options: { serverUrl: string; extraPaths?: Recor
       { name: 'meta', description: 'Health and this document.' },
       { name: 'webhooks', description: 'What Slowlane sends to callback URLs.' },
     ],
-    paths: { ...jobPaths, ...pagePaths, ...adminPaths, ...options.extraPaths },
+    paths: { ...jobPaths, ...pagePaths, ...adminPaths },
     webhooks,
     components: {
       schemas,
