@@ -25,11 +25,14 @@ export function createApiMetrics(registry: Registry) {
 
 export type ApiMetrics = ReturnType<typeof createApiMetrics>;
 
-/** Counts each request under its route pattern (`/jobs/:id`), never the raw path, so ids do not become labels. */
+/**
+ * Counts each request under its route pattern (`/jobs/:id`), never the raw path, so ids do not become labels.
+ * On 'close', not 'finish': an event stream or a download the client leaves never finishes, and still counts.
+ */
 export function measureRequests(metrics: ApiMetrics) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const stop = metrics.requestDuration.startTimer();
-    res.on('finish', () => {
+    res.on('close', () => {
       const pattern = (req.route as { path?: string } | undefined)?.path;
       const route = pattern ? `${req.baseUrl}${pattern}` : 'unmatched';
       metrics.requests.inc({ method: req.method, route, status: String(res.statusCode) });

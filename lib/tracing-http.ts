@@ -14,7 +14,8 @@ export function traceRequests(tracer: Tracer = trace.getTracer('slowlane-api')) 
       { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': req.path } },
       parent,
     );
-    res.on('finish', () => {
+    // 'close' comes for every response, also one the client left before it finished (an event stream).
+    res.on('close', () => {
       // The matched route (`/jobs/:id`) names the span, so spans of one route group together whatever the id.
       const route = (req.route as { path?: string } | undefined)?.path;
       if (route) {

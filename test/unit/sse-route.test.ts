@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Registry } from 'prom-client';
 import type { JobEvents, JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
 import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
+import { createApiMetrics } from '../../lib/metrics-api';
 
 const POLL_MS = 5;
 const jobId = 'invoice:demo:sse-route';
@@ -47,11 +49,12 @@ async function settled(count: () => number): Promise<number> {
 
 describe('GET /jobs/:id/events: the stream stops polling when the client goes away', () => {
   const job = processingJob();
+  const metrics = createApiMetrics(new Registry());
   let api: RunningApi;
   before(async () => {
     const config = loadConfig({ SSE_POLL_INTERVAL: `${POLL_MS}ms` });
     api = await startApiServer(
-      { config, jobs: job.jobs, log: createLogger('test', 'silent'), ready: async () => true },
+      { config, jobs: job.jobs, log: createLogger('test', 'silent'), ready: async () => true, metrics },
       { host: '127.0.0.1', port: 0 },
     );
   });
@@ -60,7 +63,7 @@ describe('GET /jobs/:id/events: the stream stops polling when the client goes aw
   const open = (signal: AbortSignal) =>
     fetch(`${api.url}/jobs/${encodeURIComponent(jobId)}/events`, { headers: { authorization: 'Bearer demo-key' }, signal });
 
-  test('when the client disconnects while the stream runs, then no further status is asked for', async () => {
+  test('when the client disconnects while the stream runs, then no further status is asked for, and the request is counted', async () => {
     const client = new AbortController();
     const response = await open(client.signal);
     assert.equal(response.status, 200);
@@ -71,6 +74,8 @@ describe('GET /jobs/:id/events: the stream stops polling when the client goes aw
     const afterLeaving = await settled(job.calls);
     await pause(40 * POLL_MS);
     assert.equal(job.calls(), afterLeaving);
+    const counted = (await metrics.requests.get()).values.find((value) => value.labels.route === '/jobs/:id/events');
+    assert.equal(counted?.value, 1, 'the stream the client left is counted');
   });
 
   test('when the client disconnects before the first answer, then the stream never starts polling', async () => {
