@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { getJob, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
+import { demo, getJob, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
+import { startExtraApi } from '../support/extra-api';
+import { temporalClient } from '../support/operations';
 import { sampleWith } from '../support/samples';
 
 describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', () => {
@@ -99,6 +101,48 @@ describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', 
     assert.equal(again.status, 202);
     assert.equal(again.body.jobId, jobId);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  });
+
+  test('when no worker polls the job\'s queue, then GET answers from the server alone and the key still finds the job', async () => {
+    // An API whose jobs go to task queues no worker polls: the status query has no one to ask.
+    const api = await startExtraApi('api-no-worker-get', { TASK_QUEUE_PREFIX: `no-worker-${randomUUID().slice(0, 8)}` });
+    const client = await temporalClient();
+    try {
+      const sample = await sampleWith('posted');
+      const key = `no-worker-${randomUUID()}`;
+      const submitted = await submit(sample.bytes, { baseUrl: api.url, key, fileName: sample.fileName });
+      assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
+      assert.equal(submitted.body.status, 'queued');
+      const jobId = submitted.body.jobId as string;
+      const read = async () => {
+        const response = await fetch(`${api.url}/jobs/${encodeURIComponent(jobId)}`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
+        assert.equal(response.status, 200);
+        return { job: (await response.json()) as { status: string; detailed: boolean; fileName?: string }, retryAfter: response.headers.get('retry-after') };
+      };
+      const waiting = await read();
+      assert.deepEqual(
+        { status: waiting.job.status, detailed: waiting.job.detailed, fileName: waiting.job.fileName, retryAfter: waiting.retryAfter },
+        { status: 'queued', detailed: false, fileName: sample.fileName, retryAfter: '2' },
+      );
+
+      const again = await submit(sample.bytes, { baseUrl: api.url, key });
+      assert.equal(again.status, 202);
+      assert.equal(again.body.jobId, jobId);
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      const other = await sampleWith('awaiting_review');
+      const conflict = await submit(other.bytes, { baseUrl: api.url, key });
+      assert.equal(conflict.status, 409);
+      assert.equal(conflict.body.error?.code, 'idempotency_key_reused');
+
+      // A run the server ends (here: terminated by an operator) never wrote a final status of its own.
+      await client.workflow.getHandle(jobId).terminate('test: no worker will ever take it');
+      const ended = await read();
+      assert.equal(ended.job.status, 'failed');
+      assert.equal(ended.retryAfter, null, 'nothing more to wait for');
+    } finally {
+      await client.connection.close();
+      await api.stop();
+    }
   });
 
   test('when a plain-text invoice is submitted, then it is read as text and goes through the pipeline', async () => {
