@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { freePort } from './ports';
+import { reapOnExit } from './reaper';
 import { ensureRedis } from './tools';
 
 export interface LocalRedis {
@@ -22,21 +23,40 @@ export async function startLocalRedis(): Promise<LocalRedis> {
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: 'ignore' },
   );
+  reapOnExit(child, { group: false });
+  let spawnError: Error | undefined;
+  child.once('error', (error) => (spawnError = error));
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  const stopChild = () =>
+    new Promise<void>((resolve) => {
+      if (gone() || spawnError) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
   const url = `redis://127.0.0.1:${port}`;
   const clients: Redis[] = [];
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => undefined);
-  for (let tries = 0; ; tries++) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      break;
-    } catch (error) {
-      if (tries > 100) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    for (let tries = 0; ; tries++) {
+      try {
+        await probe.connect();
+        await probe.ping();
+        break;
+      } catch (error) {
+        if (spawnError || gone()) {
+          throw new Error(`redis-server did not start: ${spawnError?.message ?? `exit ${child.exitCode}`}`, { cause: error });
+        }
+        if (tries > 100) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     }
+  } catch (error) {
+    await stopChild();
+    throw error;
+  } finally {
+    probe.disconnect();
   }
-  probe.disconnect();
   return {
     url,
     client() {
@@ -46,11 +66,7 @@ export async function startLocalRedis(): Promise<LocalRedis> {
     },
     async stop() {
       for (const client of clients) client.disconnect();
-      await new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
+      await stopChild();
     },
   };
 }

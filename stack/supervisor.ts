@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { reapOnExit, signalChild } from './reaper';
 
 export interface ProcessSpec {
   name: string;
@@ -28,11 +29,12 @@ export interface ManagedProcess {
 
 /**
  * Starts the stack's processes in order, each with its output in its own log file, waits until each is
- * ready, and stops them in reverse order. If one dies unexpectedly, `onUnexpectedExit` hears about it.
+ * ready, and stops them in reverse order. If one dies unexpectedly after it was ready, `onUnexpectedExit` hears
+ * about it; one that dies while starting makes `start` reject instead.
  */
 export class Supervisor {
   private readonly running: ManagedProcess[] = [];
-  private stopping = false;
+  private stopped: Promise<void> | undefined;
 
   constructor(
     private readonly logDir: string,
@@ -41,6 +43,8 @@ export class Supervisor {
 
   async start(spec: ProcessSpec): Promise<ManagedProcess> {
     await mkdir(this.logDir, { recursive: true });
+    // A start that loses the race with stopAll would leave a process nobody stops.
+    if (this.stopped) throw new Error(`${spec.name} was not started: the stack is stopping`);
     const logFile = join(this.logDir, `${spec.name}.log`);
     const log = createWriteStream(logFile, { flags: 'a' });
     log.write(`\n--- ${new Date().toISOString()} starting ${spec.command} ${spec.args.join(' ')}\n`);
@@ -51,6 +55,7 @@ export class Supervisor {
       // Its own process group, so Ctrl-C in the terminal reaches us first and we stop children in order.
       detached: true,
     });
+    reapOnExit(child, { group: true });
     child.stdout?.pipe(log, { end: false });
     child.stderr?.pipe(log, { end: false });
     let recent = '';
@@ -60,46 +65,66 @@ export class Supervisor {
     child.stdout?.on('data', remember);
     child.stderr?.on('data', remember);
     let exited = false;
-    const exitPromise = new Promise<void>((resolve) => {
-      child.on('exit', (code) => {
-        exited = true;
-        log.write(`--- exited with ${code}\n`);
-        if (!this.stopping && !managed.stopRequested) {
-          void tail(logFile).then((text) => this.onUnexpectedExit(spec.name, code, text));
-        }
-        resolve();
-      });
+    let ready = false;
+    let stopRequested = false;
+    const onExit = (code: number | null) => {
+      exited = true;
+      log.write(`--- exited with ${code}\n`);
+      // Before it was ready, start() itself reports the exit (waitUntilReady).
+      if (ready && !this.stopped && !stopRequested) {
+        void tail(logFile).then((text) => this.onUnexpectedExit(spec.name, code, text));
+      }
+    };
+    child.once('exit', onExit);
+    child.once('error', (error) => {
+      // A spawn that failed (no such binary) emits no 'exit'.
+      if (child.pid !== undefined) return;
+      log.write(`--- could not start: ${error.message}\n`);
+      onExit(null);
     });
-    const managed: ManagedProcess & { stopRequested: boolean } = {
+    // 'close' follows 'exit' once the output pipes are drained (or follows a failed spawn); only then may the log end.
+    const finished = new Promise<void>((resolve) => child.once('close', () => log.end(resolve)));
+    const managed: ManagedProcess = {
       name: spec.name,
       child,
       logFile,
       output: () => recent,
-      stopRequested: false,
-      async stop(graceMs = 10_000) {
-        managed.stopRequested = true;
-        if (exited) return closeLog(log);
-        signal(child, 'SIGTERM');
-        const timer = setTimeout(() => signal(child, 'SIGKILL'), graceMs);
-        await exitPromise;
-        clearTimeout(timer);
-        await closeLog(log);
+      stop(graceMs = 10_000) {
+        stopRequested = true;
+        if (!exited) {
+          signalChild(child, 'SIGTERM', true);
+          const timer = setTimeout(() => signalChild(child, 'SIGKILL', true), graceMs);
+          child.once('exit', () => clearTimeout(timer));
+        }
+        return finished;
       },
-      async kill() {
-        managed.stopRequested = true;
-        if (!exited) signal(child, 'SIGKILL');
-        await exitPromise;
+      kill() {
+        stopRequested = true;
+        if (!exited) signalChild(child, 'SIGKILL', true);
+        return finished;
       },
     };
     this.running.push(managed);
-    await this.waitUntilReady(spec, () => exited, managed);
+    // A spawn that failed has no pid from the start, before its 'error' event arrives.
+    await this.waitUntilReady(spec, managed, () => exited || child.pid === undefined, finished);
+    ready = true;
     return managed;
   }
 
-  private async waitUntilReady(spec: ProcessSpec, hasExited: () => boolean, managed: ManagedProcess): Promise<void> {
+  private async waitUntilReady(
+    spec: ProcessSpec,
+    managed: ManagedProcess,
+    hasExited: () => boolean,
+    finished: Promise<void>,
+  ): Promise<void> {
     const deadline = Date.now() + (spec.readyTimeoutMs ?? 60_000);
     while (Date.now() < deadline) {
-      if (hasExited()) throw new Error(`${spec.name} exited during start-up:\n${await tail(managed.logFile)}`);
+      if (this.stopped) throw new Error(`${spec.name} was stopped during start-up`);
+      if (hasExited()) {
+        // Its last words (the reason it died) are in the log once the log is closed.
+        await finished;
+        throw new Error(`${spec.name} exited during start-up:\n${await tail(managed.logFile)}`);
+      }
       if (await spec.ready({ pid: managed.child.pid, output: managed.output }).catch(() => false)) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -114,29 +139,14 @@ export class Supervisor {
     if (index >= 0) this.running.splice(index, 1);
   }
 
-  async stopAll(): Promise<void> {
-    this.stopping = true;
-    for (const managed of [...this.running].reverse()) await managed.stop();
-    this.running.length = 0;
+  /** Stops every process in reverse start order; later calls wait for the same stop. No start succeeds after it. */
+  stopAll(): Promise<void> {
+    this.stopped ??= (async () => {
+      for (const managed of [...this.running].reverse()) await managed.stop();
+      this.running.length = 0;
+    })();
+    return this.stopped;
   }
-}
-
-function signal(child: ChildProcess, name: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    // Negative pid: the whole group, so a child's own children (tsx → node) stop too.
-    process.kill(-child.pid, name);
-  } catch {
-    try {
-      child.kill(name);
-    } catch {
-      // already gone
-    }
-  }
-}
-
-function closeLog(log: WriteStream): Promise<void> {
-  return new Promise((resolve) => log.end(resolve));
 }
 
 export async function tail(file: string, lines = 30): Promise<string> {
