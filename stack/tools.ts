@@ -14,7 +14,7 @@ export interface GoTool {
   name: string;
   module: string;
   version: string;
-  /** When a binary of this name is on PATH, it is used instead of building one. */
+  /** When a binary of this name built from the same version is on PATH, it is used instead of building one. */
   usePath: boolean;
 }
 
@@ -44,27 +44,56 @@ export function findOnPath(name: string, pathEnv: string): string | undefined {
   return undefined;
 }
 
-/** The path of a tool: on PATH, in the cache, or freshly built with `go install` (minutes the first time). */
+/**
+ * The path of a tool built from its pinned module version: on PATH, in the cache, or freshly built with
+ * `go install` (minutes the first time). A binary built from another version (a cache left by an older pin,
+ * another install on PATH) is not used; the cache copy is rebuilt instead.
+ */
 export async function ensureGoTool(
   tool: GoTool,
   cacheDir: string,
   pathEnv: string,
   report: (line: string) => void,
 ): Promise<string> {
+  const go = findOnPath('go', pathEnv);
+  // Without Go nothing can be checked or built: a binary that is there is the best there is.
+  const builtFromPin = async (binary: string) => go === undefined || isBuiltFrom(await goBuildInfo(go, binary), tool);
   const onPath = tool.usePath ? findOnPath(tool.name, pathEnv) : undefined;
-  if (onPath) return onPath;
+  if (onPath && (await builtFromPin(onPath))) return onPath;
   const binDir = toolBinDir(cacheDir);
   const cached = join(binDir, tool.name);
-  if (existsSync(cached)) return cached;
-  if (!findOnPath('go', pathEnv)) {
+  if (existsSync(cached)) {
+    if (await builtFromPin(cached)) return cached;
+    report(`${cached} was not built from ${tool.module}@${tool.version}; rebuilding it`);
+  }
+  if (go === undefined) {
     throw new Error(`${tool.name} is not installed and Go is not on PATH to build it (${tool.module}@${tool.version})`);
   }
   await mkdir(binDir, { recursive: true });
   report(`building ${tool.name} ${tool.version} with go install (first run only; takes a few minutes)…`);
-  await run('go', ['install', `${tool.module}@${tool.version}`], { GOBIN: binDir });
+  await run(go, ['install', `${tool.module}@${tool.version}`], { GOBIN: binDir });
   if (!existsSync(cached)) throw new Error(`go install finished but ${cached} is missing`);
   report(`built ${cached}`);
   return cached;
+}
+
+export interface GoBuildInfo {
+  /** The main package's import path, e.g. github.com/temporalio/cli/cmd/temporal. */
+  path: string;
+  /** Its module's version, e.g. v1.5.1. */
+  version: string;
+}
+
+/** What a Go binary says it was built from (`go version -m`); undefined for anything else. */
+export async function goBuildInfo(go: string, binary: string): Promise<GoBuildInfo | undefined> {
+  const { stdout } = await execFileAsync(go, ['version', '-m', binary]).catch(() => ({ stdout: '' }));
+  const path = /^\s*path\s+(\S+)/m.exec(stdout)?.[1];
+  const version = /^\s*mod\s+\S+\s+(\S+)/m.exec(stdout)?.[1];
+  return path && version ? { path, version } : undefined;
+}
+
+export function isBuiltFrom(info: GoBuildInfo | undefined, tool: GoTool): boolean {
+  return info?.path === tool.module && info.version === tool.version;
 }
 
 function run(command: string, args: string[], extraEnv: Record<string, string>): Promise<void> {
