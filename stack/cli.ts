@@ -28,20 +28,8 @@ async function start(): Promise<void> {
   }
 
   say(`Slowlane local stack — data in ${config.dataDir}, logs in ${join(config.dataDir, 'logs')}`);
-  let stack: Stack | undefined = undefined;
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    say('\nstopping…');
-    await stack?.stop();
-    say('stopped. Run `npm start` again to pick up where you left off.');
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
-
-  stack = await startStack({
+  const startUp = new AbortController();
+  const starting = startStack({
     dataDir: config.dataDir,
     ports,
     toolCacheDir: config.toolCacheDir,
@@ -51,16 +39,47 @@ async function start(): Promise<void> {
       say(`\n${name} exited unexpectedly (code ${code}). Last lines of its log:\n${logTail}`);
       void stop(1);
     },
+    signal: startUp.signal,
   });
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('\nstopping…');
+    // Still starting: the abort stops what has started, and the start then fails.
+    startUp.abort();
+    const stack = await starting.catch(() => undefined);
+    await stack?.stop();
+    say('stopped. Run `npm start` again to pick up where you left off.');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  let stack: Stack;
+  try {
+    stack = await starting;
+  } catch (error) {
+    if (stopping) return;
+    throw error;
+  }
   const tenant = config.tenants[0];
   const apiKey = tenant?.apiKey.reveal() ?? '';
   say(`\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s. Submitting the sample invoices:`);
-  const jobs = await submitSamples({
-    apiUrl: stack.urls.api,
-    apiKey,
-    samplesDir: join(config.dataDir, 'samples'),
-    report: say,
-  });
+  let jobs: Awaited<ReturnType<typeof submitSamples>>;
+  try {
+    jobs = await submitSamples({
+      apiUrl: stack.urls.api,
+      apiKey,
+      samplesDir: join(config.dataDir, 'samples'),
+      report: say,
+    });
+  } catch (error) {
+    // Stopped meanwhile (Ctrl-C) or the API failed: either way the stack must not outlive us.
+    if (!stopping) say(`\nsubmitting the samples failed: ${error instanceof Error ? error.message : String(error)}`);
+    return stop(1);
+  }
+  if (stopping) return;
 
   const ui = stack.urls.temporalUi;
   say(`

@@ -18,6 +18,11 @@ export interface StackPorts {
   api: number;
 }
 
+/** Free loopback ports for a private stack (tests, benchmarks), so it never collides with a running `npm start`. */
+export async function freeStackPorts(): Promise<StackPorts> {
+  return { temporal: await freePort(), s3: await freePort(), simulator: await freePort(), ledger: await freePort(), api: await freePort() };
+}
+
 export interface StackOptions {
   dataDir: string;
   ports: StackPorts;
@@ -30,7 +35,10 @@ export interface StackOptions {
   /** Leave out processes a test wants to run itself. */
   without?: Array<'worker' | 'api'>;
   report: (line: string) => void;
+  /** Hears about a process that dies after it was ready; one that dies while starting makes startStack reject. */
   onUnexpectedExit?: (name: string, code: number | null, logTail: string) => void;
+  /** Aborting (Ctrl-C during start-up) stops whatever has started; startStack then rejects once all is stopped. */
+  signal?: AbortSignal;
 }
 
 export interface Stack {
@@ -86,7 +94,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     API_PUBLIC_URL: urls.api,
     ...options.productEnv,
   };
+  options.signal?.throwIfAborted();
   const supervisor = new Supervisor(join(dataDir, 'logs'), options.onUnexpectedExit);
+  const stopOnAbort = () => void supervisor.stopAll();
+  options.signal?.addEventListener('abort', stopOnAbort, { once: true });
   const processes = new Map<string, ManagedProcess>();
   const started = (managed: ManagedProcess) => {
     processes.set(managed.name, managed);
@@ -215,6 +226,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   } catch (error) {
     await supervisor.stopAll();
     throw error;
+  } finally {
+    options.signal?.removeEventListener('abort', stopOnAbort);
   }
 }
 

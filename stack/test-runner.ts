@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { constants, tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
 import { loadConfig } from '../lib/config';
-import { freePort } from './ports';
-import { startStack } from './stack';
+import { reapOnExit, signalChild } from './reaper';
+import { freeStackPorts, type Stack, startStack } from './stack';
 import { TEST_TENANTS } from './test-tenants';
 import { ensureChromium } from './tools';
 
@@ -59,6 +59,20 @@ async function staticChecks(): Promise<void> {
   }
 }
 
+export interface TestCounts {
+  pass?: number;
+  fail?: number;
+  cancelled?: number;
+  skipped?: number;
+  todo?: number;
+}
+
+/** The plain closing line; a failed run never claims 0 failures, whatever the counts say. */
+export function summaryLine(counts: TestCounts, exitCode: number): string {
+  const failed = (counts.fail ?? 0) + (counts.cancelled ?? 0);
+  return `${counts.pass ?? 0} passed, ${exitCode === 0 ? failed : Math.max(1, failed)} failed, ${(counts.skipped ?? 0) + (counts.todo ?? 0)} skipped`;
+}
+
 /**
  * `npm test`: prepares the tools, starts a private stack on free ports with a fresh data folder (so it never
  * collides with a running `npm start`), runs every tier with Node's test runner against it, and stops it.
@@ -70,65 +84,105 @@ export async function runTests(args: string[]): Promise<void> {
   const tiers = selectors.filter((arg) => TIERS.includes(arg));
   const patterns = selectors.filter((arg) => !TIERS.includes(arg));
   const all = (await Promise.all((tiers.length > 0 ? tiers : TIERS).map((tier) => findTests(join(REPO_ROOT, 'test', tier))))).flat();
-  const files = patterns.length > 0 ? all.filter((file) => patterns.some((pattern) => file.includes(pattern))) : all;
+  // Matched against the path inside the repository, so the clone's own folder name cannot match everything.
+  const files = all
+    .map((file) => relative(REPO_ROOT, file))
+    .filter((file) => patterns.length === 0 || patterns.some((pattern) => file.includes(pattern)));
   if (files.length === 0) throw new Error(`no test files match ${selectors.join(' ')}`);
+  const inTier = (file: string, tier: string) => file.startsWith(join('test', tier, sep));
 
   if (!skipStatic) await staticChecks();
   const config = loadConfig();
-  const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-test-'));
   const log = (line: string) => console.log(`[stack] ${line}`);
-  if (files.some((file) => file.includes(`${join('test', 'browser')}`))) await ensureChromium(log);
-  const ports = {
-    temporal: await freePort(),
-    s3: await freePort(),
-    simulator: await freePort(),
-    ledger: await freePort(),
-    api: await freePort(),
-  };
-  log(`starting a test stack in ${dataDir}`);
-  const stack = await startStack({
-    dataDir,
-    ports,
-    toolCacheDir: config.toolCacheDir,
-    pathEnv: process.env.PATH ?? '',
-    productEnv: { LOG_LEVEL: 'warn', SLOWLANE_TENANTS: JSON.stringify(TEST_TENANTS) },
-    report: log,
-    onUnexpectedExit: (name, code, logTail) => log(`${name} exited unexpectedly (code ${code}):\n${logTail}`),
-  });
-  log(`stack ready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s; running ${files.length} test files`);
 
+  // Ctrl-C, or SIGTERM passed on by bootstrap.js: stop the tests, then the stack, and leave no data folder behind.
+  const interrupted = new AbortController();
+  let interruptedBy: NodeJS.Signals = 'SIGINT';
+  let tests: ChildProcess | undefined;
+  const interrupt = (signal: NodeJS.Signals) => {
+    if (interrupted.signal.aborted) return;
+    log(`${signal}: stopping the tests and the stack`);
+    interruptedBy = signal;
+    interrupted.abort();
+    if (tests) signalChild(tests, signal, true);
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-test-'));
+  const summaryFile = join(dataDir, 'test-summary.json');
   let exitCode = 1;
+  let counts: TestCounts = {};
   try {
-    exitCode = await new Promise<number>((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files.map((f) => relative(REPO_ROOT, f))],
-        {
-          cwd: REPO_ROOT,
-          stdio: 'inherit',
-          env: {
-            ...process.env,
-            LOG_LEVEL: 'warn',
-            SLOWLANE_TEST_TEMPORAL_ADDRESS: stack.urls.temporal,
-            SLOWLANE_TEST_TEMPORAL_NAMESPACE: stack.namespace,
-            SLOWLANE_TEST_API_URL: stack.urls.api,
-            SLOWLANE_TEST_SIMULATOR_URL: stack.urls.simulator,
-            SLOWLANE_TEST_LEDGER_URL: stack.urls.ledger,
-            SLOWLANE_TEST_S3_ENDPOINT: stack.urls.s3,
-            SLOWLANE_TEST_DATA_DIR: dataDir,
-            SLOWLANE_TEST_PRODUCT_ENV: JSON.stringify(stack.productEnv),
-            SLOWLANE_TEST_METRICS_URLS: JSON.stringify(stack.metricsUrls),
-          },
-        },
-      );
-      child.on('error', reject);
-      child.on('exit', (code) => resolve(code ?? 1));
+    if (files.some((file) => inTier(file, 'browser'))) await ensureChromium(log);
+    log(`starting a test stack in ${dataDir}`);
+    const stack = await startStack({
+      dataDir,
+      ports: await freeStackPorts(),
+      toolCacheDir: config.toolCacheDir,
+      pathEnv: process.env.PATH ?? '',
+      productEnv: { LOG_LEVEL: 'warn', SLOWLANE_TENANTS: JSON.stringify(TEST_TENANTS) },
+      report: log,
+      onUnexpectedExit: (name, code, logTail) => log(`${name} exited unexpectedly (code ${code}):\n${logTail}`),
+      signal: interrupted.signal,
     });
-  } finally {
-    await stack.stop();
-    if (exitCode === 0) await rm(dataDir, { recursive: true, force: true });
-    else log(`kept ${dataDir} (logs in ${join(dataDir, 'logs')}) for a look at the failure`);
+    log(`stack ready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s; running ${files.length} test files`);
+    try {
+      interrupted.signal.throwIfAborted();
+      exitCode = await new Promise<number>((resolve, reject) => {
+        tests = spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            '--test',
+            '--test-concurrency=1',
+            '--test-reporter=spec',
+            '--test-reporter-destination=stdout',
+            `--test-reporter=${join(REPO_ROOT, 'stack', 'test-summary-reporter.mjs')}`,
+            `--test-reporter-destination=${summaryFile}`,
+            ...files,
+          ],
+          {
+            cwd: REPO_ROOT,
+            stdio: ['ignore', 'inherit', 'inherit'],
+            // Its own process group: an interrupt reaches the runner and the test file it is running, whose
+            // after-hooks and child processes must not outlive the stack they use.
+            detached: true,
+            env: { ...process.env, LOG_LEVEL: 'warn', ...stackEnv(stack, dataDir) },
+          },
+        );
+        reapOnExit(tests, { group: true });
+        tests.on('error', reject);
+        tests.on('exit', (code) => resolve(code ?? 1));
+      });
+      counts = JSON.parse(await readFile(summaryFile, 'utf8').catch(() => '{}')) as TestCounts;
+    } finally {
+      await stack.stop();
+    }
+  } catch (error) {
+    if (!interrupted.signal.aborted) console.error(error instanceof Error ? error.message : error);
   }
+  if (interrupted.signal.aborted) exitCode = 128 + constants.signals[interruptedBy];
+  // A failure keeps its logs for a look; a pass or an interrupted run leaves nothing behind.
+  if (exitCode === 0 || interrupted.signal.aborted) await rm(dataDir, { recursive: true, force: true });
+  else log(`kept ${dataDir} (logs in ${join(dataDir, 'logs')}) for a look at the failure`);
   log(`npm test finished in ${((Date.now() - startedAt) / 1000).toFixed(1)}s with exit code ${exitCode}`);
+  console.log(summaryLine(counts, exitCode));
   process.exit(exitCode);
+}
+
+/** What the tests learn about the stack (test/support/test-env.ts reads it). */
+function stackEnv(stack: Stack, dataDir: string): Record<string, string> {
+  return {
+    SLOWLANE_TEST_TEMPORAL_ADDRESS: stack.urls.temporal,
+    SLOWLANE_TEST_TEMPORAL_NAMESPACE: stack.namespace,
+    SLOWLANE_TEST_API_URL: stack.urls.api,
+    SLOWLANE_TEST_SIMULATOR_URL: stack.urls.simulator,
+    SLOWLANE_TEST_LEDGER_URL: stack.urls.ledger,
+    SLOWLANE_TEST_S3_ENDPOINT: stack.urls.s3,
+    SLOWLANE_TEST_DATA_DIR: dataDir,
+    SLOWLANE_TEST_PRODUCT_ENV: JSON.stringify(stack.productEnv),
+    SLOWLANE_TEST_METRICS_URLS: JSON.stringify(stack.metricsUrls),
+  };
 }

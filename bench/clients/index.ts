@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../lib/config';
 import { buildReviewerScript } from '../../reviewer/build';
-import { freePort } from '../../stack/ports';
 import { generateSamples } from '../../stack/samples/generate';
-import { startStack } from '../../stack/stack';
+import { freeStackPorts, startStack } from '../../stack/stack';
 import { readSse } from '../../test/support/sse';
 
 const RESULTS_DIR = join(__dirname, '..', 'results');
@@ -45,7 +44,7 @@ export async function runClientsBenchmark(argv: string[]): Promise<void> {
   const config = loadConfig();
   const stack = await startStack({
     dataDir,
-    ports: { temporal: await freePort(), s3: await freePort(), simulator: await freePort(), ledger: await freePort(), api: await freePort() },
+    ports: await freeStackPorts(),
     toolCacheDir: config.toolCacheDir,
     pathEnv: process.env.PATH ?? '',
     productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },

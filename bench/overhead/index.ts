@@ -11,8 +11,7 @@ import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { gatewayFromConfig } from '../../gateway/gateway-from-config';
 import { createActivityDeps } from '../../workers/activity-deps';
-import { freePort } from '../../stack/ports';
-import { startStack } from '../../stack/stack';
+import { freeStackPorts, startStack } from '../../stack/stack';
 import { percentile } from '../quota/measure';
 
 /**
@@ -29,13 +28,7 @@ export async function runOverheadBenchmark(argv: string[]): Promise<void> {
   const concurrency = numberFlag(argv, '--concurrency', 4);
   const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-overhead-'));
   const config = loadConfig({});
-  const ports = {
-    temporal: await freePort(),
-    s3: await freePort(),
-    simulator: await freePort(),
-    ledger: await freePort(),
-    api: await freePort(),
-  };
+  const ports = await freeStackPorts();
   console.log(`overhead: ${jobs} jobs one at a time, then a burst of ${burst} (${concurrency} at a time), model latency 0`);
   const stack = await startStack({
     dataDir,

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Priority } from '../../common/task-queues';
 import { loadConfig } from '../../lib/config';
-import { freePort } from '../../stack/ports';
 import { type LocalRedis, startLocalRedis } from '../../stack/redis-server';
-import { type Stack, startStack } from '../../stack/stack';
+import { freeStackPorts, type Stack, startStack } from '../../stack/stack';
 import { benchDocument } from './documents';
 import {
   type JobTimes,
@@ -141,13 +140,7 @@ export async function runSide(
     report(`${side}: starting a private stack in ${dataDir}`);
     stack = await startStack({
       dataDir,
-      ports: {
-        temporal: await freePort(),
-        s3: await freePort(),
-        simulator: await freePort(),
-        ledger: await freePort(),
-        api: await freePort(),
-      },
+      ports: await freeStackPorts(),
       toolCacheDir: config.toolCacheDir,
       pathEnv: process.env.PATH ?? '',
       productEnv: env,
