@@ -76,6 +76,7 @@ export function summaryLine(counts: TestCounts, exitCode: number): string {
 /**
  * `npm test`: prepares the tools, starts a private stack on free ports with a fresh data folder (so it never
  * collides with a running `npm start`), runs every tier with Node's test runner against it, and stops it.
+ * Unit and replay tests need no stack; a run of only those starts none.
  */
 export async function runTests(args: string[]): Promise<void> {
   const startedAt = Date.now();
@@ -90,6 +91,7 @@ export async function runTests(args: string[]): Promise<void> {
     .filter((file) => patterns.length === 0 || patterns.some((pattern) => file.includes(pattern)));
   if (files.length === 0) throw new Error(`no test files match ${selectors.join(' ')}`);
   const inTier = (file: string, tier: string) => file.startsWith(join('test', tier, sep));
+  const needsStack = files.some((file) => !inTier(file, 'unit') && !inTier(file, 'replay'));
 
   if (!skipStatic) await staticChecks();
   const config = loadConfig();
@@ -115,18 +117,21 @@ export async function runTests(args: string[]): Promise<void> {
   let counts: TestCounts = {};
   try {
     if (files.some((file) => inTier(file, 'browser'))) await ensureChromium(log);
-    log(`starting a test stack in ${dataDir}`);
-    const stack = await startStack({
-      dataDir,
-      ports: await freeStackPorts(),
-      toolCacheDir: config.toolCacheDir,
-      pathEnv: process.env.PATH ?? '',
-      productEnv: { LOG_LEVEL: 'warn', SLOWLANE_TENANTS: JSON.stringify(TEST_TENANTS) },
-      report: log,
-      onUnexpectedExit: (name, code, logTail) => log(`${name} exited unexpectedly (code ${code}):\n${logTail}`),
-      signal: interrupted.signal,
-    });
-    log(`stack ready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s; running ${files.length} test files`);
+    let stack: Stack | undefined;
+    if (needsStack) {
+      log(`starting a test stack in ${dataDir}`);
+      stack = await startStack({
+        dataDir,
+        ports: await freeStackPorts(),
+        toolCacheDir: config.toolCacheDir,
+        pathEnv: process.env.PATH ?? '',
+        productEnv: { LOG_LEVEL: 'warn', SLOWLANE_TENANTS: JSON.stringify(TEST_TENANTS) },
+        report: log,
+        onUnexpectedExit: (name, code, logTail) => log(`${name} exited unexpectedly (code ${code}):\n${logTail}`),
+        signal: interrupted.signal,
+      });
+      log(`stack ready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s; running ${files.length} test files`);
+    }
     try {
       interrupted.signal.throwIfAborted();
       exitCode = await new Promise<number>((resolve, reject) => {
@@ -149,7 +154,7 @@ export async function runTests(args: string[]): Promise<void> {
             // Its own process group: an interrupt reaches the runner and the test file it is running, whose
             // after-hooks and child processes must not outlive the stack they use.
             detached: true,
-            env: { ...process.env, LOG_LEVEL: 'warn', ...stackEnv(stack, dataDir) },
+            env: { ...process.env, LOG_LEVEL: 'warn', ...(stack ? stackEnv(stack, dataDir) : {}) },
           },
         );
         reapOnExit(tests, { group: true });
@@ -158,7 +163,7 @@ export async function runTests(args: string[]): Promise<void> {
       });
       counts = JSON.parse(await readFile(summaryFile, 'utf8').catch(() => '{}')) as TestCounts;
     } finally {
-      await stack.stop();
+      await stack?.stop();
     }
   } catch (error) {
     if (!interrupted.signal.aborted) console.error(error instanceof Error ? error.message : error);
