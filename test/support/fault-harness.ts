@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { InvoiceJobInput } from '../../common/job';
@@ -39,13 +38,19 @@ export class FaultHarness {
   }
 
   static async create(): Promise<FaultHarness> {
-    const raw = process.env.SLOWLANE_TEST_PRODUCT_ENV;
-    assert.ok(raw, 'reliability tests need the stack that `npm test` starts');
-    const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-fault-'));
+    const { productEnv, dataDir: stackDataDir } = testEnv();
+    assert.ok(productEnv && stackDataDir, 'reliability tests need the stack that `npm test` starts');
+    // Inside the test stack's folder: removed with it after a pass, kept with its logs after a failure.
+    const dataDir = await mkdtemp(join(stackDataDir, 'fault-'));
     await mkdir(join(dataDir, 'temporal'), { recursive: true });
-    const harness = new FaultHarness(dataDir, JSON.parse(raw) as Record<string, string>);
+    const harness = new FaultHarness(dataDir, productEnv);
     harness.temporalPort = await freePort();
-    await harness.startTemporal();
+    try {
+      await harness.startTemporal();
+    } catch (error) {
+      await harness.supervisor.stopAll();
+      throw error;
+    }
     return harness;
   }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSamples } from '../../stack/samples/generate';
@@ -15,14 +15,18 @@ let loaded: Promise<LoadedSample[]> | undefined;
 export function samples(): Promise<LoadedSample[]> {
   loaded ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'slowlane-samples-'));
-    const files = await generateSamples(dir);
-    return Promise.all(
-      files.map(async (file) => ({
-        fileName: file.fileName,
-        expectedOutcome: file.expectedOutcome,
-        bytes: new Uint8Array(await readFile(file.path)),
-      })),
-    );
+    try {
+      const files = await generateSamples(dir);
+      return await Promise.all(
+        files.map(async (file) => ({
+          fileName: file.fileName,
+          expectedOutcome: file.expectedOutcome,
+          bytes: new Uint8Array(await readFile(file.path)),
+        })),
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   })();
   return loaded;
 }
