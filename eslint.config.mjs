@@ -41,6 +41,24 @@ export default tseslint.config(
     },
   },
   {
+    // A focused test silences the rest of its file, a skipped or todo one silences itself: neither may land.
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.object.name=/^(test|it|describe|suite|t)$/][callee.property.name=/^(only|skip|todo)$/]',
+          message: 'no focused, skipped or todo tests',
+        },
+        {
+          selector:
+            'CallExpression[callee.name=/^(test|it|describe|suite)$/] > ObjectExpression > Property[key.name=/^(only|skip|todo)$/]',
+          message: 'no focused, skipped or todo tests',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
