@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Clock } from '../../simulator/clock';
+import { rateLimitHeaders } from '../../simulator/rate-limit-headers';
 import { RateLimiter } from '../../simulator/rate-limiter';
 import { TokenBucket } from '../../simulator/token-bucket';
 
@@ -137,5 +138,34 @@ describe('RateLimiter', () => {
     assert.equal(snapshot.requests.resetAt, 30_000);
     assert.equal(snapshot.input_tokens.resetAt, 30_000);
     assert.equal(snapshot.output_tokens.resetAt, 0);
+  });
+});
+
+describe('rate-limit headers (FACTS.md §2.1)', () => {
+  test('when buckets are partly used, then each group has limit, remaining and an RFC 3339 reset no earlier than the refill', () => {
+    const clock = new ManualClock(Date.UTC(2024, 0, 1));
+    const limiter = new RateLimiter({ requestsPerMinute: 50, inputTokensPerMinute: 40_000, outputTokensPerMinute: 8_000 }, clock);
+    limiter.admit(1_250);
+    limiter.chargeOutput(200);
+    clock.advance(300);
+    const headers = rateLimitHeaders(limiter.snapshot());
+    assert.equal(headers['anthropic-ratelimit-requests-limit'], '50');
+    assert.equal(headers['anthropic-ratelimit-requests-remaining'], '49');
+    // 50 rpm refill one request per 1.2 s; 0.25 of it came back in 300 ms, 0.9 s are left: the reset rounds up.
+    assert.equal(headers['anthropic-ratelimit-requests-reset'], '2024-01-01T00:00:02Z');
+    assert.equal(headers['anthropic-ratelimit-input-tokens-limit'], '40000');
+    assert.equal(headers['anthropic-ratelimit-input-tokens-remaining'], '38950');
+    assert.equal(headers['anthropic-ratelimit-output-tokens-remaining'], '7840');
+    // The combined group is input + output, its remaining rounded to the nearest thousand, its reset the later one.
+    assert.equal(headers['anthropic-ratelimit-tokens-limit'], '48000');
+    assert.equal(headers['anthropic-ratelimit-tokens-remaining'], '47000');
+    assert.equal(headers['anthropic-ratelimit-tokens-reset'], headers['anthropic-ratelimit-input-tokens-reset']);
+    assert.equal(headers['anthropic-ratelimit-input-tokens-reset'], '2024-01-01T00:00:02Z');
+  });
+
+  test('when output tokens overdraw their bucket, then remaining says 0, never a negative number', () => {
+    const limiter = new RateLimiter({ requestsPerMinute: 50, inputTokensPerMinute: 40_000, outputTokensPerMinute: 8_000 }, new ManualClock());
+    limiter.chargeOutput(9_000);
+    assert.equal(rateLimitHeaders(limiter.snapshot())['anthropic-ratelimit-output-tokens-remaining'], '0');
   });
 });
