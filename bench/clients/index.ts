@@ -144,7 +144,12 @@ async function watch(api: string, jobId: string, way: Way, arrivals: Map<string,
     seenAt = await untilTerminalEvent(url, auth);
   } else if (way === 'webhook') {
     requests = 0;
-    while (!arrivals.has(jobId)) await sleep(20);
+    // A webhook that never comes (delivery retries back off for a day) must fail the run, not hang it.
+    const deadline = Date.now() + 120_000;
+    while (!arrivals.has(jobId)) {
+      if (Date.now() > deadline) throw new Error(`${jobId}: no webhook within 120 s`);
+      await sleep(20);
+    }
     seenAt = arrivals.get(jobId) as number;
   } else {
     for (;; requests++) {
