@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import path from 'node:path';
+import { isLoopbackHost } from '../stack/ports';
 
 /** Everything the ledger service can be configured with; read from the environment here and nowhere else. */
 export interface LedgerOptions {
@@ -50,17 +50,11 @@ function validatePort(port: number): number {
 }
 
 function validateHost(host: string): string {
-  if (host === 'localhost' || isLoopbackAddress(host)) return host;
+  if (isLoopbackHost(host)) return host;
   throw new LedgerConfigError(
     `LEDGER_HOST must be a loopback address (127.x.x.x, ::1 or localhost), got "${host}": ` +
       'the ledger stand-in has no authentication and must not be reachable from other machines',
   );
-}
-
-function isLoopbackAddress(host: string): boolean {
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
-  return false;
 }
 
 function validateDataDir(dataDir: string): string {

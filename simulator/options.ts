@@ -1,3 +1,5 @@
+import { isLoopbackHost } from '../stack/ports';
+
 /**
  * The simulator's run-level settings: the one place that reads the environment and the command line.
  * Each setting has an env name, a `--flag=value` override and a validator, so a typo fails at start
@@ -54,8 +56,13 @@ interface SettingSpec {
 }
 
 const parseHost: Parser = (raw, source) => {
-  if (raw.trim() === '') throw new OptionsError(`${source} must not be empty`);
-  return raw.trim();
+  const host = raw.trim();
+  if (host === '') throw new OptionsError(`${source} must not be empty`);
+  // No real authentication and a control surface that rewrites faults and limits: never reachable from outside.
+  if (!isLoopbackHost(host)) {
+    throw new OptionsError(`${source} must be a loopback address (127.x.x.x, ::1 or localhost), got "${raw}"`);
+  }
+  return host;
 };
 
 function parseNumber(raw: string, source: string, what: string, ok: (n: number) => boolean): number {

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, isIP } from 'node:net';
 
 /** A port free on 127.0.0.1 right now (the OS picks it). */
 export function freePort(): Promise<number> {
@@ -26,4 +26,12 @@ export function portOf(url: string): number {
   const withScheme = url.includes('://') ? url : `tcp://${url}`;
   const parsed = new URL(withScheme);
   return Number(parsed.port);
+}
+
+/** True for 127.x.x.x, ::1 and localhost: where the local stand-ins may listen (they have no real authentication). */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
+  return false;
 }

@@ -34,6 +34,12 @@ describe('loadOptions', () => {
     assert.throws(() => loadOptions({}, ['--port=70000']), /--port must be a port number/);
   });
 
+  test('when the host is not a loopback address, then start-up fails: the simulator must not be reachable from outside', () => {
+    assert.throws(() => loadOptions({ SIM_HOST: '0.0.0.0' }, []), /SIM_HOST must be a loopback address/);
+    assert.throws(() => loadOptions({}, ['--host=10.0.0.5']), /--host must be a loopback address/);
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) assert.equal(loadOptions({ SIM_HOST: host }, []).host, host);
+  });
+
   test('when a flag is unknown or not --key=value, then it is refused with the list of known flags', () => {
     assert.throws(() => loadOptions({}, ['--prot=1']), /unknown argument "--prot=1".*--port/);
     assert.throws(() => loadOptions({}, ['8787']), OptionsError);
