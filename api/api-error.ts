@@ -42,4 +42,10 @@ export const apiErrors = {
     new ApiError(422, 'invalid_fields', 'the fields do not match the invoice schema; fix the listed fields', { errors }),
   temporalUnavailable: () =>
     new ApiError(503, 'temporal_unavailable', 'the job service is unreachable; retry with the same Idempotency-Key'),
+  reviewNotTaken: (waitedMs: number) =>
+    new ApiError(
+      503,
+      'temporal_unavailable',
+      `no worker took the decision within ${waitedMs / 1000} s (workers restarting?); send it again, with the same Idempotency-Key it cannot count twice`,
+    ),
 };

@@ -7,6 +7,7 @@ import {
   WorkflowFailedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { jobIdFor, parseJobId } from '../common/job-id';
@@ -74,6 +75,11 @@ interface JobMemo {
 
 /** How long GET /jobs/:id waits for a worker to answer the status query before answering from the server alone. */
 const QUERY_DEADLINE_MS = 1_500;
+/**
+ * How long a review decision waits for a worker to take it. Without a bound the request hangs for as long as no
+ * worker runs (a deploy, an outage), and the reviewer's page with it.
+ */
+const REVIEW_DEADLINE_MS = 15_000;
 
 /**
  * Temporal's page tokens travel with a checksum. The server answers a token it cannot read with a generic error
@@ -320,8 +326,11 @@ export function createJobsService(deps: JobsServiceDeps) {
       if (description.status.name !== 'RUNNING') throw apiErrors.notAwaitingReview(baseOf(description).status);
       const handle = client.workflow.getHandle<typeof invoiceWorkflow>(jobId);
       try {
-        await handle.executeUpdate(submitReviewUpdate, { args: [review], ...(requestId ? { updateId: requestId } : {}) });
+        await client.withDeadline(Date.now() + REVIEW_DEADLINE_MS, () =>
+          handle.executeUpdate(submitReviewUpdate, { args: [review], ...(requestId ? { updateId: requestId } : {}) }),
+        );
       } catch (error) {
+        if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) throw apiErrors.reviewNotTaken(REVIEW_DEADLINE_MS);
         if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
           if (error.cause.type === 'InvalidReviewFields') {
             const details = error.cause.details?.[0] as { errors?: string[] } | undefined;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { demo, getJob, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
-import { startExtraApi } from '../support/extra-api';
+import { apiUrl, demo, getJob, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
+import { startExtraApi, startExtraWorker } from '../support/extra-api';
 import { temporalClient } from '../support/operations';
 import { sampleWith } from '../support/samples';
 
@@ -141,6 +141,44 @@ describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', 
       assert.equal(ended.retryAfter, null, 'nothing more to wait for');
     } finally {
       await client.connection.close();
+      await api.stop();
+    }
+  });
+
+  test('when no worker runs while a reviewer decides, then the API answers 503 instead of hanging, and the decision sent again counts once', async () => {
+    // Jobs on queues of their own, so their worker can be stopped without touching the stack's.
+    const prefix = `review-no-worker-${randomUUID().slice(0, 8)}`;
+    const api = await startExtraApi('api-review-no-worker', { TASK_QUEUE_PREFIX: prefix });
+    const workerEnv = { TASK_QUEUE_PREFIX: prefix, WORKER_PRIORITIES: 'interactive' };
+    let worker = await startExtraWorker('worker-review-before', workerEnv);
+    try {
+      const sample = await sampleWith('awaiting_review');
+      const jobId = (await submit(sample.bytes, { baseUrl: api.url, fileName: sample.fileName })).body.jobId as string;
+      await waitForJob(jobId, ['awaiting_review']);
+      await worker.stop();
+
+      const requestId = `decision-${randomUUID()}`;
+      const decide = () =>
+        fetch(`${apiUrl()}/jobs/${encodeURIComponent(jobId)}/review`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${demo.reviewerToken}`, 'content-type': 'application/json', 'idempotency-key': requestId },
+          body: JSON.stringify({ decision: 'reject', reason: 'sent while the workers were away' }),
+          signal: AbortSignal.timeout(90_000),
+        });
+      const refused = await decide();
+      assert.equal(refused.status, 503);
+      const answer = (await refused.json()) as { error: { code: string; message: string } };
+      assert.equal(answer.error.code, 'temporal_unavailable');
+      assert.match(answer.error.message, /same Idempotency-Key/);
+
+      worker = await startExtraWorker('worker-review-after', workerEnv);
+      assert.equal((await decide()).status, 200);
+      const decided = await waitForJob(jobId, ['rejected', 'posted', 'failed']);
+      assert.equal(decided.status, 'rejected');
+      assert.equal(decided.review?.reason, 'sent while the workers were away');
+      assert.equal((await ledgerEntries(jobId)).length, 0);
+    } finally {
+      await worker.stop();
       await api.stop();
     }
   });
