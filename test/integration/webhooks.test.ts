@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { TEST_TENANTS } from '../../stack/test-tenants';
 import { demo, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
 import { type ExtraApi, startExtraApi } from '../support/extra-api';
 import { schemaProblems } from '../support/openapi-conformance';
 import { sampleWith } from '../support/samples';
+import { testEnv } from '../support/test-env';
 import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 interface WebhookBody {
@@ -23,6 +25,19 @@ function verified(delivery: ReceivedWebhook): WebhookBody {
   }) as WebhookBody;
   assert.deepEqual(schemaProblems('WebhookEvent', body), [], 'the body matches WebhookEvent in the OpenAPI document');
   return body;
+}
+
+/** Ends jobs that were only submitted to check the API's answer. */
+async function terminateJobs(jobIds: string[]): Promise<void> {
+  const { temporalAddress, temporalNamespace } = testEnv();
+  if (!temporalAddress || jobIds.length === 0) return;
+  const connection = await Connection.connect({ address: temporalAddress });
+  try {
+    const client = new Client({ connection, namespace: temporalNamespace });
+    for (const jobId of jobIds) await client.workflow.getHandle(jobId).terminate('test submission only');
+  } finally {
+    await connection.close();
+  }
 }
 
 const forJob = (jobId: string) => (d: ReceivedWebhook) => (JSON.parse(d.body) as WebhookBody).data.jobId === jobId;
@@ -103,10 +118,19 @@ describe('webhooks: signed deliveries to a callback URL', () => {
 
   describe('in a deployment that refuses private callback URLs (the production default)', () => {
     let strictApi: ExtraApi;
+    const accepted: string[] = [];
     before(async () => {
-      strictApi = await startExtraApi('api-strict-callbacks', { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' });
+      // No worker polls this API's queues: an accepted job must never try to deliver to its (public) URL,
+      // since tests send traffic to loopback only.
+      strictApi = await startExtraApi('api-strict-callbacks', {
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
+        TASK_QUEUE_PREFIX: 'nobody-polls-this',
+      });
     });
-    after(async () => strictApi.stop());
+    after(async () => {
+      await terminateJobs(accepted);
+      await strictApi.stop();
+    });
 
     test('when the callbackUrl points at loopback, a private or a link-local address, then submit is a 400', async () => {
       const sample = await sampleWith('posted');
@@ -115,8 +139,9 @@ describe('webhooks: signed deliveries to a callback URL', () => {
         assert.equal(answer.status, 400, `${callbackUrl}: ${JSON.stringify(answer.body)}`);
         assert.match(answer.body.error?.message ?? '', /callbackUrl/);
       }
-      const accepted = await submit(sample.bytes, { baseUrl: strictApi.url, fields: { type: 'invoice', callbackUrl: 'https://hooks.example.com/slowlane' } });
-      assert.equal(accepted.status, 202, 'a public https URL is accepted');
+      const publicUrl = await submit(sample.bytes, { baseUrl: strictApi.url, fields: { type: 'invoice', callbackUrl: 'https://hooks.example.com/slowlane' } });
+      assert.equal(publicUrl.status, 202, 'a public https URL is accepted');
+      accepted.push(publicUrl.body.jobId as string);
     });
   });
 
