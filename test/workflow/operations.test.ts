@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { WorkflowFailedError } from '@temporalio/client';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import type { Counter, Histogram } from 'prom-client';
-import { InvalidDocumentError, ModelRequestInvalidError, WebhookRejectedError } from '../../common/errors';
-import type { JobError } from '../../common/job';
-import { retryUpdate, submitReviewUpdate } from '../../common/messages';
+import { InvalidDocumentError, ModelRequestInvalidError, ModelUnavailableError, WebhookRejectedError } from '../../common/errors';
+import type { JobError, JobState } from '../../common/job';
+import { abandonUpdate, retryUpdate, statusQuery, submitReviewUpdate } from '../../common/messages';
 import { ErrorTypeKey, JobStatusKey, JobStepKey, StatusSinceKey } from '../../common/search-attributes';
 import { replayJob } from '../../ops/replay';
+import { modelCallOptions } from '../../workflows/activity-options';
 import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
 import { createWorkflowHarness, type WorkflowHarness, waitForStatus } from '../support/workflow-harness';
 
@@ -70,6 +71,70 @@ describe('what the invoice workflow shows operators', () => {
       assert.equal(done.typedSearchAttributes.get(ErrorTypeKey), undefined);
       assert.equal(done.typedSearchAttributes.get(JobStatusKey), 'posted');
     });
+  });
+
+  test('when a model step fails every attempt with a retryable error, then the job parks after the retry policy gives up, with the attempts it took', async () => {
+    const maximumAttempts = modelCallOptions.retry?.maximumAttempts;
+    assert.ok(maximumAttempts !== undefined && maximumAttempts > 1, 'model calls are retried a bounded number of times');
+    // Thrown as the real gateway throws it: the worker's failure interceptor turns it into a retryable
+    // ApplicationFailure whose nextRetryDelay is the (short) retry-after.
+    const fake = fakeActivities({
+      extractions: Array.from({ length: maximumAttempts }, (_v, i) => new ModelUnavailableError(`provider answered 529 (call ${i + 1})`, { retryAfterMs: 10 })),
+    });
+    const { parked, memoError, error } = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'dead_letter');
+      const parked = await handle.query(statusQuery);
+      const memoError = ((await handle.describe()).memo as { error?: JobError }).error;
+      await handle.executeUpdate(abandonUpdate, { args: [{ operator: 'ops', reason: 'provider down all day' }] });
+      return { parked, memoError, error: await handle.result().then(() => undefined, (e: unknown) => e) };
+    });
+    assert.equal(parked.status, 'dead_letter');
+    assert.equal(parked.error?.type, 'ModelUnavailable');
+    assert.equal(parked.error?.step, 'extractFields');
+    assert.equal(parked.error?.retryable, true, 'the error was retryable; the attempts ran out');
+    assert.equal(parked.error?.attempts, maximumAttempts);
+    assert.match(parked.error?.message ?? '', new RegExp(`call ${maximumAttempts}\\)`), 'the error is the last attempt\'s');
+    assert.equal(memoError?.attempts, maximumAttempts, 'operators see the attempts in the memo without a worker');
+    assert.equal(fake.calls.extractInvoiceFields, maximumAttempts, 'each attempt called the step once, and no more were made');
+    assert.equal(fake.calls.postInvoiceToLedger, 0);
+    assert.ok(error instanceof WorkflowFailedError && error.cause instanceof ApplicationFailure);
+    assert.equal(error.cause.type, 'ModelUnavailable');
+  });
+
+  test('when a dead letter is left alone until DEAD_LETTER_TIMEOUT, then the workflow fails with "dead letter expired" and posts nothing', async () => {
+    const { metrics } = harness.telemetry;
+    const expiredLabels = { step: 'extractFields', outcome: 'expired' };
+    const expiredBefore = await counterValue(metrics.deadLetterDecisions, expiredLabels);
+    // A valid answer is scripted after the refusal: if expiry ran the step again, the job would post.
+    const fake = fakeActivities({
+      extractions: [new ModelRequestInvalidError('provider answered 400'), validExtraction(sampleInvoice, 0.97)],
+    });
+    const error = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start({ deadLetterTimeoutMs: 1_500 });
+      await waitForStatus(handle, 'dead_letter');
+      return handle.result().then(() => undefined, (e: unknown) => e);
+    });
+    assert.ok(error instanceof WorkflowFailedError, `the workflow closed as failed: ${String(error)}`);
+    assert.ok(error.cause instanceof ApplicationFailure);
+    assert.equal(error.cause.type, 'ModelRequestInvalid');
+    assert.match(error.cause.message, /^extractFields failed: provider answered 400 \(dead letter expired\)$/);
+    assert.equal(error.cause.nonRetryable, true);
+    const [state] = error.cause.details as [JobState];
+    assert.equal(state.status, 'failed');
+    assert.equal(state.error?.step, 'extractFields');
+    assert.match(state.error?.message ?? '', /dead letter expired/);
+    assert.deepEqual(
+      state.events.map((event) => event.status),
+      ['processing', 'processing', 'processing', 'dead_letter', 'failed'],
+    );
+    assert.equal(fake.calls.extractInvoiceFields, 1, 'the failed step did not run again');
+    assert.equal(fake.calls.postInvoiceToLedger, 0);
+    assert.deepEqual(fake.posted, [], 'nothing was posted');
+    await eventually(
+      async () => (await counterValue(metrics.deadLetterDecisions, expiredLabels)) === expiredBefore + 1,
+      'the expiry is counted as a dead-letter decision',
+    );
   });
 
   test('when replay is asked for a workflow that is not a job (a failed webhook delivery), then it is left alone', async () => {
