@@ -1,4 +1,5 @@
 import type { JobView } from '../../api/job-view';
+import { byOldest } from './time-left';
 
 export type { JobView };
 
@@ -37,9 +38,46 @@ export class ApiRequestError extends Error {
   }
 }
 
-const QUEUE_PAGE = 200;
-/** The queue shows at most this many jobs; a team with more needs filters, not a longer page. */
-const QUEUE_MAX = 1000;
+export interface QueuePageAnswer {
+  jobs: QueueJob[];
+  nextPageToken?: string;
+}
+
+/** The largest page GET /jobs gives (its `limit`). */
+export const QUEUE_PAGE = 200;
+/** The queue shows at most this many jobs, the closest to expiring; a team with more needs filters, not a longer page. */
+export const QUEUE_MAX = 1000;
+/** At most this many pages are read per refresh (20,000 jobs awaiting review); past it the queue says so instead. */
+export const QUEUE_SCAN_PAGES = 100;
+
+/**
+ * The jobs awaiting review, the closest to expiring first, at most `max` of them. Temporal's SQL visibility cannot
+ * ORDER BY (the dev server's SQLite answers "operation is not supported: 'order by' clause") and lists running
+ * workflows newest first, so the oldest jobs come last: every page is read and sorted here, keeping only the
+ * `max` most urgent in memory. A backlog beyond `maxPages` is an error, not a queue that silently leaves out the
+ * oldest jobs.
+ */
+export async function collectQueue(
+  readPage: (pageToken: string | undefined) => Promise<QueuePageAnswer>,
+  limits: { max: number; maxPages: number } = { max: QUEUE_MAX, maxPages: QUEUE_SCAN_PAGES },
+): Promise<QueueJob[]> {
+  let kept: QueueJob[] = [];
+  let pageToken: string | undefined;
+  let pages = 0;
+  do {
+    if (pages === limits.maxPages) {
+      throw new Error(`more than ${limits.maxPages} pages of jobs await review; the queue cannot tell which expire first`);
+    }
+    const page = await readPage(pageToken);
+    pages += 1;
+    // A job can come twice when the list moves between pages; it is one row.
+    const seen = new Set(kept.map((job) => job.jobId));
+    const fresh = page.jobs.filter((job) => !seen.has(job.jobId));
+    kept = [...kept, ...fresh].sort(byOldest).slice(0, limits.max);
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return kept;
+}
 
 export function createApi(token: string) {
   async function send(path: string, init: RequestInit = {}): Promise<Response> {
@@ -58,17 +96,12 @@ export function createApi(token: string) {
   return {
     session: () => json<ReviewSession>('/review/session'),
 
-    async queue(): Promise<QueueJob[]> {
-      const jobs: QueueJob[] = [];
-      let pageToken: string | undefined;
-      do {
+    /** Oldest first (see collectQueue). */
+    queue: (): Promise<QueueJob[]> =>
+      collectQueue((pageToken) => {
         const query = new URLSearchParams({ status: 'awaiting_review', limit: String(QUEUE_PAGE), ...(pageToken ? { pageToken } : {}) });
-        const page = await json<{ jobs: QueueJob[]; nextPageToken?: string }>(`/jobs?${query}`);
-        jobs.push(...page.jobs);
-        pageToken = page.nextPageToken;
-      } while (pageToken && jobs.length < QUEUE_MAX);
-      return jobs;
-    },
+        return json<QueuePageAnswer>(`/jobs?${query}`);
+      }),
 
     job: (jobId: string) => json<JobView>(`/jobs/${encodeURIComponent(jobId)}`),
 
