@@ -19,7 +19,10 @@ export function createClassifyDocument(deps: ModelStepDeps) {
     const checked = validateClassification(call.toolInput);
     if (!checked.ok) {
       // A garbled classification is rare and cheap to redo; retry rather than guess the document type.
-      throw new ModelUnavailableError(`the model's classification did not match the schema: ${checked.errors.join('; ')}`);
+      // The call was billed: the failure carries its usage so the job's total still counts it.
+      throw new ModelUnavailableError(`the model's classification did not match the schema: ${checked.errors.join('; ')}`, {
+        details: { billedUsage: usageOfCall(call.usage) },
+      });
     }
     return { classification: checked.value, usage: usageOfCall(call.usage), attempt };
   };

@@ -1,3 +1,15 @@
+import type { Usage } from './job';
+
+/**
+ * What every activity failure carries in its first detail: the attempt, so the job can report how many it took,
+ * and the usage of a model call that was billed although the step failed (a refusal, a garbled answer).
+ */
+export interface FailureDetails {
+  attempt: number;
+  billedUsage?: Usage;
+  [key: string]: unknown;
+}
+
 /**
  * The errors Slowlane's steps raise. Each class has a fixed `name`, which becomes the Temporal failure type,
  * and says whether a retry can help. Activities convert them with toApplicationFailure() (lib/failures.ts);

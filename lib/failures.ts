@@ -1,16 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { SlowlaneError } from '../common/errors';
+import { type FailureDetails, SlowlaneError } from '../common/errors';
 
 /** Exponential backoff with full jitter for retryable failures the provider gave no hint for. */
 export function jitteredBackoffMs(attempt: number, random = Math.random, baseMs = 2_000, capMs = 60_000): number {
   const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
-
-/** What every activity failure carries in its first detail, so the job can report how many attempts it took. */
-export interface FailureDetails {
-  attempt: number;
-  [key: string]: unknown;
 }
 
 /**

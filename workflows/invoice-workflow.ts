@@ -4,14 +4,16 @@ import {
   allHandlersFinished,
   condition,
   log,
+  patched,
   proxyActivities,
   setHandler,
   TimeoutFailure,
 } from '@temporalio/workflow';
 import type { InvoiceActivities } from '../activities';
 import type { ExtractFieldsResult } from '../activities/contracts';
+import type { FailureDetails } from '../common/errors';
 import type { Invoice } from '../common/invoice';
-import type { InvoiceJobInput, JobState, JobStep } from '../common/job';
+import type { InvoiceJobInput, JobState, JobStep, Usage } from '../common/job';
 import { statusQuery } from '../common/messages';
 import { extractTextOptions, ledgerOptions, modelCallOptions } from './activity-options';
 import { activitySummaries } from './activity-summaries';
@@ -35,6 +37,14 @@ class JobAbandoned extends Error {
 type RunStep = <T extends { attempt: number }>(step: JobStep, activity: () => Promise<T>) => Promise<T>;
 
 /**
+ * A step whose every attempt was refused by the shared token budget never reached the provider: nothing is wrong
+ * with the job, the fleet is just busy. It is scheduled again (fresh attempts) instead of parking, for up to this
+ * long in all; past it something is off (a budget far too small for the load) and the job parks as usual.
+ */
+const BUDGET_WAIT_LIMIT_MS = 6 * 60 * 60 * 1000;
+const BUDGET_WAIT_PATCH = 'budget-refusals-reschedule';
+
+/**
  * One invoice, from uploaded document to ledger entry (DESIGN.md §2). Deterministic orchestration only: every
  * read, model call and post is an activity, and validation results arrive recorded in history.
  * Ends `posted`, `rejected` or `review_expired` (completed), or `failed` (the workflow fails, its JobState in the
@@ -50,9 +60,9 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
 
   /** Runs a step; when it fails for good the job parks as a dead letter and, on `retry`, runs the step again. */
   const run: RunStep = async (step, activity) => {
+    let startedAt = Date.now();
     for (;;) {
       tracker.setStatus('processing', step);
-      const startedAt = Date.now();
       try {
         const result = await activity();
         state.attempts[step] = result.attempt;
@@ -60,6 +70,16 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
         return result;
       } catch (error) {
         const jobError = describeFailure(step, error);
+        const billed = billedUsageOf(error);
+        if (billed) tracker.addUsage(billed);
+        if (
+          jobError.type === 'TokenBudgetExhausted' &&
+          Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS &&
+          patched(BUDGET_WAIT_PATCH)
+        ) {
+          log.info('every attempt was refused by the token budget; scheduling the step again', { step });
+          continue;
+        }
         jobMetrics.stepFinished({ priority: input.priority, step, outcome: 'failed', durationMs: Date.now() - startedAt });
         const outcome = await deadLetters.park(jobError, notify);
         if (outcome !== 'retry') {
@@ -68,6 +88,7 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
           );
         }
         log.info('operator retries the failed step', { step });
+        startedAt = Date.now();
       }
     }
   };
@@ -189,12 +210,18 @@ async function extractWithRetries(
   return result;
 }
 
+/** The usage of a model call that was billed although its step failed (lib/failures.ts puts it in the details). */
+function billedUsageOf(error: unknown): Usage | undefined {
+  if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return undefined;
+  return (error.cause.details?.[0] as FailureDetails | undefined)?.billedUsage;
+}
+
 /** What the job reports about a failed step. Anything but an activity failure is a bug: let the task retry. */
 function describeFailure(step: JobStep, error: unknown): StepFailure {
   if (!(error instanceof ActivityFailure)) throw error;
   const cause = error.cause;
   if (cause instanceof ApplicationFailure) {
-    const attempt = (cause.details?.[0] as { attempt?: number } | undefined)?.attempt;
+    const attempt = (cause.details?.[0] as FailureDetails | undefined)?.attempt;
     return {
       type: cause.type ?? 'Error',
       message: cause.message,

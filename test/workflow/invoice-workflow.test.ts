@@ -2,9 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { InvalidDocumentError, LedgerRejectedError, ModelRateLimitedError } from '../../common/errors';
+import {
+  ContentRefusedError,
+  InvalidDocumentError,
+  LedgerRejectedError,
+  ModelRateLimitedError,
+  TokenBudgetExhaustedError,
+} from '../../common/errors';
 import type { JobState } from '../../common/job';
 import { abandonUpdate, retryUpdate, statusQuery, submitReviewUpdate } from '../../common/messages';
+import { modelCallOptions } from '../../workflows/activity-options';
 import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
 import { createWorkflowHarness, type WorkflowHarness, waitForStatus } from '../support/workflow-harness';
 
@@ -256,6 +263,41 @@ describe('invoiceWorkflow with mocked activities', () => {
     assert.equal(state.status, 'posted');
     assert.equal(state.attempts.classify, 2);
     assert.equal(fake.calls.classifyDocument, 2);
+  });
+
+  test('when the token budget refuses every attempt of a step, then the step is scheduled again instead of parking', async () => {
+    const maxAttempts = modelCallOptions.retry?.maximumAttempts ?? 0;
+    assert.ok(maxAttempts > 1);
+    const refusals = Array.from(
+      { length: maxAttempts + 1 },
+      () => new TokenBudgetExhaustedError('the bulk share cannot cover this call yet', { retryAfterMs: 20 }),
+    );
+    const fake = fakeActivities({ classify: refusals });
+    const state = await harness.withWorker(fake.activities, async (start) => (await start()).result());
+    assert.equal(state.status, 'posted');
+    assert.equal(fake.calls.classifyDocument, maxAttempts + 2, 'one full round of attempts, then a fresh activity');
+    assert.equal(state.attempts.classify, 2, 'the second activity succeeded on its second attempt');
+    assert.ok(!state.events.some((event) => event.status === 'dead_letter'), 'a busy budget is not a dead letter');
+    assert.equal(fake.posted.length, 1);
+  });
+
+  test('when a billed model call fails its step for good, then the job still counts its tokens and cost', async () => {
+    const billedUsage = { inputTokens: 700, outputTokens: 30, costUsd: 0.0025, calls: 1 };
+    const fake = fakeActivities({ extractions: [new ContentRefusedError('the model declined', { details: { billedUsage } })] });
+    const state = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'dead_letter');
+      const parked = await handle.query(statusQuery);
+      await handle.executeUpdate(abandonUpdate, { args: [{ operator: 'ops', reason: 'test done' }] });
+      return parked;
+    });
+    assert.equal(state.error?.type, 'ContentRefused');
+    // The refused extraction beside the one successful classification (1000 in, 200 out, one call).
+    assert.deepEqual(
+      { inputTokens: state.usage.inputTokens, outputTokens: state.usage.outputTokens, calls: state.usage.calls },
+      { inputTokens: 1000 + 700, outputTokens: 200 + 30, calls: 2 },
+    );
+    assert.ok(Math.abs(state.usage.costUsd - (0.006 + 0.0025)) < 1e-12, String(state.usage.costUsd));
   });
 });
 
