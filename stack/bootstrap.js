@@ -9,8 +9,11 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 20 || (major === 20 && minor < 19)) {
-  console.error(`Slowlane needs Node.js 20.19 or newer (22 or 24 recommended); this is ${process.version}.`);
+// package.json engines: ^20.19 || ^22.13 || >=24 (the lint and OpenAPI tools need 22.13 on the 22 line).
+const supported = (major === 20 && minor >= 19) || (major === 22 && minor >= 13) || major >= 24;
+if (major > 24) console.warn(`Slowlane is tested on Node.js 20, 22 and 24; ${process.version} is newer.`);
+if (!supported) {
+  console.error(`Slowlane runs on Node.js 20.19+, 22.13+ or 24+ (22 or 24 recommended); this is ${process.version}.`);
   process.exit(1);
 }
 

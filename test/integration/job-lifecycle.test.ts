@@ -96,6 +96,20 @@ describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', 
     const [jobId] = [...jobIds] as [string];
     await waitForJob(jobId, ['posted']);
     assert.equal((await ledgerEntries(jobId)).length, 1);
+    // One workflow run did the work: a policy that started or restarted runs per request would show here.
+    const client = await temporalClient();
+    try {
+      const runs: string[] = [];
+      for await (const run of client.workflow.list({ query: `WorkflowId = '${jobId}'` })) runs.push(run.runId);
+      assert.equal(runs.length, 1, `runs for ${jobId}: ${runs.join(', ')}`);
+      const history = await client.workflow.getHandle(jobId).fetchHistory();
+      const scheduled = history.events?.filter(
+        (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'extractText',
+      );
+      assert.equal(scheduled?.length, 1, 'the document was read once');
+    } finally {
+      await client.connection.close();
+    }
 
     const again = await submit(sample.bytes, { key, fileName: sample.fileName });
     assert.equal(again.status, 202);
