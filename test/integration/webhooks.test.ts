@@ -6,6 +6,7 @@ import { TEST_TENANTS } from '../../stack/test-tenants';
 import { demo, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
 import { type ExtraApi, startExtraApi } from '../support/extra-api';
 import { schemaProblems } from '../support/openapi-conformance';
+import { temporalClient } from '../support/operations';
 import { sampleWith } from '../support/samples';
 import { testEnv } from '../support/test-env';
 import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -40,6 +41,35 @@ async function terminateJobs(jobIds: string[]): Promise<void> {
   }
 }
 
+/**
+ * Waits until the job's workflow has closed and then every webhook delivery workflow it started
+ * (`webhook:<jobId>:<eventId>`, workflows/notifications.ts) has closed too: after that no attempt of any of its
+ * events can still arrive. Returns the event ids those workflows deliver.
+ */
+async function deliveriesClosed(jobId: string, expected: number, timeoutMs = 120_000): Promise<string[]> {
+  const client = await temporalClient();
+  try {
+    // The job starts each delivery before it goes on, so once it has closed every delivery exists.
+    await client.workflow.getHandle(jobId).result();
+    const prefix = `webhook:${jobId}:`;
+    const query = `WorkflowType = 'deliverWebhookWorkflow' AND WorkflowId STARTS_WITH '${prefix}'`;
+    const deadline = Date.now() + timeoutMs;
+    let workflowIds: string[] = [];
+    // Visibility lists a new workflow a moment after it starts.
+    while (workflowIds.length < expected) {
+      if (Date.now() > deadline) assert.fail(`only ${workflowIds.length} of ${expected} delivery workflows of ${jobId} were listed: ${workflowIds.join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      workflowIds = [];
+      for await (const execution of client.workflow.list({ query })) workflowIds.push(execution.workflowId);
+    }
+    // result() waits for the close itself (visibility may still say running) and throws if a delivery failed.
+    await Promise.all(workflowIds.map((workflowId) => client.workflow.getHandle(workflowId).result()));
+    return workflowIds.map((workflowId) => workflowId.slice(prefix.length)).sort();
+  } finally {
+    await client.connection.close();
+  }
+}
+
 const forJob = (jobId: string) => (d: ReceivedWebhook) => (JSON.parse(d.body) as WebhookBody).data.jobId === jobId;
 
 describe('webhooks: signed deliveries to a callback URL', () => {
@@ -61,8 +91,14 @@ describe('webhooks: signed deliveries to a callback URL', () => {
     const jobId = body.jobId as string;
     const done = await waitForJob(jobId, ['posted', 'failed']);
 
-    const [delivery] = await receiver.waitFor((all) => all.some(forJob(jobId)), 30_000).then((all) => all.filter(forJob(jobId)));
+    const eventIds = await deliveriesClosed(jobId, 1);
+    assert.equal(eventIds.length, 1, `one event for a job that posts by itself: ${eventIds.join(', ')}`);
+    const mine = receiver.deliveries.filter(forJob(jobId));
+    assert.equal(mine.length, 1, `exactly one delivery, its workflow closed: ${JSON.stringify(mine.map((d) => [d.id, d.status]))}`);
+    assert.equal(mine.filter((d) => verified(d).type === 'job.posted').length, 1, 'exactly one job.posted');
+    const [delivery] = mine;
     assert.ok(delivery);
+    assert.equal(delivery.id, eventIds[0]);
     const event = verified(delivery);
     assert.equal(event.type, 'job.posted');
     assert.equal(event.data.status, 'posted');
@@ -90,13 +126,15 @@ describe('webhooks: signed deliveries to a callback URL', () => {
     assert.equal((await review(jobId, { decision: 'approve', fields })).status, 200);
     await waitForJob(jobId, ['posted']);
 
-    // Delivery retries back off from 5 s: two failures then a success take about 15 s per event.
-    const accepted = (all: ReceivedWebhook[]) => all.filter(forJob(jobId)).filter((d) => d.status < 300);
-    await flaky.waitFor((all) => accepted(all).length >= 2, 90_000);
+    // Delivery retries back off from 5 s: two failures then a success take about 15 s per event. Only once every
+    // delivery workflow of the job has closed can no late duplicate still be on its way.
+    const eventIds = await deliveriesClosed(jobId, 2);
+    assert.equal(eventIds.length, 2, `one delivery workflow per event (awaiting_review, posted): ${eventIds.join(', ')}`);
     const mine = flaky.deliveries.filter(forJob(jobId));
-    const ids = [...new Set(mine.map((d) => d.id))];
-    assert.equal(ids.length, 2, `one id per event (awaiting_review, posted): ${ids.join(', ')}`);
+    const ids = [...new Set(mine.map((d) => d.id))].sort();
+    assert.deepEqual(ids, eventIds, 'the receiver saw exactly the events Temporal delivered');
     for (const id of ids) {
+      assert.equal(mine.filter((d) => d.id === id && d.status >= 200 && d.status < 300).length, 1, `event ${id} accepted (2xx) exactly once`);
       const attempts = mine.filter((d) => d.id === id);
       assert.deepEqual(attempts.map((d) => d.status), [500, 500, 204], `event ${id}: failed twice, accepted once, then left alone`);
       assert.equal(new Set(attempts.map((d) => d.body)).size, 1, 'every attempt carries the same event');
