@@ -43,6 +43,8 @@ export interface Config {
     tls: boolean;
     webUiUrl: string;
     taskQueuePrefix: string;
+    /** Which of address and webUiUrl the environment set; `npm start` takes the others from temporal-dev.yaml. */
+    fromEnvironment: { address: boolean; webUiUrl: boolean };
   };
   s3: {
     endpoint?: string;
@@ -202,6 +204,10 @@ export function loadConfig(env: Env = process.env): Config {
       tls: read.bool('TEMPORAL_TLS', false),
       webUiUrl: read.string('TEMPORAL_WEB_UI_URL', 'http://127.0.0.1:8233'),
       taskQueuePrefix: read.string('TASK_QUEUE_PREFIX', 'slowlane'),
+      fromEnvironment: {
+        address: read.optionalString('TEMPORAL_ADDRESS') !== undefined,
+        webUiUrl: read.optionalString('TEMPORAL_WEB_UI_URL') !== undefined,
+      },
     },
     s3: {
       endpoint: read.optionalString('S3_ENDPOINT') ?? (deployment === 'local' ? 'http://127.0.0.1:7070' : undefined),

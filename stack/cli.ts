@@ -3,7 +3,7 @@ import { loadConfig } from '../lib/config';
 import { submitSamples } from './demo';
 import { portIsFree, portOf } from './ports';
 import { startStack, type Stack } from './stack';
-import { loadTemporalDevConfig } from './temporal-dev-config';
+import { devServerPorts, loadTemporalDevConfig } from './temporal-dev-config';
 import { runTests } from './test-runner';
 
 const say = (line: string) => console.log(line);
@@ -14,8 +14,7 @@ async function start(): Promise<void> {
   const config = loadConfig();
   const devConfig = loadTemporalDevConfig();
   const ports = {
-    temporal: portOf(config.temporal.address),
-    temporalUi: portOf(config.temporal.webUiUrl) || devConfig.ui.port,
+    ...devServerPorts(config.temporal, devConfig),
     s3: portOf(config.s3.endpoint ?? 'http://127.0.0.1:7070'),
     simulator: portOf(config.anthropic.baseURL ?? 'http://127.0.0.1:8787'),
     ledger: portOf(config.ledger.url),

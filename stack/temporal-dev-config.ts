@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import type { Config } from '../lib/config';
 import { parseDurationMs } from '../lib/duration';
+import { portOf } from './ports';
 
 /** temporal-dev.yaml, validated. */
 export interface TemporalDevConfig {
@@ -14,6 +16,16 @@ export interface TemporalDevConfig {
   logLevel: string;
   searchAttributes: Record<string, string>;
   dynamicConfig: Record<string, unknown>;
+}
+
+/** `npm start`'s dev-server ports: temporal-dev.yaml's, unless TEMPORAL_ADDRESS / TEMPORAL_WEB_UI_URL say otherwise. */
+export function devServerPorts(
+  temporal: Pick<Config['temporal'], 'address' | 'webUiUrl' | 'fromEnvironment'>,
+  devConfig: Pick<TemporalDevConfig, 'port' | 'ui'>,
+): { temporal: number; temporalUi?: number } {
+  const port = temporal.fromEnvironment.address ? portOf(temporal.address) : devConfig.port;
+  if (!devConfig.ui.enabled) return { temporal: port };
+  return { temporal: port, temporalUi: temporal.fromEnvironment.webUiUrl ? portOf(temporal.webUiUrl) : devConfig.ui.port };
 }
 
 export const TEMPORAL_DEV_YAML = join(__dirname, '..', 'temporal-dev.yaml');
