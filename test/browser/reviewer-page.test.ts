@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { apiUrl, demo, getJob, ledgerEntries, submit, waitForJob } from '../support/api-client';
-import { fixInvalidFields, launchChromium, openReviewer, saveScreenshot } from '../support/reviewer-browser';
+import { apiUrl, demo, getJob, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
+import { injectFault, markedInvoice } from '../support/operations';
+import { clearScreenshots, fixInvalidFields, launchChromium, openReviewer, saveScreenshot } from '../support/reviewer-browser';
 import { sampleWith } from '../support/samples';
 
 /** A fresh job awaiting review, visible in the reviewer queue (visibility lags the workflow by a moment). */
@@ -27,6 +28,8 @@ const jobUrl = (jobId: string) => `${apiUrl()}/review#/jobs/${encodeURIComponent
 describe('the reviewer page in Chromium', () => {
   let browser: Browser;
   before(async () => {
+    // Screenshots of an earlier run must not pass for this run's.
+    await clearScreenshots('reviewer-');
     browser = await launchChromium();
   });
   after(async () => browser.close());
@@ -36,7 +39,7 @@ describe('the reviewer page in Chromium', () => {
     const jobId = await jobAwaitingReview();
     const { context, page, problems } = await openReviewer(browser, 'Browser Reviewer');
     try {
-      // The queue refreshes itself; both new jobs appear without a reload.
+      // Both jobs are in the queue (that it refreshes by itself is the next test).
       const row = page.locator(`tr[data-job-id="${jobId}"]`);
       await row.waitFor({ timeout: 20_000 });
       await page.locator(`tr[data-job-id="${other}"]`).waitFor();
@@ -75,6 +78,69 @@ describe('the reviewer page in Chromium', () => {
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
+    }
+  });
+
+  test('when a job starts waiting for review while the queue is open, then it appears there without a reload', async () => {
+    const { context, page, problems } = await openReviewer(browser, 'Watching Reviewer');
+    try {
+      // The queue's first load has answered, and the job below does not exist yet.
+      await page.getByText(/Refreshes by itself · updated/).waitFor({ timeout: 20_000 });
+      await page.evaluate(() => {
+        (globalThis as unknown as { loadedOnce?: string }).loadedOnce = 'this document';
+      });
+      const jobId = await jobAwaitingReview();
+      // reviewer/browser/main.ts refreshes the queue every QUEUE_REFRESH_MS (5 s).
+      await page.locator(`tr[data-job-id="${jobId}"]`).waitFor({ timeout: 30_000 });
+      assert.equal(
+        await page.evaluate(() => (globalThis as unknown as { loadedOnce?: string }).loadedOnce),
+        'this document',
+        'the job came in by the page refreshing itself, not by a reload',
+      );
+      assert.equal(new URL(page.url()).hash, '', 'still on the queue');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('when the model’s output failed the schema, then the job shows the raw model output and what was wrong', async () => {
+    const marker = `raw-output-${randomUUID()}`;
+    const removeFault = await injectFault({ tool: 'record_invoice', textIncludes: marker }, 'malformed');
+    let jobId: string | undefined;
+    try {
+      const invoice = await markedInvoice(marker);
+      const { body } = await submit(invoice.bytes, { fileName: invoice.fileName });
+      jobId = body.jobId as string;
+      const waiting = await waitForJob(jobId, ['awaiting_review', 'posted', 'dead_letter', 'failed']);
+      assert.equal(waiting.status, 'awaiting_review', JSON.stringify(waiting));
+      const raw = waiting.rawModelOutput;
+      assert.ok(raw, 'the job holds the raw output');
+      assert.equal(waiting.extraction, undefined, 'nothing schema-valid was extracted');
+
+      const { context, page, problems } = await openReviewer(browser, 'Raw Output Reviewer');
+      try {
+        await page.goto(jobUrl(jobId));
+        const panel = page.locator('details.raw-output');
+        await panel.waitFor({ timeout: 20_000 });
+        assert.equal((await panel.locator('summary').textContent())?.trim(), 'Raw model output');
+        const text = page.getByTestId('raw-output');
+        assert.ok(await text.isVisible(), 'the panel is open: there is no valid extraction to show instead');
+        assert.equal(await text.textContent(), raw, 'the raw text exactly as the model wrote it');
+        await page.getByText(/did not match the invoice schema/).waitFor();
+        assert.ok((await page.locator('details.model-errors li').count()) >= 1, 'what was wrong with it is listed');
+        await page.getByTestId('document-text').waitFor();
+        await saveScreenshot(page, 'reviewer-raw-output');
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    } finally {
+      await removeFault();
+      // Leaves the queue as it found it for the other tests.
+      if (jobId && (await getJob(jobId)).body.status === 'awaiting_review') {
+        await review(jobId, { decision: 'reject', reason: 'browser test of the raw output panel' });
+      }
     }
   });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { apiUrl, demo } from './api-client';
@@ -40,6 +40,18 @@ export async function openReviewer(browser: Browser, reviewerName: string): Prom
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: /Awaiting review/ }).waitFor();
   return { context, page, problems };
+}
+
+/**
+ * Removes the `<prefix>*.png` screenshots an earlier run left in the artifacts folder (testEnv().artifactsDir:
+ * SLOWLANE_TEST_ARTIFACTS, else test-artifacts/), so a screenshot there was taken by this run or not at all.
+ * Returns the names it removed.
+ */
+export async function clearScreenshots(prefix: string): Promise<string[]> {
+  const dir = testEnv().artifactsDir;
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.startsWith(prefix) && name.endsWith('.png'));
+  await Promise.all(names.map((name) => rm(join(dir, name), { force: true })));
+  return names;
 }
 
 /** Saves a screenshot as a test artifact (test-artifacts/, gitignored) and returns its path. */
