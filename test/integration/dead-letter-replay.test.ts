@@ -4,12 +4,25 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@temporalio/client';
+import type { JobEvent } from '../../common/job';
 import { abandonUpdate } from '../../common/messages';
 import type { DeadLetterList } from '../../ops/dead-letters';
 import type { ReplayOutcome } from '../../ops/replay';
-import { getJob, ledgerEntries, submit, waitForJob } from '../support/api-client';
+import { getJob, ledgerEntries, openEvents, submit, waitForJob } from '../support/api-client';
+import { schemaProblems } from '../support/openapi-conformance';
 import { sampleWith } from '../support/samples';
-import { admin, demoTenant, injectFault, markedInvoice, simulatorCalls, temporalClient } from '../support/operations';
+import {
+  admin,
+  demoTenant,
+  injectFault,
+  markedInvoice,
+  type MetricSample,
+  scrape,
+  simulatorCalls,
+  temporalClient,
+  total,
+} from '../support/operations';
+import { readSse } from '../support/sse';
 import { testEnv } from '../support/test-env';
 
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -29,6 +42,32 @@ async function activityRuns(client: Client, jobId: string): Promise<Record<strin
     }
   }
   return runs;
+}
+
+/** Every worker's /metrics, scraped now: activity attempts are counted by the workers, whichever run they belong to. */
+async function scrapeWorkers(): Promise<MetricSample[]> {
+  const workerUrls = Object.entries(testEnv().metricsUrls).filter(([name]) => name.startsWith('worker'));
+  assert.ok(workerUrls.length >= 1, `the stack reports its workers' metrics endpoints: ${JSON.stringify(testEnv().metricsUrls)}`);
+  return (await Promise.all(workerUrls.map(([, url]) => scrape(url)))).flat();
+}
+
+type StatusEvent = JobEvent & { jobId: string; id?: string };
+
+/** Reads the job's SSE stream from its start until a status event with `status` arrives (or the stream ends). */
+async function statusEventsUntil(jobId: string, status: string): Promise<StatusEvent[]> {
+  const response = await openEvents(jobId, { signal: AbortSignal.timeout(90_000) });
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+  assert.ok(response.body);
+  const statuses: StatusEvent[] = [];
+  for await (const event of readSse(response.body)) {
+    if (event.event !== 'status') continue;
+    const data = JSON.parse(event.data) as StatusEvent;
+    assert.deepEqual(schemaProblems('JobEvent', data), [], 'each event matches JobEvent in the OpenAPI document');
+    statuses.push({ ...data, ...(event.id !== undefined ? { id: event.id } : {}) });
+    if (data.status === status) break;
+  }
+  return statuses;
 }
 
 /** Submits a clean invoice whose field extraction the provider refuses (400, not retryable) until the fault goes. */
@@ -66,6 +105,20 @@ describe('dead letters and replay after a fix (real stack)', () => {
     const { marker, removeFault, jobId } = await submitFailingExtraction();
     let faultActive = true;
     try {
+      // A client following the job's event stream from the start learns that it is parked, and why.
+      const streamed = await statusEventsUntil(jobId, 'dead_letter');
+      const parkedEvent = streamed.at(-1);
+      assert.equal(parkedEvent?.status, 'dead_letter', `the stream carried a dead_letter event: ${JSON.stringify(streamed)}`);
+      assert.equal(parkedEvent.jobId, jobId);
+      assert.equal(parkedEvent.step, 'extractFields');
+      assert.equal(parkedEvent.error?.type, 'ModelRequestInvalid');
+      assert.equal(parkedEvent.error?.step, 'extractFields');
+      assert.equal(parkedEvent.id, String(parkedEvent.seq), 'a numbered event, so a client can resume after it');
+      assert.deepEqual(
+        streamed.filter((event) => event.status === 'processing').map((event) => event.step),
+        ['extractText', 'classify', 'extractFields'],
+      );
+
       const parked = await waitForJob(jobId, ['dead_letter', 'posted', 'failed', 'awaiting_review']);
       assert.equal(parked.status, 'dead_letter', JSON.stringify(parked));
       assert.equal(parked.step, 'extractFields');
@@ -120,6 +173,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
   });
 
   test('when an abandoned job is replayed with the tool, then it is reset to its failed step, keeps its text and classification, and posts once', async () => {
+    const metricsBefore = await scrapeWorkers();
     const { marker, removeFault, jobId } = await submitFailingExtraction();
     let faultActive = true;
     try {
@@ -143,6 +197,15 @@ describe('dead letters and replay after a fix (real stack)', () => {
       const runs = await activityRuns(client, jobId);
       assert.deepEqual(runs.extractText, [1], 'the new run carries the first extractText over from history; it did not run again');
       assert.deepEqual(runs.classifyDocument, [1]);
+      // The new run's history holds the old run's events up to the reset point, so it cannot show on its own that
+      // nothing ran twice. The workers count every attempt they run, across both runs (the suite runs one file at a time).
+      const metricsAfter = await scrapeWorkers();
+      const attempts = (activity: string, outcome?: string) =>
+        total(metricsAfter, 'slowlane_activity_attempts_total', { activity, ...(outcome ? { outcome } : {}) }) -
+        total(metricsBefore, 'slowlane_activity_attempts_total', { activity, ...(outcome ? { outcome } : {}) });
+      assert.equal(attempts('extractText'), 1, 'the workers ran extractText exactly once in total, before and after the reset');
+      assert.equal(attempts('extractText', 'completed'), 1);
+      assert.equal(attempts('classifyDocument'), 1, 'and classified it once');
       assert.equal((await simulatorCalls(marker, 'classify_document')).length, 1, 'the provider classified it once in total');
       const extractions = await simulatorCalls(marker, 'record_invoice');
       assert.deepEqual(extractions.map((call) => call.status), [400, 200]);
