@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { taskQueueFor } from '../../common/task-queues';
 import { apiUrl, demo, getJob, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
 import { startExtraApi, startExtraWorker } from '../support/extra-api';
 import { temporalClient } from '../support/operations';
@@ -21,6 +22,36 @@ describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', 
     assert.equal(entries[0]?.id, done.result?.ledgerEntryId);
     assert.deepEqual(entries[0]?.invoice, done.result?.fields);
     assert.ok((done.usage?.inputTokens ?? 0) > 0, 'token usage is reported on the job');
+    const client = await temporalClient();
+    try {
+      const description = await client.workflow.getHandle(jobId).describe();
+      assert.equal(description.taskQueue, taskQueueFor('interactive'), 'no priority given: the interactive queue');
+    } finally {
+      await client.connection.close();
+    }
+  });
+
+  test('when a job is submitted with priority=bulk, then the bulk queue runs it and the job says so', async () => {
+    const sample = await sampleWith('posted');
+    const submitted = await submit(sample.bytes, { fileName: sample.fileName, fields: { type: 'invoice', priority: 'bulk' } });
+    assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
+    const jobId = submitted.body.jobId as string;
+    const done = await waitForJob(jobId, ['posted', 'awaiting_review', 'failed', 'rejected']);
+    assert.equal(done.status, 'posted', JSON.stringify(done));
+    assert.equal(done.priority, 'bulk');
+    const client = await temporalClient();
+    try {
+      const history = await client.workflow.getHandle(jobId).fetchHistory();
+      const queues = new Set(
+        history.events
+          ?.map((event) => event.activityTaskScheduledEventAttributes?.taskQueue?.name)
+          .filter((name): name is string => Boolean(name)),
+      );
+      assert.deepEqual([...queues], [taskQueueFor('bulk')], 'every step ran on the bulk queue');
+      assert.equal((await client.workflow.getHandle(jobId).describe()).taskQueue, taskQueueFor('bulk'));
+    } finally {
+      await client.connection.close();
+    }
   });
 
   test('when an ambiguous invoice is submitted, then it waits for review and the approved edit is what gets posted', async () => {
