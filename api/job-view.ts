@@ -14,6 +14,15 @@ export interface JobBase {
   closedAt?: string;
   /** A failed or parked job's error, from its memo: known even while no worker answers the status query. */
   error?: JobError;
+  /** The step in flight, from the server's pending activity: its attempt, the last failure, the next try. */
+  currentAttempt?: CurrentAttempt;
+}
+
+export interface CurrentAttempt {
+  step: JobStep;
+  attempt: number;
+  lastFailure?: { type?: string; message: string };
+  nextAttemptAt?: string;
 }
 
 /** What GET /jobs/:id answers: the job as a client sees it (see api/openapi). */

@@ -35,6 +35,7 @@ import type { Config } from '../lib/config';
 import { objectKeys, type ObjectStore, type StoredObject } from '../lib/object-store';
 import type { invoiceWorkflow } from '../workflows';
 import { apiErrors } from './api-error';
+import { currentAttemptOf } from './current-attempt';
 import { compact, type JobBase, type JobView, toJobView } from './job-view';
 import type { ReceivedUpload } from './multipart-upload';
 
@@ -145,6 +146,7 @@ export function createJobsService(deps: JobsServiceDeps) {
       submittedAt: memo.submittedAt,
       closedAt: description.closeTime?.toISOString(),
       error: memo.error,
+      currentAttempt: running ? currentAttemptOf(description) : undefined,
     });
   }
 

@@ -94,6 +94,19 @@ export const schemas: Record<string, Schema> = {
       updatedAt: dateTime,
       closedAt: dateTime,
       attempts: { type: 'object', propertyNames: { enum: JOB_STEPS }, additionalProperties: { type: 'integer', minimum: 1 } },
+      currentAttempt: object(
+        {
+          step: ref('JobStep'),
+          attempt: { type: 'integer', minimum: 1 },
+          lastFailure: object({ type: { type: 'string' }, message: { type: 'string' } }, ['message']),
+          nextAttemptAt: dateTime,
+        },
+        ['step', 'attempt'],
+        {
+          description:
+            'The step running now, from the server (known with no worker): which attempt, why the last one failed, when the next starts.',
+        },
+      ),
       documentType: { type: 'string' },
       confidence: { type: 'number', minimum: 0, maximum: 1, description: 'The weakest required field’s confidence.' },
       extraction: ref('InvoiceExtraction'),

@@ -35,6 +35,32 @@ describe('provider faults through the whole stack', () => {
     assert.equal((await ledgerEntries(body.jobId as string)).length, 1);
   });
 
+  test('when a step waits out a 429, then GET /jobs/:id names its attempt, the failure and when it tries again', async () => {
+    const marker = `waiting-${randomUUID()}`;
+    await addFault({
+      match: { tool: 'classify_document', textIncludes: marker },
+      fault: { kind: 'rate_limit', retryAfterSeconds: 5 },
+      times: 1,
+    });
+    const { body } = await submit(new TextEncoder().encode(cleanTextInvoice(marker)), { fileName: 'invoice.txt' });
+    const jobId = body.jobId as string;
+    let seen: Awaited<ReturnType<typeof getJob>>['body'] | undefined;
+    for (let i = 0; i < 100 && !seen; i++) {
+      const { body: view } = await getJob(jobId);
+      if (view.currentAttempt?.lastFailure) seen = view;
+      else if (view.status !== 'processing' && view.status !== 'queued') break;
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(seen?.currentAttempt, 'the waiting step was visible');
+    assert.equal(seen.currentAttempt.step, 'classify');
+    assert.equal(seen.currentAttempt.attempt, 2);
+    assert.equal(seen.currentAttempt.lastFailure?.type, 'ModelRateLimited');
+    assert.ok(seen.currentAttempt.nextAttemptAt, 'the next try is scheduled');
+    const done = await waitForJob(jobId, ['posted', 'failed', 'dead_letter', 'awaiting_review']);
+    assert.equal(done.status, 'posted', JSON.stringify(done));
+    assert.equal(done.currentAttempt, undefined, 'nothing is in flight once the job is done');
+  });
+
   test('when the provider is overloaded (529) and then recovers, then the job still posts exactly once', async () => {
     const marker = `overloaded-${randomUUID()}`;
     await addFault({ match: { tool: 'record_invoice', textIncludes: marker }, fault: { kind: 'overloaded' }, times: 1 });

@@ -1,0 +1,36 @@
+import type { WorkflowExecutionDescription } from '@temporalio/client';
+import { stepOfActivity } from '../workflows/step-activities';
+import type { CurrentAttempt } from './job-view';
+
+type PendingActivity = NonNullable<WorkflowExecutionDescription['raw']['pendingActivities']>[number];
+type Timestamp = { seconds?: unknown; nanos?: number | null } | null | undefined;
+
+/**
+ * The job's step in flight as the server sees it (DescribeWorkflowExecution's pending activity), so a client or
+ * operator learns "classify, attempt 3, last failed with ModelRateLimited, next at …" even while no worker answers.
+ */
+export function currentAttemptOf(description: Pick<WorkflowExecutionDescription, 'raw'>): CurrentAttempt | undefined {
+  for (const pending of description.raw.pendingActivities ?? []) {
+    const step = stepOfActivity(pending.activityType?.name ?? '');
+    if (step) return describePending(step, pending);
+  }
+  return undefined;
+}
+
+function describePending(step: CurrentAttempt['step'], pending: PendingActivity): CurrentAttempt {
+  const failure = pending.lastFailure;
+  const type = failure?.applicationFailureInfo?.type ?? (failure?.timeoutFailureInfo ? 'Timeout' : undefined);
+  const nextAttemptAt = isoOf(pending.nextAttemptScheduleTime);
+  return {
+    step,
+    attempt: Math.max(1, pending.attempt ?? 1),
+    ...(failure?.message ? { lastFailure: { ...(type ? { type } : {}), message: failure.message } } : {}),
+    ...(nextAttemptAt ? { nextAttemptAt } : {}),
+  };
+}
+
+function isoOf(timestamp: Timestamp): string | undefined {
+  if (!timestamp || timestamp.seconds === undefined || timestamp.seconds === null) return undefined;
+  const ms = Number(timestamp.seconds) * 1000 + Math.round((timestamp.nanos ?? 0) / 1e6);
+  return ms > 0 ? new Date(ms).toISOString() : undefined;
+}

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { WorkflowExecutionDescription } from '@temporalio/client';
+import { currentAttemptOf } from '../../api/current-attempt';
+
+type Raw = WorkflowExecutionDescription['raw'];
+const described = (pendingActivities: unknown[]): Pick<WorkflowExecutionDescription, 'raw'> => ({
+  raw: { pendingActivities } as unknown as Raw,
+});
+
+describe('the step in flight, from the server', () => {
+  test('when an activity waits for its next attempt, then its step, attempt, failure and next try are named', () => {
+    const next = Date.parse('2026-12-02T10:00:05.250Z');
+    const attempt = currentAttemptOf(
+      described([
+        {
+          activityType: { name: 'classifyDocument' },
+          attempt: 3,
+          lastFailure: { message: 'provider answered 429', applicationFailureInfo: { type: 'ModelRateLimited' } },
+          nextAttemptScheduleTime: { seconds: Math.floor(next / 1000), nanos: 250_000_000 },
+        },
+      ]),
+    );
+    assert.deepEqual(attempt, {
+      step: 'classify',
+      attempt: 3,
+      lastFailure: { type: 'ModelRateLimited', message: 'provider answered 429' },
+      nextAttemptAt: '2026-12-02T10:00:05.250Z',
+    });
+  });
+
+  test('when the first attempt is running, then only the step and attempt 1 are given', () => {
+    assert.deepEqual(currentAttemptOf(described([{ activityType: { name: 'extractInvoiceFields' }, attempt: 1 }])), {
+      step: 'extractFields',
+      attempt: 1,
+    });
+  });
+
+  test('when the last attempt timed out, then the failure type says Timeout', () => {
+    const attempt = currentAttemptOf(
+      described([{ activityType: { name: 'extractText' }, attempt: 2, lastFailure: { message: 'heartbeat', timeoutFailureInfo: {} } }]),
+    );
+    assert.deepEqual(attempt?.lastFailure, { type: 'Timeout', message: 'heartbeat' });
+  });
+
+  test('when nothing or only an unknown activity is pending, then there is no current attempt', () => {
+    assert.equal(currentAttemptOf(described([])), undefined);
+    assert.equal(currentAttemptOf({ raw: {} as Raw }), undefined);
+    assert.equal(currentAttemptOf(described([{ activityType: { name: 'somethingElse' }, attempt: 4 }])), undefined);
+  });
+});
