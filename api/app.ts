@@ -6,6 +6,7 @@ import { traceRequests } from '../lib/tracing-http';
 import { adminRouter } from './admin-routes';
 import type { AdminService } from './admin-service';
 import { ApiError } from './api-error';
+import type { Caller } from './auth';
 import { documentRouter } from './document-routes';
 import { eventsRouter } from './events-routes';
 import type { JobsService } from './jobs-service';
@@ -54,11 +55,26 @@ export function createApp(deps: AppDeps): express.Express {
   return app;
 }
 
+/** Tenant and job of a failed request, so its log line can be found beside the job's workers' lines. */
+function requestContext(req: Request, res: Response): { tenantId?: string; jobId?: string } {
+  const tenantId = (res.locals.caller as Caller | undefined)?.tenant.id;
+  const segment = /^\/(?:admin\/)?jobs\/([^/]+)/.exec(req.path)?.[1];
+  let jobId: string | undefined;
+  try {
+    jobId = segment === undefined ? undefined : decodeURIComponent(segment);
+  } catch {
+    jobId = undefined;
+  }
+  return { ...(tenantId ? { tenantId } : {}), ...(jobId ? { jobId } : {}) };
+}
+
 /** The one place a throwable becomes an HTTP answer: a status and a JSON body with a stable code. */
 function errorHandler(log: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) log.error({ err: error, method: req.method, path: req.path }, 'request failed');
+    if (apiError.status >= 500) {
+      log.error({ err: error, method: req.method, path: req.path, ...requestContext(req, res) }, 'request failed');
+    }
     if (res.headersSent) {
       res.end();
       return;

@@ -9,7 +9,7 @@ import { loadConfig } from '../../lib/config';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('GET /jobs/:id/document: streaming the upload from the object store', () => {
-  const logged: Array<{ level: number; msg: string }> = [];
+  const logged: Array<{ level: number; msg: string; tenantId?: string; jobId?: string }> = [];
   let failStore = false;
   let api: RunningApi;
   before(async () => {
@@ -59,5 +59,8 @@ describe('GET /jobs/:id/document: streaming the upload from the object store', (
       logged.filter((line) => line.level >= 50).map((line) => line.msg),
       ['request failed'],
     );
+    const [failure] = logged.filter((line) => line.level >= 50);
+    assert.equal(failure?.tenantId, 'demo', 'the line names the tenant');
+    assert.equal(failure?.jobId, 'invoice:demo:k', 'and the job');
   });
 });
