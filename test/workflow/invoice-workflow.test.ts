@@ -143,6 +143,38 @@ describe('invoiceWorkflow with mocked activities', () => {
     assert.deepEqual(fake.posted, [sampleInvoice]);
   });
 
+  test('when the reviewed signal carries fields that break the schema, then it is ignored and the job keeps waiting', async () => {
+    const fake = fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.4)] });
+    const edited = { ...sampleInvoice, totalAmount: 99 };
+    const state = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.signal('reviewed', { fields: { ...sampleInvoice, totalAmount: 'lots' }, reviewer: 'sam' });
+      // A query after the signal sees its effect: signals and queries are handled in order on one workflow task.
+      const still = await handle.query(statusQuery);
+      assert.equal(still.status, 'awaiting_review');
+      assert.equal(fake.calls.postInvoiceToLedger, 0);
+      await handle.signal('reviewed', { fields: edited, reviewer: 'sam' });
+      return handle.result();
+    });
+    assert.equal(state.status, 'posted');
+    assert.deepEqual(fake.posted, [edited], 'only the valid decision counted');
+  });
+
+  test('when the rejected signal arrives, then the job ends rejected with the reason and posts nothing', async () => {
+    const fake = fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.4)] });
+    const state = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.signal('rejected', { reason: 'not ours', reviewer: 'sam' });
+      return handle.result();
+    });
+    assert.equal(state.status, 'rejected');
+    assert.equal(state.review?.decision, 'rejected');
+    assert.equal(state.review?.reason, 'not ours');
+    assert.equal(fake.calls.postInvoiceToLedger, 0);
+  });
+
   test('when the model output never matches the schema, then the job goes to review with the raw output', async () => {
     const invalid = {
       outcome: 'schema_invalid' as const,
