@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { IDEMPOTENCY_KEY_PATTERN } from '../common/job-id';
 import type { Invoice } from '../common/invoice';
-import { isTerminal, JOB_STATUSES, type JobStatus } from '../common/job';
+import { JOB_STATUSES, type JobStatus } from '../common/job';
 import type { SubmitReviewInput } from '../common/messages';
 import { PRIORITIES, type Priority } from '../common/task-queues';
 import { checkCallbackUrl } from '../lib/callback-url';
@@ -11,10 +11,19 @@ import { apiErrors } from './api-error';
 import { authenticate, callerOf } from './auth';
 import type { JobsService } from './jobs-service';
 import { receiveUpload } from './multipart-upload';
+import { retryAfterSeconds } from './poll-hint';
+import { reviewUpdateId } from './review-update-id';
 
 const ALLOWED_FIELDS = new Set(['type', 'priority', 'callbackUrl']);
-/** Clients poll about this often while a job runs; a hint, not a promise. */
-const POLL_AFTER_SECONDS = 2;
+
+/** The request's Idempotency-Key, if it sent one; the same rule on every route that takes one. */
+function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.header('idempotency-key');
+  if (key !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    throw apiErrors.invalidRequest('Idempotency-Key must be 1-128 characters of A-Z a-z 0-9 . _ ~ -');
+  }
+  return key;
+}
 
 /** Routes stay thin: check the request, call one service function, answer. */
 export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants' | 'clients'> }): Router {
@@ -24,10 +33,7 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
   const reviewers = authenticate(config.tenants, ['api', 'reviewer']);
 
   router.post('/jobs', apiCallers, async (req: Request, res: Response) => {
-    const keyHeader = req.header('idempotency-key');
-    if (keyHeader !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(keyHeader)) {
-      throw apiErrors.invalidRequest('Idempotency-Key must be 1-128 characters of A-Z a-z 0-9 . _ ~ -');
-    }
+    const keyHeader = idempotencyKeyOf(req);
     const upload = await receiveUpload(req, { maxBytes: config.api.maxUploadBytes, tmpDir: config.api.uploadTmpDir });
     try {
       const unknown = Object.keys(upload.fields).filter((name) => !ALLOWED_FIELDS.has(name));
@@ -83,15 +89,18 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
 
   router.get('/jobs/:id', reviewers, async (req: Request, res: Response) => {
     const job = await jobs.get(callerOf(res).tenant.id, String(req.params.id));
-    if (!isTerminal(job.status)) res.set('Retry-After', String(POLL_AFTER_SECONDS));
+    const retryAfter = retryAfterSeconds(job.status);
+    if (retryAfter !== undefined) res.set('Retry-After', String(retryAfter));
     res.json(job);
   });
 
   router.post('/jobs/:id/review', reviewers, async (req: Request, res: Response) => {
+    const key = idempotencyKeyOf(req);
     const caller = callerOf(res);
     const review = parseReview(req.body, caller.role === 'reviewer' ? `${caller.tenant.id}-reviewer` : `${caller.tenant.id}-api`);
-    const requestId = req.header('idempotency-key');
-    res.json(await jobs.review(caller.tenant.id, String(req.params.id), review, requestId));
+    // The Update is named after the key and the decision: a resend is the same Update, an edited decision a new one.
+    const updateId = key === undefined ? undefined : reviewUpdateId(key, review);
+    res.json(await jobs.review(caller.tenant.id, String(req.params.id), review, updateId));
   });
 
   return router;

@@ -321,11 +321,16 @@ export function createJobsService(deps: JobsServiceDeps) {
 
     async review(tenantId: string, jobId: string, review: SubmitReviewInput, requestId?: string): Promise<JobView> {
       const description = await getOwnedJob(tenantId, jobId);
+      // The job's state before the fields, as the workflow's validator orders them: once the job is not awaiting
+      // review, the fields no longer matter (409, not 422). JobStatus is written by the workflow in the same task
+      // that changes the state the validator reads, and describe reads it from the server's current record, so
+      // this only refuses what the validator would refuse; whether a decision counts is still the validator's word.
+      const status = baseOf(description).status;
+      if (description.status.name !== 'RUNNING' || status !== 'awaiting_review') throw apiErrors.notAwaitingReview(status);
       if (review.decision === 'approve') {
         const checked = validateInvoice(review.fields);
         if (!checked.ok) throw apiErrors.invalidFields(checked.errors);
       }
-      if (description.status.name !== 'RUNNING') throw apiErrors.notAwaitingReview(baseOf(description).status);
       const handle = client.workflow.getHandle<typeof invoiceWorkflow>(jobId);
       try {
         await client.withDeadline(Date.now() + REVIEW_DEADLINE_MS, () =>

@@ -84,7 +84,8 @@ export const jobPaths: Record<string, Schema> = {
       operationId: 'getJob',
       summary: 'Read a job',
       description:
-        'Answers even while every worker is down (then `detailed: false`). Until the job is finished the answer carries `Retry-After`: poll no faster.',
+        'Answers even while every worker is down (then `detailed: false`). Until the job is finished the answer carries `Retry-After`: poll no faster. ' +
+        'It is 2 seconds while the job is `queued` or `processing`, and 60 while it waits for a person (`awaiting_review`, `dead_letter`); a finished job has none.',
       tags: ['jobs'],
       security: apiKeyOrReviewer,
       parameters: [jobIdParameter],
@@ -158,13 +159,19 @@ export const jobPaths: Record<string, Schema> = {
       operationId: 'reviewJob',
       summary: 'Approve (with the fields to post) or reject a job awaiting review',
       description:
-        'Goes through the workflow Update `submitReview`: the answer says at once whether the decision counted. A job that already moved on is a 409 `not_awaiting_review`. ' +
-        'An `Idempotency-Key` makes a retried request the same decision.',
+        'Goes through the workflow Update `submitReview`: the answer says at once whether the decision counted. A job that is not awaiting review (already decided or moved on) is a 409 `not_awaiting_review`, whatever the fields; invalid fields on a job awaiting review are a 422. ' +
+        'An `Idempotency-Key` makes a retried request with the same decision the same Update, so it cannot count twice; the same key with a changed decision is a new decision, refused with a 409 if an earlier one was taken.',
       tags: ['review'],
       security: apiKeyOrReviewer,
       parameters: [
         jobIdParameter,
-        { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 128 } },
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Names the decision for safe resends: 1-128 of `A-Z a-z 0-9 . _ ~ -` (the same rule as on `POST /jobs`); anything else is a 400.',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,128}$' },
+        },
       ],
       requestBody: { required: true, content: json(ref('ReviewRequest')) },
       responses: responses({ '200': { description: 'Accepted; the job as it is now.', content: json(ref('Job')) } }, 400, 401, 404, 409, 413, 415, 422, 503),

@@ -35,6 +35,6 @@ export const jobIdParameter: Schema = {
 };
 
 export const retryAfterHeader: Schema = {
-  description: 'Seconds until it is worth asking again; sent while the job is not finished.',
+  description: 'Seconds until it is worth asking again; sent while the job is not finished: 2 while it is queued or processing, 60 while it waits for a reviewer or an operator.',
   schema: { type: 'integer', minimum: 1 },
 };

@@ -107,7 +107,10 @@ export function createApi(token: string) {
 
     document: (jobId: string) => send(`/jobs/${encodeURIComponent(jobId)}/document`),
 
-    /** `requestId` names this decision: sent again after a lost answer, it is the same decision, not a second one. */
+    /**
+     * `requestId` is the Idempotency-Key; with the decision's content it names the Update (api/review-update-id.ts):
+     * the same decision sent again after a lost answer is the same decision, not a second one.
+     */
     review: (jobId: string, decision: ReviewDecision, requestId: string) =>
       json<JobView>(`/jobs/${encodeURIComponent(jobId)}/review`, {
         method: 'POST',

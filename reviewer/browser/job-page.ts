@@ -22,7 +22,9 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
   let form: FieldsForm | undefined;
   let busy = false;
   let decided = false;
-  // One id per decision on this page: a retried request is the same decision, never a second one.
+  // One Idempotency-Key for this page. The API names the Update after it and the decision's content, so a resend
+  // of the same decision is the same Update (never a second one) and an edited decision is a new one, which the
+  // workflow accepts or refuses (409) on its own instead of answering with the first decision's outcome.
   const requestId = crypto.randomUUID();
 
   const documentPane = h('section', { class: 'document', 'aria-label': 'Document' });

@@ -5,6 +5,17 @@ import { acme, apiUrl, demo, getJob, review, submit, waitForJob } from '../suppo
 import { sampleWith } from '../support/samples';
 
 const minimalPdf = new TextEncoder().encode('%PDF-1.4\n% not a real document\n');
+const validInvoice = {
+  invoiceNumber: 'INV-1001',
+  issuer: 'Acme Supplies Ltd',
+  issueDate: '2026-11-02',
+  dueDate: '2026-12-02',
+  currency: 'EUR',
+  totalAmount: 121,
+  subtotalAmount: 100,
+  taxAmount: 21,
+  lineItems: [{ description: 'Widgets', quantity: 10, unitPrice: 10, amount: 100 }],
+};
 
 describe('API errors: a status, a stable code, a message that says what to fix', () => {
   test('when no API key is sent, then 401 unauthorized', async () => {
@@ -123,6 +134,54 @@ describe('API errors: a status, a stable code, a message that says what to fix',
     assert.equal(missing.status, 404);
     const badDecision = await review(jobId, { decision: 'maybe' });
     assert.equal(badDecision.status, 400);
+  });
+
+  test('when a job is no longer awaiting review, then invalid fields are a 409 not_awaiting_review, not a 422: the fields no longer matter', async () => {
+    const sample = await sampleWith('posted');
+    const { body } = await submit(sample.bytes);
+    const jobId = body.jobId as string;
+    await waitForJob(jobId, ['posted']);
+    const answer = await review(jobId, { decision: 'approve', fields: { totalAmount: 'lots' } });
+    assert.equal(answer.status, 409, JSON.stringify(answer.body));
+    assert.equal(answer.body.error?.code, 'not_awaiting_review');
+    assert.equal(answer.body.error?.details?.status, 'posted');
+  });
+
+  test('when a job waits for a reviewer, then GET says Retry-After 60; invalid fields are a 422 until someone decides, then a 409', async () => {
+    const sample = await sampleWith('awaiting_review');
+    const { body } = await submit(sample.bytes);
+    const jobId = body.jobId as string;
+    await waitForJob(jobId, ['awaiting_review']);
+    const waiting = await getJob(jobId);
+    assert.equal(waiting.headers.get('retry-after'), '60', 'a job waiting for a person is not polled every 2 s');
+
+    const invalid = { ...validInvoice, totalAmount: 'lots' };
+    const refused = await review(jobId, { decision: 'approve', fields: invalid });
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assert.equal(refused.body.error?.code, 'invalid_fields');
+
+    const approved = await review(jobId, { decision: 'approve', fields: validInvoice });
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    const late = await review(jobId, { decision: 'approve', fields: invalid });
+    assert.equal(late.status, 409, JSON.stringify(late.body));
+    assert.equal(late.body.error?.code, 'not_awaiting_review');
+
+    await waitForJob(jobId, ['posted']);
+    assert.equal((await getJob(jobId)).headers.get('retry-after'), null, 'a finished job has nothing to wait for');
+  });
+
+  test('when a review’s Idempotency-Key breaks the key rule of POST /jobs, then 400 invalid_request saying what a key may be', async () => {
+    for (const key of ['has spaces and /slashes', 'x'.repeat(129)]) {
+      const response = await fetch(`${apiUrl()}/jobs/${encodeURIComponent(`invoice:demo:${randomUUID()}`)}/review`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${demo.reviewerToken}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ decision: 'reject', reason: 'duplicate' }),
+      });
+      assert.equal(response.status, 400, key);
+      const error = ((await response.json()) as { error: { code: string; message: string } }).error;
+      assert.equal(error.code, 'invalid_request');
+      assert.match(error.message, /Idempotency-Key must be 1-128 characters/);
+    }
   });
 
   test('when jobs are listed by status, then only this tenant’s jobs with that status come back', async () => {

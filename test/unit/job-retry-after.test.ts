@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { AdminService } from '../../api/admin-service';
+import type { JobView } from '../../api/job-view';
+import type { JobsService } from '../../api/jobs-service';
+import { type RunningApi, startApiServer } from '../../api/server';
+import { JOB_STATUSES, type JobStatus } from '../../common/job';
+import { loadConfig } from '../../lib/config';
+import { createLogger } from '../../lib/logger';
+import { conformanceProblems } from '../support/openapi-conformance';
+
+/** GET /jobs/:id tells a polling client how long to wait: seconds while work runs, a minute while a person must act. */
+describe('GET /jobs/:id Retry-After by status', () => {
+  let api: RunningApi;
+  let status: JobStatus = 'queued';
+  before(async () => {
+    // Only the route is under test: the service answers a job in whatever status the test sets.
+    const jobs = {
+      get: async (_tenantId: string, jobId: string): Promise<JobView> =>
+        ({ jobId, type: 'invoice', status, detailed: false, links: {} }) as unknown as JobView,
+    } as unknown as JobsService;
+    api = await startApiServer(
+      { config: loadConfig({}), jobs, admin: {} as unknown as AdminService, log: createLogger('test', 'silent'), ready: async () => true },
+      { host: '127.0.0.1', port: 0 },
+    );
+  });
+  after(() => api?.close());
+
+  const expected: Record<JobStatus, string | null> = {
+    queued: '2',
+    processing: '2',
+    awaiting_review: '60',
+    dead_letter: '60',
+    posted: null,
+    rejected: null,
+    review_expired: null,
+    failed: null,
+  };
+
+  test('every status has an expectation here', () => {
+    assert.deepEqual(Object.keys(expected).sort(), [...JOB_STATUSES].sort());
+  });
+
+  for (const [jobStatus, retryAfter] of Object.entries(expected) as Array<[JobStatus, string | null]>) {
+    test(`when the job is ${jobStatus}, then Retry-After is ${retryAfter ?? 'absent'}`, async () => {
+      status = jobStatus;
+      const path = `/jobs/${encodeURIComponent('invoice:demo:k1')}`;
+      const response = await fetch(`${api.url}${path}`, { headers: { authorization: 'Bearer demo-key' } });
+      const text = await response.text();
+      assert.equal(response.status, 200, text);
+      assert.equal(response.headers.get('retry-after'), retryAfter);
+      assert.deepEqual(conformanceProblems({ method: 'GET', path, status: 200, contentType: response.headers.get('content-type'), body: text }), []);
+    });
+  }
+});

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { AdminService } from '../../api/admin-service';
+import type { JobView } from '../../api/job-view';
+import type { JobsService } from '../../api/jobs-service';
+import { canonicalJson, reviewUpdateId } from '../../api/review-update-id';
+import { type RunningApi, startApiServer } from '../../api/server';
+import type { SubmitReviewInput } from '../../common/messages';
+import { loadConfig } from '../../lib/config';
+import { createLogger } from '../../lib/logger';
+import { conformanceProblems } from '../support/openapi-conformance';
+
+const invoice = {
+  invoiceNumber: 'INV-1',
+  issuer: 'Acme GmbH',
+  issueDate: '2026-11-02',
+  dueDate: null,
+  currency: 'EUR',
+  subtotalAmount: 100,
+  taxAmount: 19,
+  totalAmount: 119,
+  lineItems: [{ description: 'Widgets', quantity: 1, unitPrice: 100, amount: 100 }],
+};
+const approve = (fields: Record<string, unknown> = invoice): SubmitReviewInput =>
+  ({ decision: 'approve', fields, reviewer: 'rita' }) as unknown as SubmitReviewInput;
+
+describe('the review Update id: the same decision is the same Update, a changed one a new Update', () => {
+  test('when the same decision is sent again with the same key, then the id is the same', () => {
+    assert.equal(reviewUpdateId('page-1', approve()), reviewUpdateId('page-1', approve({ ...invoice })));
+  });
+
+  test('when the same decision comes with its keys in another order, then the id is still the same', () => {
+    const reordered = Object.fromEntries(Object.entries(invoice).reverse());
+    const reorderedDecision = { reviewer: 'rita', fields: reordered, decision: 'approve' } as unknown as SubmitReviewInput;
+    assert.equal(reviewUpdateId('page-1', reorderedDecision), reviewUpdateId('page-1', approve()));
+  });
+
+  test('when the reviewer edited a field (even inside a line item) before resending with the same key, then the id is new', () => {
+    const first = reviewUpdateId('page-1', approve());
+    assert.notEqual(reviewUpdateId('page-1', approve({ ...invoice, totalAmount: 120 })), first);
+    const lineEdited = { ...invoice, lineItems: [{ ...invoice.lineItems[0], description: 'Gadgets' }] };
+    assert.notEqual(reviewUpdateId('page-1', approve(lineEdited)), first);
+    assert.notEqual(reviewUpdateId('page-1', { decision: 'reject', reason: 'duplicate', reviewer: 'rita' }), first);
+    assert.notEqual(
+      reviewUpdateId('page-1', { decision: 'reject', reason: 'duplicate', reviewer: 'rita' }),
+      reviewUpdateId('page-1', { decision: 'reject', reason: 'not ours', reviewer: 'rita' }),
+    );
+    assert.notEqual(reviewUpdateId('page-1', approve({ ...invoice, dueDate: '2026-12-01' })), first, 'null → a date is a change');
+  });
+
+  test('when another key is sent, then the id is another one too, and it keeps the key readable', () => {
+    assert.notEqual(reviewUpdateId('page-2', approve()), reviewUpdateId('page-1', approve()));
+    assert.match(reviewUpdateId('page-1', approve()), /^review:page-1:[0-9a-f]{32}$/);
+  });
+
+  test('canonical JSON sorts keys at every level and leaves out undefined members, as JSON.stringify does', () => {
+    assert.equal(canonicalJson({ b: 1, a: [{ d: null, c: 'x' }], u: undefined }), '{"a":[{"c":"x","d":null}],"b":1}');
+    assert.equal(canonicalJson([undefined, 1]), '[null,1]');
+  });
+});
+
+describe('POST /jobs/:id/review: the Idempotency-Key and the Update id the route sends', () => {
+  let api: RunningApi;
+  const calls: Array<{ jobId: string; review: SubmitReviewInput; updateId: string | undefined }> = [];
+  const jobId = 'invoice:demo:k1';
+  const path = `/jobs/${encodeURIComponent(jobId)}/review`;
+  before(async () => {
+    // Only the route is under test: the service just records what the route hands it.
+    const jobs = {
+      review: async (_tenantId: string, id: string, review: SubmitReviewInput, updateId?: string): Promise<JobView> => {
+        calls.push({ jobId: id, review, updateId });
+        return { jobId: id, type: 'invoice', status: 'processing', detailed: false, links: {} } as unknown as JobView;
+      },
+    } as unknown as JobsService;
+    api = await startApiServer(
+      { config: loadConfig({}), jobs, admin: {} as unknown as AdminService, log: createLogger('test', 'silent'), ready: async () => true },
+      { host: '127.0.0.1', port: 0 },
+    );
+  });
+  after(() => api?.close());
+
+  const post = async (body: unknown, key?: string) => {
+    const response = await fetch(`${api.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-reviewer-token', 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, text, contentType: response.headers.get('content-type') };
+  };
+
+  for (const key of ['has spaces', 'slash/in/it', 'colon:too', 'x'.repeat(129)]) {
+    test(`when the Idempotency-Key is "${key.length > 20 ? `${key.slice(0, 8)}… (${key.length} characters)` : key}", then 400 invalid_request saying what a key may be, and nothing is sent`, async () => {
+      const before = calls.length;
+      const answer = await post({ decision: 'reject', reason: 'duplicate' }, key);
+      assert.equal(answer.status, 400, answer.text);
+      const error = (JSON.parse(answer.text) as { error: { code: string; message: string } }).error;
+      assert.equal(error.code, 'invalid_request');
+      assert.match(error.message, /Idempotency-Key must be 1-128 characters of A-Z a-z 0-9 \. _ ~ -/);
+      assert.equal(calls.length, before, 'the service was not called');
+      assert.deepEqual(conformanceProblems({ method: 'POST', path, status: 400, contentType: answer.contentType, body: answer.text }), []);
+    });
+  }
+
+  test('when a decision is resent unchanged, then it goes as the same Update; edited, it goes as a new one', async () => {
+    const key = 'page-0b7c1e';
+    const first = await post({ decision: 'approve', fields: invoice, reviewer: 'rita' }, key);
+    const again = await post({ decision: 'approve', fields: invoice, reviewer: 'rita' }, key);
+    const edited = await post({ decision: 'approve', fields: { ...invoice, totalAmount: 120 }, reviewer: 'rita' }, key);
+    assert.deepEqual([first.status, again.status, edited.status], [200, 200, 200], edited.text);
+    const [a, b, c] = calls.slice(-3).map((call) => call.updateId);
+    assert.equal(a, reviewUpdateId(key, approve()));
+    assert.equal(b, a, 'a resend of the same decision is the same Update: it cannot count twice');
+    assert.notEqual(c, a, 'an edited decision must not be deduplicated into the first one');
+    assert.ok(c?.startsWith(`review:${key}:`));
+  });
+
+  test('when no Idempotency-Key is sent, then the route names no Update (Temporal gives it a fresh id)', async () => {
+    const answer = await post({ decision: 'reject', reason: 'duplicate' });
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(calls.at(-1)?.updateId, undefined);
+  });
+});
