@@ -2,20 +2,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { acme, apiUrl, demo, getJob, review, submit, waitForJob } from '../support/api-client';
+import { sampleInvoice as validInvoice } from '../support/fake-activities';
 import { sampleWith } from '../support/samples';
 
 const minimalPdf = new TextEncoder().encode('%PDF-1.4\n% not a real document\n');
-const validInvoice = {
-  invoiceNumber: 'INV-1001',
-  issuer: 'Acme Supplies Ltd',
-  issueDate: '2026-11-02',
-  dueDate: '2026-12-02',
-  currency: 'EUR',
-  totalAmount: 121,
-  subtotalAmount: 100,
-  taxAmount: 21,
-  lineItems: [{ description: 'Widgets', quantity: 10, unitPrice: 10, amount: 100 }],
-};
 
 describe('API errors: a status, a stable code, a message that says what to fix', () => {
   test('when no API key is sent, then 401 unauthorized', async () => {
