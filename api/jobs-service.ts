@@ -27,6 +27,7 @@ import {
   JobTypeKey,
   NeedsReviewKey,
   PriorityKey,
+  ReviewDeadlineKey,
   TenantIdKey,
 } from '../common/search-attributes';
 import { type Priority, taskQueueFor } from '../common/task-queues';
@@ -36,6 +37,7 @@ import { objectKeys, type ObjectStore, type StoredObject } from '../lib/object-s
 import type { invoiceWorkflow } from '../workflows';
 import { apiErrors } from './api-error';
 import { currentAttemptOf } from './current-attempt';
+import { canonicalJson } from './review-update-id';
 import { compact, type JobBase, type JobView, toJobView } from './job-view';
 import type { ReceivedUpload } from './multipart-upload';
 
@@ -321,13 +323,20 @@ export function createJobsService(deps: JobsServiceDeps) {
 
     async review(tenantId: string, jobId: string, review: SubmitReviewInput, requestId?: string): Promise<JobView> {
       const description = await getOwnedJob(tenantId, jobId);
-      // The job's state before the fields, as the workflow's validator orders them: once the job is not awaiting
-      // review, the fields no longer matter (409, not 422). JobStatus is written by the workflow in the same task
-      // that changes the state the validator reads, and describe reads it from the server's current record, so
-      // this only refuses what the validator would refuse; whether a decision counts is still the validator's word.
       const status = baseOf(description).status;
-      if (description.status.name !== 'RUNNING' || status !== 'awaiting_review') throw apiErrors.notAwaitingReview(status);
-      if (review.decision === 'approve') {
+      if (description.status.name !== 'RUNNING') {
+        // A resend of the decision that closed the job (its first answer was lost, a 503) gets the job, not a 409.
+        const state = await stateOf(description);
+        if (state?.review && isSameDecision(state.review, review)) return view(description);
+        throw apiErrors.notAwaitingReview(status);
+      }
+      // A job that never opened review cannot hold a decision to resend: 409 at once, even with no worker.
+      if (status !== 'awaiting_review' && !description.typedSearchAttributes.get(ReviewDeadlineKey)) {
+        throw apiErrors.notAwaitingReview(status);
+      }
+      // Fields are judged only while the job awaits review; once it moved on they no longer matter, and the Update
+      // below answers: the same Update id (a resend) gets its first answer, a new decision the validator's 409.
+      if (status === 'awaiting_review' && review.decision === 'approve') {
         const checked = validateInvoice(review.fields);
         if (!checked.ok) throw apiErrors.invalidFields(checked.errors);
       }
@@ -354,6 +363,13 @@ export function createJobsService(deps: JobsServiceDeps) {
       return view(await getOwnedJob(tenantId, jobId));
     },
   };
+
+  /** Whether a review request is the decision the job recorded (same outcome, reviewer, reason or fields). */
+  function isSameDecision(recorded: NonNullable<JobState['review']>, review: SubmitReviewInput): boolean {
+    if (recorded.reviewer !== review.reviewer) return false;
+    if (review.decision === 'reject') return recorded.decision === 'rejected' && recorded.reason === review.reason;
+    return recorded.decision === 'approved' && canonicalJson(recorded.fields) === canonicalJson(review.fields);
+  }
 
   async function replayOrConflict(existing: WorkflowExecutionDescription, sha256: string): Promise<SubmitJobResult> {
     if (memoOf(existing).inputSha256 !== sha256) throw apiErrors.idempotencyKeyReused(existing.workflowId);
