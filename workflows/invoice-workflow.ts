@@ -13,7 +13,7 @@ import type { InvoiceActivities } from '../activities';
 import type { ExtractFieldsResult } from '../activities/contracts';
 import type { FailureDetails } from '../common/errors';
 import type { Invoice } from '../common/invoice';
-import type { InvoiceJobInput, JobState, JobStep, Usage } from '../common/job';
+import type { InvoiceJobInput, JobState, JobStep } from '../common/job';
 import { statusQuery } from '../common/messages';
 import { extractTextOptions, ledgerOptions, modelCallOptions } from './activity-options';
 import { activitySummaries } from './activity-summaries';
@@ -70,7 +70,7 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
         return result;
       } catch (error) {
         const jobError = describeFailure(step, error);
-        const billed = billedUsageOf(error);
+        const billed = failureDetailsOf(error)?.billedUsage;
         if (billed) tracker.addUsage(billed);
         if (
           jobError.type === 'TokenBudgetExhausted' &&
@@ -210,10 +210,10 @@ async function extractWithRetries(
   return result;
 }
 
-/** The usage of a model call that was billed although its step failed (lib/failures.ts puts it in the details). */
-function billedUsageOf(error: unknown): Usage | undefined {
+/** The first detail of an activity's ApplicationFailure (lib/failures.ts): its attempt, and any billed usage. */
+function failureDetailsOf(error: unknown): FailureDetails | undefined {
   if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return undefined;
-  return (error.cause.details?.[0] as FailureDetails | undefined)?.billedUsage;
+  return error.cause.details?.[0] as FailureDetails | undefined;
 }
 
 /** What the job reports about a failed step. Anything but an activity failure is a bug: let the task retry. */
@@ -221,7 +221,7 @@ function describeFailure(step: JobStep, error: unknown): StepFailure {
   if (!(error instanceof ActivityFailure)) throw error;
   const cause = error.cause;
   if (cause instanceof ApplicationFailure) {
-    const attempt = (cause.details?.[0] as FailureDetails | undefined)?.attempt;
+    const attempt = failureDetailsOf(error)?.attempt;
     return {
       type: cause.type ?? 'Error',
       message: cause.message,
