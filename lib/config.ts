@@ -256,7 +256,7 @@ export function loadConfig(env: Env = process.env): Config {
       budgetEnabled: read.bool('GATEWAY_BUDGET', true),
       pools: {
         ...read.json<Record<string, ModelLimits>>('GATEWAY_MODEL_LIMITS', {}),
-        // The simulator's default quota (simulator/options.ts); the real provider's headers lower it if needed.
+        // The simulator's default quota (local/simulator/options.ts); the real provider's headers lower it if needed.
         '*': {
           inputTokensPerMinute: read.int('GATEWAY_ITPM', 2_000_000, 1, 1e9),
           outputTokensPerMinute: read.int('GATEWAY_OTPM', 400_000, 1, 1e9),

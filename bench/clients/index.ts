@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../lib/config';
 import { buildReviewerScript } from '../../reviewer/build';
-import { generateSamples } from '../../stack/samples/generate';
-import { freeStackPorts, startStack } from '../../stack/stack';
+import { generateSamples } from '../../local/samples/generate';
+import { freeStackPorts, startStack } from '../../local/stack/stack';
 import { readSse } from '../../test/support/sse';
 
 const RESULTS_DIR = join(__dirname, '..', 'results');

@@ -11,7 +11,7 @@ import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { gatewayFromConfig } from '../../gateway/gateway-from-config';
 import { createActivityDeps } from '../../workers/activity-deps';
-import { freeStackPorts, startStack } from '../../stack/stack';
+import { freeStackPorts, startStack } from '../../local/stack/stack';
 import { percentile } from '../quota/measure';
 
 /**

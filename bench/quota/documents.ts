@@ -1,4 +1,4 @@
-import { SAMPLE_CATALOG } from '../../stack/samples/sample-catalog';
+import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
 
 const CLEAN_TEXT_INVOICE = SAMPLE_CATALOG.find(
   (sample) => sample.format === 'txt' && sample.expectedOutcome === 'posted',

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Priority } from '../../common/task-queues';
 import { loadConfig } from '../../lib/config';
-import { type LocalRedis, startLocalRedis } from '../../stack/redis-server';
-import { freeStackPorts, type Stack, startStack } from '../../stack/stack';
+import { type LocalRedis, startLocalRedis } from '../../local/stack/redis-server';
+import { freeStackPorts, type Stack, startStack } from '../../local/stack/stack';
 import { benchDocument } from './documents';
 import {
   type JobTimes,

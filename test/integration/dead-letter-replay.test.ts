@@ -83,7 +83,7 @@ async function submitFailingExtraction() {
 function runReplayCli(args: string[]) {
   const { productEnv } = testEnv();
   assert.ok(productEnv, 'needs the stack that `npm test` starts');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'replay.ts'), ...args], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'ops', 'replay-command.ts'), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...productEnv, LOG_LEVEL: 'warn' },
     encoding: 'utf8',

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { submitSamples } from '../../stack/demo';
+import { submitSamples } from '../../local/stack/demo';
 import { apiUrl, demo, ledgerEntries } from '../support/api-client';
 
 /** What `npm start` does once the stack is up: the project's samples through the public API. */

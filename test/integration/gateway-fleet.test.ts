@@ -9,9 +9,9 @@ import { type BudgetSettings, DEFAULT_POOL } from '../../gateway/budget/token-bu
 import { createAnthropicClient, createModelGateway } from '../../gateway/model-gateway';
 import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
-import { startSimulator, type RunningSimulator } from '../../simulator/server';
+import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
 import { gatewayTestCall } from '../support/gateway-calls';
-import { startLocalRedis, type LocalRedis } from '../../stack/redis-server';
+import { startLocalRedis, type LocalRedis } from '../../local/stack/redis-server';
 
 const execFileAsync = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');

@@ -5,7 +5,7 @@ import { type CallCost, DIMENSIONS, type PoolState } from '../../gateway/budget/
 import { InProcessBudget } from '../../gateway/budget/local-budget';
 import { RedisBudget } from '../../gateway/budget/redis-budget';
 import { type BudgetSettings, DEFAULT_POOL, type Reservation } from '../../gateway/budget/token-budget';
-import { startLocalRedis, type LocalRedis } from '../../stack/redis-server';
+import { startLocalRedis, type LocalRedis } from '../../local/stack/redis-server';
 
 const SETTINGS: BudgetSettings = {
   pools: { [DEFAULT_POOL]: { inputTokensPerMinute: 60_000, outputTokensPerMinute: 20_000, requestsPerMinute: 120 } },

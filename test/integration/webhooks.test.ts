@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
-import { TEST_TENANTS } from '../../stack/test-tenants';
+import { TEST_TENANTS } from '../../local/stack/test-tenants';
 import { demo, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
 import { type ExtraApi, startExtraApi } from '../support/extra-api';
 import { schemaProblems } from '../support/openapi-conformance';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { JobView } from '../../api/job-view';
-import { TEST_TENANTS } from '../../stack/test-tenants';
+import { TEST_TENANTS } from '../../local/stack/test-tenants';
 import { conformanceProblems, isCheckedBody } from './openapi-conformance';
 import { testEnv } from './test-env';
 

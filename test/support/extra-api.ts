@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { freePort } from '../../stack/ports';
-import { Supervisor } from '../../stack/supervisor';
-import { workerIsPolling } from '../../stack/temporal-setup';
+import { freePort } from '../../local/stack/ports';
+import { Supervisor } from '../../local/stack/supervisor';
+import { workerIsPolling } from '../../local/stack/temporal-setup';
 import { testEnv } from './test-env';
 
 export interface ExtraApi {

@@ -8,11 +8,11 @@ import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } fr
 import { taskQueueFor } from '../../common/task-queues';
 import { loadConfig } from '../../lib/config';
 import { createObjectStore, objectKeys } from '../../lib/object-store';
-import { freePort } from '../../stack/ports';
-import { type ManagedProcess, Supervisor } from '../../stack/supervisor';
-import { applyNamespaceSettings, temporalReady, workerIsPolling } from '../../stack/temporal-setup';
-import { devServerArgs, loadTemporalDevConfig } from '../../stack/temporal-dev-config';
-import { ensureGoTool, TEMPORAL_CLI } from '../../stack/tools';
+import { freePort } from '../../local/stack/ports';
+import { type ManagedProcess, Supervisor } from '../../local/stack/supervisor';
+import { applyNamespaceSettings, temporalReady, workerIsPolling } from '../../local/stack/temporal-setup';
+import { devServerArgs, loadTemporalDevConfig } from '../../local/stack/temporal-dev-config';
+import { ensureGoTool, TEMPORAL_CLI } from '../../local/stack/tools';
 import type { invoiceWorkflow } from '../../workflows';
 import { testEnv } from './test-env';
 

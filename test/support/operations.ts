@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
-import { TEST_TENANTS } from '../../stack/test-tenants';
+import { TEST_TENANTS } from '../../local/stack/test-tenants';
 import { apiUrl } from './api-client';
 import { sampleWith } from './samples';
 import { testEnv } from './test-env';

@@ -5,7 +5,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { apiUrl, demo } from './api-client';
 import { testEnv } from './test-env';
 
-/** Chromium from Debian, headless (stack/tools.ts ensureChromium installs it when browser tests are selected). */
+/** Chromium from Debian, headless (local/stack/tools.ts ensureChromium installs it when browser tests are selected). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',

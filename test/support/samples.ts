@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateSamples } from '../../stack/samples/generate';
+import { generateSamples } from '../../local/samples/generate';
 
 export interface LoadedSample {
   fileName: string;

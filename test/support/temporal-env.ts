@@ -1,7 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../common/search-attributes';
 import { loadConfig } from '../../lib/config';
-import { ensureGoTool, TEMPORAL_CLI } from '../../stack/tools';
+import { ensureGoTool, TEMPORAL_CLI } from '../../local/stack/tools';
 import { testEnv } from './test-env';
 
 /**

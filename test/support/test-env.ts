@@ -1,5 +1,5 @@
 /**
- * What `npm test` tells the tests about the stack it started (stack/test-runner.ts sets these). Tests read
+ * What `npm test` tells the tests about the stack it started (local/stack/test-runner.ts sets these). Tests read
  * them here and nowhere else; each is optional so a test file can also run alone.
  */
 export interface TestStackEnv {

@@ -12,7 +12,7 @@ const REPO_ROOT = join(__dirname, '..', '..');
  * the plan comes from the configured expectation and not from whatever a local Redis has observed.
  */
 function capacityCommand(env: Record<string, string>, args: string[] = []) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'stack', 'capacity.ts'), ...args], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'ops', 'capacity-command.ts'), ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? REPO_ROOT, ...env },
     encoding: 'utf8',
@@ -36,7 +36,7 @@ const ENV = {
 
 /**
  * The inputs written out from ENV by hand, the way docs/gateway.md describes them: the command's own reading
- * of the config (stack/capacity-inputs.ts) is part of what is checked, so it is not used to build these.
+ * of the config (ops/capacity-inputs.ts) is part of what is checked, so it is not used to build these.
  */
 const INPUTS: CapacityInputs = {
   limits: { inputTokensPerMinute: 100_000, outputTokensPerMinute: 400_000, requestsPerMinute: 600 },

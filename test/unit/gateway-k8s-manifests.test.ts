@@ -6,7 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import { PRIORITIES, taskQueueFor } from '../../common/task-queues';
 import { planCapacity } from '../../gateway/capacity-plan';
 import { loadConfig } from '../../lib/config';
-import { capacityInputs } from '../../stack/capacity-inputs';
+import { capacityInputs } from '../../ops/capacity-inputs';
 
 const DIR = join(__dirname, '..', '..', 'deploy', 'k8s');
 

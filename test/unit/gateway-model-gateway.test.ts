@@ -10,7 +10,7 @@ import { costOf } from '../../gateway/pricing';
 import { loadConfig } from '../../lib/config';
 import { toApplicationFailure } from '../../lib/failures';
 import { createLogger } from '../../lib/logger';
-import { type RunningSimulator, startSimulator } from '../../simulator/server';
+import { type RunningSimulator, startSimulator } from '../../local/simulator/server';
 import { gatewayTestCall } from '../support/gateway-calls';
 
 const SETTINGS: BudgetSettings = {

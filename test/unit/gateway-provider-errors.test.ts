@@ -13,7 +13,7 @@ import { createAnthropicClient, createModelGateway } from '../../gateway/model-g
 import { retryAfterMs } from '../../gateway/provider-errors';
 import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
-import { type RunningSimulator, startSimulator } from '../../simulator/server';
+import { type RunningSimulator, startSimulator } from '../../local/simulator/server';
 import { gatewayTestCall } from '../support/gateway-calls';
 
 /** The gateway without a budget, so every call reaches the provider (here the simulator, or nothing at `baseURL`). */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readAmounts } from '../../simulator/reader/amount-fields';
-import { findAmounts, parseAmount } from '../../simulator/reader/amounts';
-import { toLines } from '../../simulator/reader/text';
+import { readAmounts } from '../../local/simulator/reader/amount-fields';
+import { findAmounts, parseAmount } from '../../local/simulator/reader/amounts';
+import { toLines } from '../../local/simulator/reader/text';
 
 describe('parseAmount', () => {
   test('when written with either decimal mark or thousands separator, then the value is right', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { classifyDocument } from '../../simulator/reader/classify';
-import { classificationSchemaErrors } from '../../simulator/reader/output-schemas';
+import { classifyDocument } from '../../local/simulator/reader/classify';
+import { classificationSchemaErrors } from '../../local/simulator/reader/output-schemas';
 
 const INVOICE_BODY = 'Invoice No: 12\nTotal: 10.00 EUR';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readCurrency } from '../../simulator/reader/currency';
+import { readCurrency } from '../../local/simulator/reader/currency';
 
 describe('readCurrency', () => {
   test('when a code or an unambiguous symbol names one currency, then it is sure', () => {

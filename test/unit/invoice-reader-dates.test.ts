@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readDueDate, readIssueDate } from '../../simulator/reader/date-fields';
-import { dayMonthOrderOf, findDates } from '../../simulator/reader/dates';
-import { toLines } from '../../simulator/reader/text';
+import { readDueDate, readIssueDate } from '../../local/simulator/reader/date-fields';
+import { dayMonthOrderOf, findDates } from '../../local/simulator/reader/dates';
+import { toLines } from '../../local/simulator/reader/text';
 
 const isoDates = (text: string) => findDates(text).map((date) => date.iso);
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { leadingIdentifier, readInvoiceNumber } from '../../simulator/reader/invoice-number';
-import { toLines } from '../../simulator/reader/text';
+import { leadingIdentifier, readInvoiceNumber } from '../../local/simulator/reader/invoice-number';
+import { toLines } from '../../local/simulator/reader/text';
 
 const read = (text: string) => readInvoiceNumber(toLines(text));
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readIssuer } from '../../simulator/reader/issuer';
-import { toLines } from '../../simulator/reader/text';
+import { readIssuer } from '../../local/simulator/reader/issuer';
+import { toLines } from '../../local/simulator/reader/text';
 
 const read = (text: string) => readIssuer(toLines(text));
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readLineItems } from '../../simulator/reader/line-items';
-import { toLines } from '../../simulator/reader/text';
+import { readLineItems } from '../../local/simulator/reader/line-items';
+import { toLines } from '../../local/simulator/reader/text';
 
 describe('readLineItems', () => {
   test('when rows end in quantity, price and amount, then each becomes an item with quantity × price = amount', () => {

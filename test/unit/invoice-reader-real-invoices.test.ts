@@ -3,10 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import type { InvoiceExtraction } from '../../common/invoice';
-import { classifyDocument } from '../../simulator/reader/classify';
-import { extractionSchemaErrors } from '../../simulator/reader/output-schemas';
-import { readInvoice } from '../../simulator/reader/read-invoice';
-import { readDocumentText } from '../../stack/samples/read-document-text';
+import { classifyDocument } from '../../local/simulator/reader/classify';
+import { extractionSchemaErrors } from '../../local/simulator/reader/output-schemas';
+import { readInvoice } from '../../local/simulator/reader/read-invoice';
+import { readDocumentText } from '../../local/samples/read-document-text';
 
 /**
  * The reader against real invoices and the values a person read off them (../shared/invoices,

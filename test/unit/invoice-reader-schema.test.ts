@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { overallConfidence } from '../../common/invoice';
-import { extractionSchemaErrors } from '../../simulator/reader/output-schemas';
-import { readInvoice } from '../../simulator/reader/read-invoice';
+import { extractionSchemaErrors } from '../../local/simulator/reader/output-schemas';
+import { readInvoice } from '../../local/simulator/reader/read-invoice';
 
 /** Inputs chosen to push each field to its edges: empty, huge, garbled, conflicting, every language. */
 const INPUTS: Record<string, string> = {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { LedgerEntry } from '../../ledger/ledger-entry';
-import { postLedgerEntry, sampleEntryRequest, startTemporaryLedger, type TemporaryLedger } from '../../ledger/testing';
+import type { LedgerEntry } from '../../local/ledger/ledger-entry';
+import { postLedgerEntry, sampleEntryRequest, startTemporaryLedger, type TemporaryLedger } from '../../local/ledger/testing';
 
 interface Stats {
   entries: number;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import type { LedgerEntry } from '../../ledger/ledger-entry';
-import { postLedgerEntry, sampleEntryRequest, startTemporaryLedger, type TemporaryLedger } from '../../ledger/testing';
+import type { LedgerEntry } from '../../local/ledger/ledger-entry';
+import { postLedgerEntry, sampleEntryRequest, startTemporaryLedger, type TemporaryLedger } from '../../local/ledger/testing';
 
 async function listEntries(ledger: TemporaryLedger, query = ''): Promise<LedgerEntry[]> {
   const response = await fetch(`${ledger.url}/entries${query}`);

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import pino from 'pino';
-import { JournalCorruptError } from '../../ledger/entry-journal';
-import type { LedgerEntry } from '../../ledger/ledger-entry';
-import { postLedgerEntry, sampleEntryRequest, startTemporaryLedger, type TemporaryLedger } from '../../ledger/testing';
+import { JournalCorruptError } from '../../local/ledger/entry-journal';
+import type { LedgerEntry } from '../../local/ledger/ledger-entry';
+import { postLedgerEntry, sampleEntryRequest, startTemporaryLedger, type TemporaryLedger } from '../../local/ledger/testing';
 
 async function listEntries(ledger: TemporaryLedger): Promise<LedgerEntry[]> {
   return ((await (await fetch(`${ledger.url}/entries`)).json()) as { entries: LedgerEntry[] }).entries;

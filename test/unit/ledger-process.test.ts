@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import type { LedgerEntry } from '../../ledger/ledger-entry';
-import { postLedgerEntry, sampleEntryRequest } from '../../ledger/testing';
+import type { LedgerEntry } from '../../local/ledger/ledger-entry';
+import { postLedgerEntry, sampleEntryRequest } from '../../local/ledger/testing';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -19,14 +19,14 @@ interface LedgerProcess {
 }
 
 function spawnLedger(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'ledger/main.ts'], {
+  return spawn(process.execPath, ['--import', 'tsx', 'local/ledger/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
-/** Starts `ledger/main.ts` and resolves with the URL from its one "listening" JSON line. */
+/** Starts `local/ledger/main.ts` and resolves with the URL from its one "listening" JSON line. */
 function startLedgerProcess(dataDir: string): Promise<LedgerProcess> {
   const child = spawnLedger({ LEDGER_PORT: '0', LEDGER_DATA_DIR: dataDir });
   const logLines: Array<Record<string, unknown>> = [];
@@ -48,7 +48,7 @@ async function exitOf(child: ChildProcess): Promise<{ code: number | null; signa
   return { code, signal };
 }
 
-describe('ledger: the process (tsx ledger/main.ts)', { timeout: 60_000 }, () => {
+describe('ledger: the process (tsx local/ledger/main.ts)', { timeout: 60_000 }, () => {
   let dataDir: string;
   const started: ChildProcess[] = [];
   const start = async (): Promise<LedgerProcess> => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { canonicalJson, sha256Hex } from '../../ledger/canonical-json';
-import { KeyedMutex } from '../../ledger/keyed-mutex';
-import { LedgerConfigError, resolveLedgerOptions } from '../../ledger/options';
+import { canonicalJson, sha256Hex } from '../../local/ledger/canonical-json';
+import { KeyedMutex } from '../../local/ledger/keyed-mutex';
+import { LedgerConfigError, resolveLedgerOptions } from '../../local/ledger/options';
 
 describe('ledger: canonical JSON', () => {
   test('when only key order differs, at any depth, then the canonical text is the same', () => {

@@ -7,7 +7,7 @@ const REPO_ROOT = join(__dirname, '..', '..');
 
 /** Runs `npm run replay -- …` against a Temporal address where nothing listens: only argument checks can pass. */
 function replayCli(args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'replay.ts'), ...args], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'ops', 'replay-command.ts'), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:9', LOG_LEVEL: 'silent' },
     encoding: 'utf8',

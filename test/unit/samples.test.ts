@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { overallConfidence, REQUIRED_INVOICE_FIELDS } from '../../common/invoice';
-import { classifyDocument } from '../../simulator/reader/classify';
-import { extractionSchemaErrors } from '../../simulator/reader/output-schemas';
-import { readInvoice } from '../../simulator/reader/read-invoice';
-import { generateSamples, type SampleFile } from '../../stack/samples/generate';
-import { readDocumentText } from '../../stack/samples/read-document-text';
+import { classifyDocument } from '../../local/simulator/reader/classify';
+import { extractionSchemaErrors } from '../../local/simulator/reader/output-schemas';
+import { readInvoice } from '../../local/simulator/reader/read-invoice';
+import { generateSamples, type SampleFile } from '../../local/samples/generate';
+import { readDocumentText } from '../../local/samples/read-document-text';
 
 /** Slowlane's review threshold: below it a person checks the fields. */
 const REVIEW_THRESHOLD = 0.9;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { RuntimeSettings } from '../../simulator/options';
-import { startSimulator, type RunningSimulator } from '../../simulator/server';
-import type { CallRecord, StatsSnapshot } from '../../simulator/stats';
+import type { RuntimeSettings } from '../../local/simulator/options';
+import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
+import type { CallRecord, StatsSnapshot } from '../../local/simulator/stats';
 
 /** The `/_sim/*` control surface over real HTTP. */
 

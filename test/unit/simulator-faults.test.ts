@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { drawRandomFault, pickFault } from '../../simulator/fault-picker';
-import { FaultRuleBook } from '../../simulator/fault-rules';
-import { parseFaultHeader, parseFaultRuleInput } from '../../simulator/faults';
-import { createRandom } from '../../simulator/random';
+import { drawRandomFault, pickFault } from '../../local/simulator/fault-picker';
+import { FaultRuleBook } from '../../local/simulator/fault-rules';
+import { parseFaultHeader, parseFaultRuleInput } from '../../local/simulator/faults';
+import { createRandom } from '../../local/simulator/random';
 
 const NO_RATES = { rate429: 0, rate529: 0, rate500: 0, rateRefusal: 0, rateMalformed: 0 };
 const facts = (documentText: string, tool = 'record_invoice') => ({ tool, model: 'sim-model', documentText });

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import extractionSchema from '../../common/schemas/invoice-extraction.schema.json';
-import type { Clock } from '../../simulator/clock';
-import { handleMessages } from '../../simulator/messages-handler';
-import { DEFAULT_OPTIONS, type SimulatorOptions } from '../../simulator/options';
-import { SimulatorState } from '../../simulator/state';
+import type { Clock } from '../../local/simulator/clock';
+import { handleMessages } from '../../local/simulator/messages-handler';
+import { DEFAULT_OPTIONS, type SimulatorOptions } from '../../local/simulator/options';
+import { SimulatorState } from '../../local/simulator/state';
 
 /**
  * The simulator's generation time: SIM_LATENCY_BASE_MS + SIM_LATENCY_PER_OUTPUT_TOKEN_MS × output tokens
- * (simulator/README.md). handleMessages asks its injected sleep for that delay, so the planned delay is read
+ * (local/simulator/README.md). handleMessages asks its injected sleep for that delay, so the planned delay is read
  * from what it asks for; no time passes.
  */
 

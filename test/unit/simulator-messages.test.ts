@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildAssistantMessage, OUTPUT_OVERHEAD_TOKENS, outputTokensOf } from '../../simulator/assistant-message';
-import { malform } from '../../simulator/malformed-output';
-import { parseMessagesRequest, type MessagesRequest } from '../../simulator/messages-request';
-import { answerFor } from '../../simulator/model';
-import { classificationSchemaErrors, extractionSchemaErrors } from '../../simulator/reader/output-schemas';
-import { documentTextOf, requestedToolName } from '../../simulator/request-text';
-import { countInputTokens } from '../../simulator/token-count';
+import { buildAssistantMessage, OUTPUT_OVERHEAD_TOKENS, outputTokensOf } from '../../local/simulator/assistant-message';
+import { malform } from '../../local/simulator/malformed-output';
+import { parseMessagesRequest, type MessagesRequest } from '../../local/simulator/messages-request';
+import { answerFor } from '../../local/simulator/model';
+import { classificationSchemaErrors, extractionSchemaErrors } from '../../local/simulator/reader/output-schemas';
+import { documentTextOf, requestedToolName } from '../../local/simulator/request-text';
+import { countInputTokens } from '../../local/simulator/token-count';
 
 const base: MessagesRequest = {
   model: 'sim-model',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_OPTIONS, loadOptions, OptionsError, parseSettingsPatch } from '../../simulator/options';
+import { DEFAULT_OPTIONS, loadOptions, OptionsError, parseSettingsPatch } from '../../local/simulator/options';
 
 describe('loadOptions', () => {
   test('when nothing is set, then the documented defaults apply (loopback, port 8787)', () => {

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import classificationSchema from '../../common/schemas/classification.schema.json';
 import extractionSchema from '../../common/schemas/invoice-extraction.schema.json';
-import type { Clock } from '../../simulator/clock';
-import { extractionSchemaErrors } from '../../simulator/reader/output-schemas';
-import { startSimulator, type RunningSimulator } from '../../simulator/server';
-import type { StatsSnapshot } from '../../simulator/stats';
+import type { Clock } from '../../local/simulator/clock';
+import { extractionSchemaErrors } from '../../local/simulator/reader/output-schemas';
+import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
+import type { StatsSnapshot } from '../../local/simulator/stats';
 
 /** The real SDK against the simulator, configured the way Slowlane's workers configure it. */
 

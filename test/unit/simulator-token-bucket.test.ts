@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Clock } from '../../simulator/clock';
-import { rateLimitHeaders } from '../../simulator/rate-limit-headers';
-import { RateLimiter } from '../../simulator/rate-limiter';
-import { TokenBucket } from '../../simulator/token-bucket';
+import type { Clock } from '../../local/simulator/clock';
+import { rateLimitHeaders } from '../../local/simulator/rate-limit-headers';
+import { RateLimiter } from '../../local/simulator/rate-limiter';
+import { TokenBucket } from '../../local/simulator/token-bucket';
 
 class ManualClock implements Clock {
   constructor(private ms = 1_700_000_000_000) {}

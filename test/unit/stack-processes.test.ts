@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import { Supervisor } from '../../stack/supervisor';
+import { Supervisor } from '../../local/stack/supervisor';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const idle = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
@@ -104,7 +104,7 @@ describe('Supervisor', () => {
 describe('a supervised process never outlives the process that started it', () => {
   // A parent that starts one idle child through the Supervisor, prints the child's pid, then exits or waits.
   const parentScript = (ending: 'exit' | 'wait') => `
-    const { Supervisor } = require(${JSON.stringify(join(REPO_ROOT, 'stack', 'supervisor.ts'))});
+    const { Supervisor } = require(${JSON.stringify(join(REPO_ROOT, 'local', 'stack', 'supervisor.ts'))});
     const supervisor = new Supervisor(${JSON.stringify(join(tmpdir(), 'slowlane-reaper-logs'))});
     supervisor
       .start({ name: 'orphan-candidate', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], ready: async () => true })

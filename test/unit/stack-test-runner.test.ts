@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { summaryLine } from '../../stack/test-runner';
+import { summaryLine } from '../../local/stack/test-runner';
 
 describe("npm test's closing line", () => {
   test('when tests ran, then the line reads "N passed, N failed, N skipped" with cancelled as failed and todo as skipped', () => {
@@ -15,7 +15,7 @@ describe("npm test's closing line", () => {
   });
 
   test("when the summary reporter reads node's events, then it keeps the root's closing counts only", async () => {
-    const { default: reporter } = (await import(join(__dirname, '..', '..', 'stack', 'test-summary-reporter.mjs'))) as {
+    const { default: reporter } = (await import(join(__dirname, '..', '..', 'local', 'stack', 'test-summary-reporter.mjs'))) as {
       default: (source: AsyncIterable<unknown>) => AsyncGenerator<string>;
     };
     async function* events() {

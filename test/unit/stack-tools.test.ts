@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { ensureGoTool, type GoTool } from '../../stack/tools';
+import { ensureGoTool, type GoTool } from '../../local/stack/tools';
 
 const TOOL: GoTool = { name: 'tool', module: 'github.com/example/tool/cmd/tool', version: 'v1.2.0', usePath: true };
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../lib/config';
-import { devServerArgs, devServerPorts, loadTemporalDevConfig } from '../../stack/temporal-dev-config';
+import { devServerArgs, devServerPorts, loadTemporalDevConfig } from '../../local/stack/temporal-dev-config';
 
 describe('temporal-dev.yaml', () => {
   const devConfig = loadTemporalDevConfig();

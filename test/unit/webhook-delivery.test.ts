@@ -9,7 +9,7 @@ import { WebhookDeliveryFailedError, WebhookRejectedError } from '../../common/e
 import type { DeliverWebhookInput } from '../../common/webhooks';
 import { NonPublicCallbackAddressError } from '../../lib/callback-url';
 import { Secret } from '../../lib/secret';
-import { TEST_TENANTS } from '../../stack/test-tenants';
+import { TEST_TENANTS } from '../../local/stack/test-tenants';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 const tenant = TEST_TENANTS[0] as (typeof TEST_TENANTS)[number];

@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { loadConfig } from '../../lib/config';
+import { submitSamples } from './demo';
+import { portIsFree, portOf } from './ports';
+import { startStack, type Stack } from './stack';
+import { devServerPorts, loadTemporalDevConfig } from './temporal-dev-config';
+import { runTests } from './test-runner';
+
+const say = (line: string) => console.log(line);
+
+/** `npm start`: the whole local stack on the default ports, the sample invoices, and where to look. */
+async function start(): Promise<void> {
+  const startedAt = Date.now();
+  const config = loadConfig();
+  const devConfig = loadTemporalDevConfig();
+  const ports = {
+    ...devServerPorts(config.temporal, devConfig),
+    s3: portOf(config.s3.endpoint ?? 'http://127.0.0.1:7070'),
+    simulator: portOf(config.anthropic.baseURL ?? 'http://127.0.0.1:8787'),
+    ledger: portOf(config.ledger.url),
+    api: config.api.port,
+  };
+  const busy = [];
+  for (const [name, port] of Object.entries(ports)) if (!(await portIsFree(port))) busy.push(`${name} :${port}`);
+  if (busy.length > 0) {
+    throw new Error(`ports in use: ${busy.join(', ')} — is another \`npm start\` running? Stop it or change the ports (README, Configuration).`);
+  }
+
+  say(`Slowlane local stack — data in ${config.dataDir}, logs in ${join(config.dataDir, 'logs')}`);
+  const startUp = new AbortController();
+  const starting = startStack({
+    dataDir: config.dataDir,
+    ports,
+    toolCacheDir: config.toolCacheDir,
+    pathEnv: process.env.PATH ?? '',
+    report: (line) => say(`  ${line}`),
+    onUnexpectedExit: (name, code, logTail) => {
+      say(`\n${name} exited unexpectedly (code ${code}). Last lines of its log:\n${logTail}`);
+      void stop(1);
+    },
+    signal: startUp.signal,
+  });
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('\nstopping…');
+    // Still starting: the abort stops what has started, and the start then fails.
+    startUp.abort();
+    const stack = await starting.catch(() => undefined);
+    await stack?.stop();
+    say('stopped. Run `npm start` again to pick up where you left off.');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  let stack: Stack;
+  try {
+    stack = await starting;
+  } catch (error) {
+    if (stopping) return;
+    throw error;
+  }
+  const tenant = config.tenants[0];
+  const apiKey = tenant?.apiKey.reveal() ?? '';
+  say(`\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s. Submitting the sample invoices:`);
+  let jobs: Awaited<ReturnType<typeof submitSamples>>;
+  try {
+    jobs = await submitSamples({
+      apiUrl: stack.urls.api,
+      apiKey,
+      samplesDir: join(config.dataDir, 'samples'),
+      report: say,
+    });
+  } catch (error) {
+    // Stopped meanwhile (Ctrl-C) or the API failed: either way the stack must not outlive us.
+    if (!stopping) say(`\nsubmitting the samples failed: ${error instanceof Error ? error.message : String(error)}`);
+    return stop(1);
+  }
+  if (stopping) return;
+
+  const ui = stack.urls.temporalUi;
+  say(`
+Where to look
+  API               ${stack.urls.api}   (tenant "${tenant?.id}", header: Authorization: Bearer ${apiKey})
+  Jobs              curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/jobs'
+  Awaiting review   curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/jobs?status=awaiting_review'
+  Reviewer page     ${stack.urls.api}/review   (reviewer token: ${tenant?.reviewerToken.reveal()})
+  Temporal Web UI   ${ui ? `${ui}/namespaces/${stack.namespace}/workflows` : '(disabled in temporal-dev.yaml)'}
+  Ledger entries    ${stack.urls.ledger}/entries
+  Metrics           ${Object.entries(stack.metricsUrls).map(([name, url]) => `${name} ${url}`).join('\n                    ')}
+  Dead letters      curl -H 'Authorization: Bearer ${config.api.adminKey?.reveal() ?? '<ADMIN_API_KEY>'}' '${stack.urls.api}/admin/dead-letters'
+  Submit your own   curl -H 'Authorization: Bearer ${apiKey}' -H 'Idempotency-Key: my-first-job' \\
+                         -F type=invoice -F file=@invoice.pdf ${stack.urls.api}/jobs
+
+${jobs.filter((job) => job.status === 'awaiting_review').length} job(s) await review. Ctrl-C stops everything.`);
+}
+
+async function main(): Promise<void> {
+  const command = process.argv[2] ?? 'start';
+  if (command === 'start') return start();
+  if (command === 'test') return runTests(process.argv.slice(3));
+  throw new Error(`unknown command "${command}"; use start or test`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,239 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PRIORITIES } from '../../common/task-queues';
+import { createObjectStore } from '../../lib/object-store';
+import { Secret } from '../../lib/secret';
+import { applyNamespaceSettings, temporalReady, workerIsPolling } from './temporal-setup';
+import { devServerArgs, loadTemporalDevConfig } from './temporal-dev-config';
+import { type ManagedProcess, Supervisor } from './supervisor';
+import { freePort } from './ports';
+import { ensureGoTool, TEMPORAL_CLI, VERSITYGW } from './tools';
+
+export interface StackPorts {
+  temporal: number;
+  temporalUi?: number;
+  s3: number;
+  simulator: number;
+  ledger: number;
+  api: number;
+}
+
+/** Free loopback ports for a private stack (tests, benchmarks), so it never collides with a running `npm start`. */
+export async function freeStackPorts(): Promise<StackPorts> {
+  return { temporal: await freePort(), s3: await freePort(), simulator: await freePort(), ledger: await freePort(), api: await freePort() };
+}
+
+export interface StackOptions {
+  dataDir: string;
+  ports: StackPorts;
+  toolCacheDir: string;
+  pathEnv: string;
+  /** Settings for the product's processes (worker, API) on top of what the stack derives. */
+  productEnv?: Record<string, string>;
+  /** Settings for the provider simulator (SIM_*). */
+  simulatorEnv?: Record<string, string>;
+  /** Leave out processes a test wants to run itself. */
+  without?: Array<'worker' | 'api'>;
+  report: (line: string) => void;
+  /** Hears about a process that dies after it was ready; one that dies while starting makes startStack reject. */
+  onUnexpectedExit?: (name: string, code: number | null, logTail: string) => void;
+  /** Aborting (Ctrl-C during start-up) stops whatever has started; startStack then rejects once all is stopped. */
+  signal?: AbortSignal;
+}
+
+export interface Stack {
+  urls: { api: string; temporal: string; temporalUi?: string; s3: string; simulator: string; ledger: string };
+  namespace: string;
+  /** The environment the worker and API run with; tests start extra workers with it. */
+  productEnv: Record<string, string>;
+  processes: Map<string, ManagedProcess>;
+  /** Each product process's Prometheus endpoint by process name (api, worker-interactive, …); each has its own port. */
+  metricsUrls: Record<string, string>;
+  startWorker(name: string, extraEnv?: Record<string, string>): Promise<ManagedProcess>;
+  startApi(extraEnv?: Record<string, string>): Promise<ManagedProcess>;
+  stop(): Promise<void>;
+}
+
+const S3_ACCESS_KEY = 'slowlane';
+const S3_SECRET_KEY = 'slowlane-local-secret';
+const REPO_ROOT = join(__dirname, '..', '..');
+const TSX = ['--import', 'tsx'];
+
+/** Brings up the whole local stack (DESIGN.md §4), each part only after its dependencies answer. */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const { dataDir, ports, report } = options;
+  const temporalConfig = loadTemporalDevConfig();
+  const [temporalBin, versitygwBin] = await Promise.all([
+    ensureGoTool(TEMPORAL_CLI, options.toolCacheDir, options.pathEnv, report),
+    ensureGoTool(VERSITYGW, options.toolCacheDir, options.pathEnv, report),
+  ]);
+  await Promise.all(['temporal', 's3', 'ledger', 'logs'].map((dir) => mkdir(join(dataDir, dir), { recursive: true })));
+
+  const host = '127.0.0.1';
+  const urls: Stack['urls'] = {
+    api: `http://${host}:${ports.api}`,
+    temporal: `${host}:${ports.temporal}`,
+    ...(ports.temporalUi ? { temporalUi: `http://${host}:${ports.temporalUi}` } : {}),
+    s3: `http://${host}:${ports.s3}`,
+    simulator: `http://${host}:${ports.simulator}`,
+    ledger: `http://${host}:${ports.ledger}`,
+  };
+  const productEnv: Record<string, string> = {
+    SLOWLANE_ENV: 'local',
+    SLOWLANE_DATA_DIR: dataDir,
+    TEMPORAL_ADDRESS: urls.temporal,
+    TEMPORAL_NAMESPACE: temporalConfig.namespace,
+    TEMPORAL_WEB_UI_URL: urls.temporalUi ?? `http://${host}:8233`,
+    S3_ENDPOINT: urls.s3,
+    S3_ACCESS_KEY_ID: S3_ACCESS_KEY,
+    S3_SECRET_ACCESS_KEY: S3_SECRET_KEY,
+    ANTHROPIC_BASE_URL: urls.simulator,
+    LEDGER_URL: urls.ledger,
+    API_HOST: host,
+    API_PORT: String(ports.api),
+    API_PUBLIC_URL: urls.api,
+    ...options.productEnv,
+  };
+  options.signal?.throwIfAborted();
+  const supervisor = new Supervisor(join(dataDir, 'logs'), options.onUnexpectedExit);
+  const stopOnAbort = () => void supervisor.stopAll();
+  options.signal?.addEventListener('abort', stopOnAbort, { once: true });
+  const processes = new Map<string, ManagedProcess>();
+  const started = (managed: ManagedProcess) => {
+    processes.set(managed.name, managed);
+    return managed;
+  };
+  const httpOk = (url: string) => async () => (await fetch(url)).ok;
+
+  try {
+    await allStarted([
+      supervisor
+        .start({
+          name: 'temporal',
+          command: temporalBin,
+          args: devServerArgs(temporalConfig, {
+            port: ports.temporal,
+            ...(ports.temporalUi ? { uiPort: ports.temporalUi } : {}),
+            dataDir,
+          }),
+          ready: () => temporalReady(urls.temporal, temporalConfig.namespace),
+          readyTimeoutMs: 120_000,
+        })
+        .then(started)
+        .then(async () => {
+          const added = await applyNamespaceSettings(urls.temporal, temporalConfig);
+          if (added.length > 0) report(`registered search attributes: ${added.join(', ')}`);
+          report(`temporal   ${urls.temporal} (namespace ${temporalConfig.namespace})`);
+        }),
+      supervisor
+        .start({
+          name: 's3',
+          command: versitygwBin,
+          args: ['--port', `${host}:${ports.s3}`, '--quiet', 'posix', join(dataDir, 's3')],
+          env: { ROOT_ACCESS_KEY_ID: S3_ACCESS_KEY, ROOT_SECRET_ACCESS_KEY: S3_SECRET_KEY },
+          // Any HTTP answer (403 to an anonymous request) means it serves.
+          ready: async () => (await fetch(urls.s3)).status > 0,
+        })
+        .then(started)
+        .then(async () => {
+          await createObjectStore({
+            endpoint: urls.s3,
+            region: 'us-east-1',
+            bucket: 'slowlane',
+            accessKeyId: S3_ACCESS_KEY,
+            secretAccessKey: new Secret(S3_SECRET_KEY),
+            forcePathStyle: true,
+          }).ensureBucket();
+          report(`s3         ${urls.s3} (versitygw, bucket slowlane)`);
+        }),
+      supervisor
+        .start({
+          name: 'simulator',
+          command: process.execPath,
+          args: [...TSX, join(REPO_ROOT, 'local', 'simulator', 'main.ts')],
+          env: { SIM_HOST: host, SIM_PORT: String(ports.simulator), ...options.simulatorEnv },
+          ready: httpOk(`${urls.simulator}/healthz`),
+        })
+        .then(started)
+        .then(() => report(`simulator  ${urls.simulator} (Anthropic Messages API)`)),
+      supervisor
+        .start({
+          name: 'ledger',
+          command: process.execPath,
+          args: [...TSX, join(REPO_ROOT, 'local', 'ledger', 'main.ts')],
+          env: { LEDGER_HOST: host, LEDGER_PORT: String(ports.ledger), LEDGER_DATA_DIR: join(dataDir, 'ledger') },
+          ready: httpOk(`${urls.ledger}/healthz`),
+        })
+        .then(started)
+        .then(() => report(`ledger     ${urls.ledger}`)),
+    ]);
+
+    // Every process gets a free port of its own for /metrics unless the caller chose one (docs/operations.md).
+    const metricsUrls: Record<string, string> = {};
+    const withMetricsPort = async (name: string, variable: string, extraEnv: Record<string, string>) => {
+      const port = extraEnv[variable] ?? String(await freePort());
+      metricsUrls[name] = `http://${host}:${port}/metrics`;
+      return { ...extraEnv, [variable]: port };
+    };
+    const startWorker = async (name: string, extraEnv: Record<string, string> = {}) => {
+      extraEnv = await withMetricsPort(name, 'WORKER_METRICS_PORT', extraEnv);
+      const managed = await supervisor.start({
+        name,
+        command: process.execPath,
+        args: [...TSX, join(REPO_ROOT, 'workers', 'main.ts')],
+        env: { ...productEnv, ...extraEnv },
+        // Ready once the server sees this very process polling; log levels and old log lines cannot fool it.
+        ready: async ({ pid }) => workerIsPolling(urls.temporal, temporalConfig.namespace, pid),
+        readyTimeoutMs: 120_000,
+      });
+      return started(managed);
+    };
+    const startApi = async (extraEnv: Record<string, string> = {}) => {
+      extraEnv = await withMetricsPort('api', 'API_METRICS_PORT', extraEnv);
+      return started(
+        await supervisor.start({
+          name: 'api',
+          command: process.execPath,
+          args: [...TSX, join(REPO_ROOT, 'api', 'main.ts')],
+          env: { ...productEnv, ...extraEnv },
+          ready: httpOk(`${urls.api}/readyz`),
+        }),
+      );
+    };
+    const without = new Set(options.without ?? []);
+    await allStarted([
+      // One worker process per priority queue, as in production: a backfill cannot take the interactive slots.
+      ...(without.has('worker')
+        ? []
+        : PRIORITIES.map((priority) =>
+            startWorker(`worker-${priority}`, { WORKER_PRIORITIES: priority }).then(() =>
+              report(`worker     ${priority} queue`),
+            ),
+          )),
+      without.has('api') ? undefined : startApi().then(() => report(`api        ${urls.api}`)),
+    ]);
+
+    return {
+      urls,
+      namespace: temporalConfig.namespace,
+      productEnv,
+      processes,
+      metricsUrls,
+      startWorker,
+      startApi,
+      stop: () => supervisor.stopAll(),
+    };
+  } catch (error) {
+    await supervisor.stopAll();
+    throw error;
+  } finally {
+    options.signal?.removeEventListener('abort', stopOnAbort);
+  }
+}
+
+/** Like Promise.all, but waits for every start to settle first, so a failure never leaves a half-started process behind. */
+async function allStarted(starts: Array<Promise<unknown> | undefined>): Promise<void> {
+  const results = await Promise.allSettled(starts);
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}

@@ -1,0 +1,193 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { constants, tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { loadConfig } from '../../lib/config';
+import { reapOnExit, signalChild } from './reaper';
+import { freeStackPorts, type Stack, startStack } from './stack';
+import { TEST_TENANTS } from './test-tenants';
+import { ensureChromium } from './tools';
+
+const REPO_ROOT = join(__dirname, '..', '..');
+
+/**
+ * Test files in tier order. `npm test -- unit workflow` runs only those tiers, `npm test -- webhooks` only the
+ * files whose path contains "webhooks", and `--no-static` skips the type check and lint.
+ */
+const TIERS = ['unit', 'workflow', 'integration', 'replay', 'browser'];
+
+async function findTests(dir: string): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return findTests(path);
+      return Promise.resolve(entry.name.endsWith('.test.ts') ? [path] : []);
+    }),
+  );
+  return nested.flat().sort();
+}
+
+function runQuiet(command: string, args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** Types and lint first: a type error or a floating promise fails the run before any server starts. */
+async function staticChecks(): Promise<void> {
+  const bin = (name: string) => join(REPO_ROOT, 'node_modules', '.bin', name);
+  const [types, browserTypes, lint] = await Promise.all([
+    runQuiet(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']),
+    // The reviewer page's browser code has its own tsconfig (DOM types, bundler resolution).
+    runQuiet(bin('tsc'), ['--noEmit', '-p', join('reviewer', 'browser', 'tsconfig.json')]),
+    runQuiet(bin('eslint'), ['.']),
+  ]);
+  const typesOk = types.code === 0 && browserTypes.code === 0;
+  console.log(`[static] tsc --noEmit: ${typesOk ? 'ok' : 'FAILED'}; eslint: ${lint.code === 0 ? 'ok' : 'FAILED'}`);
+  if (!typesOk || lint.code !== 0) {
+    console.log(types.output + browserTypes.output + lint.output);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
+export interface TestCounts {
+  pass?: number;
+  fail?: number;
+  cancelled?: number;
+  skipped?: number;
+  todo?: number;
+}
+
+/** The plain closing line; a failed run never claims 0 failures, whatever the counts say. */
+export function summaryLine(counts: TestCounts, exitCode: number): string {
+  const failed = (counts.fail ?? 0) + (counts.cancelled ?? 0);
+  return `${counts.pass ?? 0} passed, ${exitCode === 0 ? failed : Math.max(1, failed)} failed, ${(counts.skipped ?? 0) + (counts.todo ?? 0)} skipped`;
+}
+
+/**
+ * `npm test`: prepares the tools, starts a private stack on free ports with a fresh data folder (so it never
+ * collides with a running `npm start`), runs every tier with Node's test runner against it, and stops it.
+ * Unit and replay tests need no stack; a run of only those starts none.
+ */
+export async function runTests(args: string[]): Promise<void> {
+  const startedAt = Date.now();
+  const skipStatic = args.includes('--no-static');
+  const selectors = args.filter((arg) => arg !== '--no-static');
+  const tiers = selectors.filter((arg) => TIERS.includes(arg));
+  const patterns = selectors.filter((arg) => !TIERS.includes(arg));
+  const all = (await Promise.all((tiers.length > 0 ? tiers : TIERS).map((tier) => findTests(join(REPO_ROOT, 'test', tier))))).flat();
+  // Matched against the path inside the repository, so the clone's own folder name cannot match everything.
+  const files = all
+    .map((file) => relative(REPO_ROOT, file))
+    .filter((file) => patterns.length === 0 || patterns.some((pattern) => file.includes(pattern)));
+  if (files.length === 0) throw new Error(`no test files match ${selectors.join(' ')}`);
+  const inTier = (file: string, tier: string) => file.startsWith(join('test', tier, sep));
+  const needsStack = files.some((file) => !inTier(file, 'unit') && !inTier(file, 'replay'));
+
+  if (!skipStatic) await staticChecks();
+  const config = loadConfig();
+  const log = (line: string) => console.log(`[stack] ${line}`);
+
+  // Ctrl-C, or SIGTERM passed on by bootstrap.js: stop the tests, then the stack, and leave no data folder behind.
+  const interrupted = new AbortController();
+  let interruptedBy: NodeJS.Signals = 'SIGINT';
+  let tests: ChildProcess | undefined;
+  const interrupt = (signal: NodeJS.Signals) => {
+    if (interrupted.signal.aborted) return;
+    log(`${signal}: stopping the tests and the stack`);
+    interruptedBy = signal;
+    interrupted.abort();
+    if (tests) signalChild(tests, signal, true);
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-test-'));
+  const summaryFile = join(dataDir, 'test-summary.json');
+  let exitCode = 1;
+  let counts: TestCounts = {};
+  try {
+    if (files.some((file) => inTier(file, 'browser'))) await ensureChromium(log);
+    let stack: Stack | undefined;
+    if (needsStack) {
+      log(`starting a test stack in ${dataDir}`);
+      stack = await startStack({
+        dataDir,
+        ports: await freeStackPorts(),
+        toolCacheDir: config.toolCacheDir,
+        pathEnv: process.env.PATH ?? '',
+        productEnv: { LOG_LEVEL: 'warn', SLOWLANE_TENANTS: JSON.stringify(TEST_TENANTS) },
+        report: log,
+        onUnexpectedExit: (name, code, logTail) => log(`${name} exited unexpectedly (code ${code}):\n${logTail}`),
+        signal: interrupted.signal,
+      });
+      log(`stack ready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s; running ${files.length} test files`);
+    }
+    try {
+      interrupted.signal.throwIfAborted();
+      exitCode = await new Promise<number>((resolve, reject) => {
+        tests = spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            '--test',
+            '--test-concurrency=1',
+            '--test-reporter=spec',
+            '--test-reporter-destination=stdout',
+            `--test-reporter=${join(REPO_ROOT, 'local', 'stack', 'test-summary-reporter.mjs')}`,
+            `--test-reporter-destination=${summaryFile}`,
+            ...files,
+          ],
+          {
+            cwd: REPO_ROOT,
+            stdio: ['ignore', 'inherit', 'inherit'],
+            // Its own process group: an interrupt reaches the runner and the test file it is running, whose
+            // after-hooks and child processes must not outlive the stack they use.
+            detached: true,
+            env: { ...process.env, LOG_LEVEL: 'warn', ...(stack ? stackEnv(stack, dataDir) : {}) },
+          },
+        );
+        reapOnExit(tests, { group: true });
+        tests.on('error', reject);
+        tests.on('exit', (code) => resolve(code ?? 1));
+      });
+      counts = JSON.parse(await readFile(summaryFile, 'utf8').catch(() => '{}')) as TestCounts;
+    } finally {
+      await stack?.stop();
+    }
+  } catch (error) {
+    if (!interrupted.signal.aborted) console.error(error instanceof Error ? error.message : error);
+  }
+  if (interrupted.signal.aborted) exitCode = 128 + constants.signals[interruptedBy];
+  // A failure keeps its logs for a look; a pass or an interrupted run leaves nothing behind.
+  if (exitCode === 0 || interrupted.signal.aborted) await rm(dataDir, { recursive: true, force: true });
+  else log(`kept ${dataDir} (logs in ${join(dataDir, 'logs')}) for a look at the failure`);
+  log(`npm test finished in ${((Date.now() - startedAt) / 1000).toFixed(1)}s with exit code ${exitCode}`);
+  console.log(summaryLine(counts, exitCode));
+  process.exit(exitCode);
+}
+
+/** What the tests learn about the stack (test/support/test-env.ts reads it). */
+function stackEnv(stack: Stack, dataDir: string): Record<string, string> {
+  return {
+    SLOWLANE_TEST_TEMPORAL_ADDRESS: stack.urls.temporal,
+    SLOWLANE_TEST_TEMPORAL_NAMESPACE: stack.namespace,
+    SLOWLANE_TEST_API_URL: stack.urls.api,
+    SLOWLANE_TEST_SIMULATOR_URL: stack.urls.simulator,
+    SLOWLANE_TEST_LEDGER_URL: stack.urls.ledger,
+    SLOWLANE_TEST_S3_ENDPOINT: stack.urls.s3,
+    SLOWLANE_TEST_DATA_DIR: dataDir,
+    SLOWLANE_TEST_PRODUCT_ENV: JSON.stringify(stack.productEnv),
+    SLOWLANE_TEST_METRICS_URLS: JSON.stringify(stack.metricsUrls),
+  };
+}

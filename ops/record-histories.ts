@@ -1,0 +1,186 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { InvalidDocumentError, ModelRateLimitedError, ModelRequestInvalidError } from '../common/errors';
+import { abandonUpdate, retryUpdate, submitReviewUpdate } from '../common/messages';
+import { historyToFileText } from './history-files';
+import { replayJob } from './replay';
+import { fakeActivities, sampleInvoice, validExtraction } from '../test/support/fake-activities';
+import { createWorkflowHarness, type StartJob, waitForStatus, type WorkflowHarness } from '../test/support/workflow-harness';
+import type { invoiceWorkflow } from '../workflows';
+
+/**
+ * Records the histories the replay tests run (`test/histories/*.json`): one per representative path through the
+ * invoice workflow, produced by the real workflow code with scripted activities (no model, S3 or ledger needed).
+ * Run it after a deliberate workflow change has shipped, so the files always hold histories that production
+ * workers may meet: `npm run record-histories` (uses the test stack's Temporal server when `npm test` runs it,
+ * else starts a dev server from the cached Temporal CLI).
+ */
+const OUT_DIR = join(__dirname, '..', 'test', 'histories');
+
+type Handle = WorkflowHandle<typeof invoiceWorkflow>;
+interface Scenario {
+  name: string;
+  what: string;
+  activities: ReturnType<typeof fakeActivities>;
+  /** Drives the job to its end and returns the run whose history is kept. */
+  run(start: StartJob, harness: WorkflowHarness): Promise<Handle>;
+}
+
+const settle = async (handle: Handle) => {
+  await handle.result().catch(() => undefined);
+  return handle;
+};
+const lowConfidence = () => fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.5)] });
+
+const scenarios: Scenario[] = [
+  {
+    name: 'posted',
+    what: 'a confident invoice posts without review',
+    activities: fakeActivities(),
+    run: async (start) => settle(await start()),
+  },
+  {
+    name: 'posted-with-webhooks',
+    what: 'a job with a callback URL starts a webhook delivery child at review and at the end',
+    activities: lowConfidence(),
+    run: async (start) => {
+      const handle = await start({ callbackUrl: 'http://127.0.0.1:9/hook' });
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.signal('reviewed', { fields: sampleInvoice, reviewer: 'sam' });
+      return settle(handle);
+    },
+  },
+  {
+    name: 'reviewed-approved',
+    what: 'low confidence waits for review; the submitReview Update approves edited fields',
+    activities: lowConfidence(),
+    run: async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.executeUpdate(submitReviewUpdate, {
+        args: [{ decision: 'approve', fields: { ...sampleInvoice, totalAmount: 125.5 }, reviewer: 'rita' }],
+      });
+      return settle(handle);
+    },
+  },
+  {
+    name: 'reviewed-rejected',
+    what: 'a reviewer rejects through the rejected signal',
+    activities: lowConfidence(),
+    run: async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.signal('rejected', { reason: 'duplicate', reviewer: 'rita' });
+      return settle(handle);
+    },
+  },
+  {
+    name: 'rejected-not-an-invoice',
+    what: 'classification says it is not an invoice',
+    activities: fakeActivities({ documentType: 'other' }),
+    run: async (start) => settle(await start()),
+  },
+  {
+    name: 'review-expired',
+    what: 'nobody reviews before the deadline',
+    activities: lowConfidence(),
+    run: async (start) => settle(await start({ reviewTimeoutMs: 1_500 })),
+  },
+  {
+    name: 'schema-invalid-to-review',
+    what: 'three schema-invalid answers send the raw output to review',
+    activities: fakeActivities({
+      extractions: Array.from({ length: 3 }, () => ({
+        outcome: 'schema_invalid' as const,
+        rawOutput: '{"invoice":{"totalAmount":"12,50"}}',
+        errors: ['/invoice/totalAmount must be number,null'],
+        usage: { inputTokens: 10, outputTokens: 5, costUsd: 0, calls: 1 },
+        attempt: 1,
+      })),
+    }),
+    run: async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.signal('rejected', { reason: 'unreadable', reviewer: 'rita' });
+      return settle(handle);
+    },
+  },
+  {
+    name: 'rate-limited-then-posted',
+    what: "a 429 is retried after the provider's retry-after",
+    activities: fakeActivities({ classify: [new ModelRateLimitedError('429', { retryAfterMs: 1_000 })] }),
+    run: async (start) => settle(await start()),
+  },
+  {
+    name: 'dead-lettered-retried',
+    what: 'extractFields fails for good, the job parks, an operator retries and it posts',
+    activities: fakeActivities({
+      extractions: [new ModelRequestInvalidError('provider answered 400'), validExtraction(sampleInvoice, 0.97)],
+    }),
+    run: async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'dead_letter');
+      await handle.executeUpdate(retryUpdate, { args: [{ operator: 'ops', reason: 'provider fixed' }] });
+      return settle(handle);
+    },
+  },
+  {
+    name: 'dead-lettered-abandoned',
+    what: 'an unreadable document parks and an operator abandons it: the workflow fails',
+    activities: fakeActivities({ extractText: [new InvalidDocumentError('the PDF is encrypted')] }),
+    run: async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'dead_letter');
+      await handle.executeUpdate(abandonUpdate, { args: [{ operator: 'ops', reason: 'customer sends a new copy' }] });
+      return settle(handle);
+    },
+  },
+  {
+    name: 'dead-letter-expired',
+    what: 'nobody decides about a dead letter before its wait expires',
+    activities: fakeActivities({ ledgerFailures: [new ModelRequestInvalidError('ledger said no')] }),
+    run: async (start) => settle(await start({ deadLetterTimeoutMs: 1_500 })),
+  },
+  {
+    name: 'abandoned-then-reset',
+    what: 'an abandoned job is reset to its failed step by the replay tool and posts (the run after the reset)',
+    activities: fakeActivities({
+      extractions: [new ModelRequestInvalidError('provider answered 400'), validExtraction(sampleInvoice, 0.97)],
+    }),
+    run: async (start, harness) => {
+      const handle = await start();
+      await waitForStatus(handle, 'dead_letter');
+      await handle.executeUpdate(abandonUpdate, { args: [{ operator: 'ops' }] });
+      await handle.result().catch(() => undefined);
+      const outcome = await replayJob(harness.env.client, handle.workflowId, {
+        namespace: harness.env.namespace ?? 'default',
+        operator: 'record-histories',
+        reason: 'provider fixed',
+      });
+      if (outcome.action !== 'reset' || !outcome.runId) throw new Error(`reset failed: ${JSON.stringify(outcome)}`);
+      return settle(harness.env.client.workflow.getHandle(handle.workflowId, outcome.runId));
+    },
+  },
+];
+
+async function main(): Promise<void> {
+  const harness = await createWorkflowHarness();
+  await mkdir(OUT_DIR, { recursive: true });
+  try {
+    for (const scenario of scenarios) {
+      const handle = await harness.withWorker(scenario.activities.activities, (start) => scenario.run(start, harness));
+      const history = await handle.fetchHistory();
+      const file = join(OUT_DIR, `${scenario.name}.json`);
+      await writeFile(file, historyToFileText(history));
+      console.log(`${scenario.name.padEnd(26)} ${String(history.events?.length ?? 0).padStart(3)} events  ${scenario.what}`);
+    }
+  } finally {
+    await harness.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
