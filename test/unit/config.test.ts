@@ -66,12 +66,12 @@ describe('loadConfig', () => {
     assert.equal(loadCliConfig({ API_PUBLIC_URL: 'http://127.0.0.1:4000/' }).apiUrl, 'http://127.0.0.1:4000');
   });
 
-  test('when the README is read, then every environment variable the config reads is documented', () => {
+  test('when docs/configuration.md is read, then every environment variable the config reads is documented', () => {
     const source = readFileSync(join(root, 'lib', 'config.ts'), 'utf8');
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const readme = readFileSync(join(root, 'docs', 'configuration.md'), 'utf8');
     const names = [...source.matchAll(/read\.\w+(?:<.*?>)?\('([A-Z0-9_]+)'/g)].map((match) => match[1] as string);
     assert.ok(names.length > 20, 'the pattern should find the settings');
     const missing = [...new Set(names)].filter((name) => !readme.includes(`\`${name}\``));
-    assert.deepEqual(missing, [], 'add these to the README configuration table');
+    assert.deepEqual(missing, [], 'add these to docs/configuration.md');
   });
 });
