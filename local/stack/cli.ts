@@ -23,7 +23,7 @@ async function start(): Promise<void> {
   const busy = [];
   for (const [name, port] of Object.entries(ports)) if (!(await portIsFree(port))) busy.push(`${name} :${port}`);
   if (busy.length > 0) {
-    throw new Error(`ports in use: ${busy.join(', ')} — is another \`npm start\` running? Stop it or change the ports (README, Configuration).`);
+    throw new Error(`ports in use: ${busy.join(', ')} — is another \`npm start\` running? Stop it or change the ports (docs/configuration.md).`);
   }
 
   say(`Slowlane local stack — data in ${config.dataDir}, logs in ${join(config.dataDir, 'logs')}`);
