@@ -38,27 +38,53 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
+  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d (RFC 4291 §2.5.5.1)
+  ['::ffff:0:0:0', 96], // IPv4-translated ::ffff:0:a.b.c.d (RFC 2765)
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard
+  ['2001::', 32], // Teredo: the client's IPv4 address is hidden in it, so it cannot be judged
+  ['2001:2::', 48], // benchmarking
+  ['2001:10::', 28], // ORCHID (deprecated)
+  ['2001:20::', 28], // ORCHIDv2
   ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation (RFC 9637)
+  ['5f00::', 16], // SRv6 SIDs
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated, still routed inside some networks)
   ['ff00::', 8], // multicast
 ] as const) {
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
-/** IPv6 forms that carry an IPv4 address (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96) are judged by that address. */
+/** The eight 16-bit groups of an IPv6 address (`isIP` already said it is one), a trailing dotted quad included. */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+const ipv4Of = (high: number, low: number): string => [high >> 8, high & 255, low >> 8, low & 255].join('.');
+
+/**
+ * IPv6 forms that route to an IPv4 address are judged by that address: IPv4-mapped ::ffff:a.b.c.d, NAT64
+ * 64:ff9b::/96 and 6to4 2002:wwxx:yyzz::/16 — in any spelling (dotted or hex, compressed or not).
+ */
 function embeddedIpv4(address: string): string | undefined {
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (dotted?.[1]) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex?.[1] || !hex[2]) return undefined;
-  const high = parseInt(hex[1], 16);
-  const low = parseInt(hex[2], 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+  const g = ipv6Groups(address) as [number, number, number, number, number, number, number, number];
+  const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+  if (zeros(0, 5) && g[5] === 0xffff) return ipv4Of(g[6], g[7]);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return ipv4Of(g[6], g[7]);
+  if (g[0] === 0x2002) return ipv4Of(g[1], g[2]);
+  return undefined;
 }
 
 /** True for loopback, private, link-local and other addresses that are not on the public internet. */
@@ -68,7 +94,8 @@ export function isNonPublicAddress(address: string): boolean {
   if (family === 4) return NON_PUBLIC.check(bare, 'ipv4');
   if (family !== 6) return true; // not an address at all: never treat it as safe
   const v4 = embeddedIpv4(bare);
-  return v4 !== undefined ? NON_PUBLIC.check(v4, 'ipv4') : NON_PUBLIC.check(bare, 'ipv6');
+  if (v4 !== undefined) return NON_PUBLIC.check(v4, 'ipv4');
+  return NON_PUBLIC.check(ipv6Groups(bare).map((group) => group.toString(16)).join(':'), 'ipv6');
 }
 
 /** Names that resolve to this machine or the local link whatever DNS says (RFC 6761, mDNS). */

@@ -38,6 +38,34 @@ describe('callback URL policy', () => {
     assert.deepEqual(publicAddresses.filter((address) => isNonPublicAddress(address)), []);
   });
 
+  test('when an IPv6 address carries a non-public IPv4 address in any legacy form, then it is refused', () => {
+    const legacy = [
+      '::127.0.0.1', // IPv4-compatible (deprecated)
+      '::a9fe:a9fe', // the same, in hex: 169.254.169.254
+      '::8.8.8.8', // IPv4-compatible is refused whatever it carries: nothing public uses it
+      '::ffff:0:127.0.0.1', // IPv4-translated
+      '::ffff:0:a00:1', // the same, in hex: 10.0.0.1
+      '0:0:0:0:0:ffff:7f00:1', // IPv4-mapped, uncompressed
+      '64:ff9b::10.0.0.1', // NAT64
+      '2002:7f00:1::', // 6to4 of 127.0.0.1
+      '2002:a9fe:a9fe::1', // 6to4 of 169.254.169.254
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo hides its client address
+      'fec0::1', // site-local
+      'FEC0:0:0:0:0:0:0:1',
+      '3fff::1', // documentation
+    ];
+    assert.deepEqual(legacy.filter((address) => !isNonPublicAddress(address)), []);
+    assert.equal(isNonPublicAddress('2002:808:808::1'), false, '6to4 of a public address is public');
+    assert.equal(isNonPublicAddress('64:ff9b::8.8.8.8'), false, 'NAT64 of a public address is public');
+  });
+
+  test('when a callback URL names a legacy IPv6 form of a private address, then the production policy refuses it', () => {
+    for (const url of ['http://[::127.0.0.1]/hook', 'http://[::ffff:0:10.0.0.1]/', 'http://[2002:a9fe:a9fe::]/', 'http://[fec0::1]/']) {
+      assert.equal(checkCallbackUrl(url, strict).ok, false, url);
+      assert.equal(checkCallbackUrl(url, permissive).ok, true, url);
+    }
+  });
+
   test('when the scheme is not http(s) or the URL carries credentials, then it is refused whatever the deployment', () => {
     for (const url of ['ftp://example.com/x', 'file:///etc/passwd', 'javascript:alert(1)', 'https://user:pw@example.com/', 'not a url', 'https://example.com/#frag']) {
       const checked = checkCallbackUrl(url, permissive);
