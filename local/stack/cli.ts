@@ -34,10 +34,14 @@ async function start(): Promise<void> {
     toolCacheDir: config.toolCacheDir,
     pathEnv: process.env.PATH ?? '',
     report: (line) => say(`  ${line}`),
-    onUnexpectedExit: (name, code, logTail) => {
-      say(`\n${name} exited unexpectedly (code ${code}). Last lines of its log:\n${logTail}`);
-      void stop(1);
-    },
+    onRestart: (name, code, delayMs, crashes) =>
+      say(`${name} exited unexpectedly (code ${code}); restarting it in ${delayMs / 1000}s (crash ${crashes} this minute, log in ${join(config.dataDir, 'logs', `${name}.log`)})`),
+    // Everything else stays up (the API keeps answering from Temporal); the operator decides what to do.
+    onUnexpectedExit: (name, code, logTail) =>
+      say(
+        `\n${name} keeps crashing (last exit code ${code}); it is NOT restarted again. The rest of the stack stays up.\n` +
+          `Last lines of its log:\n${logTail}\nFix the cause, then Ctrl-C and \`npm start\` again.`,
+      ),
     signal: startUp.signal,
   });
   let stopping = false;

@@ -5,7 +5,7 @@ import { createObjectStore } from '../../lib/object-store';
 import { Secret } from '../../lib/secret';
 import { applyNamespaceSettings, temporalReady, workerIsPolling } from './temporal-setup';
 import { devServerArgs, loadTemporalDevConfig } from './temporal-dev-config';
-import { type ManagedProcess, Supervisor } from './supervisor';
+import { DEFAULT_RESTART_POLICY, type ManagedProcess, type RestartPolicy, Supervisor } from './supervisor';
 import { freePort } from './ports';
 import { ensureGoTool, TEMPORAL_CLI, VERSITYGW } from './tools';
 
@@ -35,8 +35,15 @@ export interface StackOptions {
   /** Leave out processes a test wants to run itself. */
   without?: Array<'worker' | 'api'>;
   report: (line: string) => void;
-  /** Hears about a process that dies after it was ready; one that dies while starting makes startStack reject. */
+  /**
+   * Hears about a process that died after it was ready and is not restarted (it crashed too often); one that dies
+   * while starting makes startStack reject.
+   */
   onUnexpectedExit?: (name: string, code: number | null, logTail: string) => void;
+  /** How a crashed process is restarted (default DEFAULT_RESTART_POLICY); `false` only reports crashes. */
+  restart?: RestartPolicy | false;
+  /** Hears about each restart, so the operator sees it in the terminal and not only in the log. */
+  onRestart?: (name: string, code: number | null, delayMs: number, crashesInWindow: number) => void;
   /** Aborting (Ctrl-C during start-up) stops whatever has started; startStack then rejects once all is stopped. */
   signal?: AbortSignal;
 }
@@ -95,7 +102,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ...options.productEnv,
   };
   options.signal?.throwIfAborted();
-  const supervisor = new Supervisor(join(dataDir, 'logs'), options.onUnexpectedExit);
+  const supervisor = new Supervisor(join(dataDir, 'logs'), {
+    ...(options.onUnexpectedExit ? { onUnexpectedExit: options.onUnexpectedExit } : {}),
+    ...(options.onRestart ? { onRestart: options.onRestart } : {}),
+    ...(options.restart === false ? {} : { restart: options.restart ?? DEFAULT_RESTART_POLICY }),
+  });
   const stopOnAbort = () => void supervisor.stopAll();
   options.signal?.addEventListener('abort', stopOnAbort, { once: true });
   const processes = new Map<string, ManagedProcess>();

@@ -128,6 +128,7 @@ export async function runTests(args: string[]): Promise<void> {
         productEnv: { LOG_LEVEL: 'warn', SLOWLANE_TENANTS: JSON.stringify(TEST_TENANTS) },
         report: log,
         onUnexpectedExit: (name, code, logTail) => log(`${name} exited unexpectedly (code ${code}):\n${logTail}`),
+        onRestart: (name, code, delayMs) => log(`${name} exited unexpectedly (code ${code}); restarting it in ${delayMs / 1000}s`),
         signal: interrupted.signal,
       });
       log(`stack ready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s; running ${files.length} test files`);

@@ -65,6 +65,72 @@ describe('Supervisor', () => {
     assert.deepEqual(heard, [['crashes-later', 4]]);
   });
 
+  test('when a ready process dies and a restart policy is set, then it is started again and ready, and onRestart hears it', async () => {
+    const restarts: Array<[string, number | null]> = [];
+    const gaveUp: string[] = [];
+    const supervisor = new Supervisor(logDir, {
+      restart: { maxCrashes: 3, windowMs: 60_000, backoffMs: () => 50 },
+      onRestart: (name, code) => restarts.push([name, code]),
+      onUnexpectedExit: (name) => gaveUp.push(name),
+    });
+    let readyChecks = 0;
+    const managed = await supervisor.start({
+      name: 'restartable',
+      ...idle,
+      ready: async () => {
+        readyChecks += 1;
+        return true;
+      },
+    });
+    const firstPid = managed.child.pid as number;
+    process.kill(firstPid, 'SIGKILL');
+    for (let i = 0; i < 200 && (managed.child.pid === firstPid || readyChecks < 2); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    const secondPid = managed.child.pid as number;
+    assert.notEqual(secondPid, firstPid, 'a new process runs under the same name');
+    assert.ok(alive(secondPid));
+    assert.equal(readyChecks, 2, 'the restarted process was waited for until ready');
+    assert.deepEqual(restarts, [['restartable', null]]);
+    await supervisor.stopAll();
+    assert.ok(await gone(secondPid));
+    assert.deepEqual(gaveUp, []);
+  });
+
+  test('when a process keeps crashing within the window, then it is given up on once and the others stay up', async () => {
+    const restarts: string[] = [];
+    const gaveUp: Array<[string, number | null]> = [];
+    const supervisor = new Supervisor(logDir, {
+      restart: { maxCrashes: 2, windowMs: 60_000, backoffMs: () => 20 },
+      onRestart: (name) => restarts.push(name),
+      onUnexpectedExit: (name, code) => gaveUp.push([name, code]),
+    });
+    const steady = await supervisor.start({ name: 'steady', ...idle, ready: async () => true });
+    // Ready at once, then dies 100 ms later, every time it is started.
+    await supervisor.start({
+      name: 'crash-loop',
+      command: process.execPath,
+      args: ['-e', 'setTimeout(() => process.exit(7), 100)'],
+      ready: async () => true,
+    });
+    for (let i = 0; i < 200 && gaveUp.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.deepEqual(restarts, ['crash-loop', 'crash-loop'], 'restarted up to maxCrashes times');
+    assert.deepEqual(gaveUp, [['crash-loop', 7]]);
+    assert.ok(alive(steady.child.pid as number), 'the rest of the stack stays up');
+    await supervisor.stopAll();
+  });
+
+  test('when a test kills a process itself, then it is not restarted', async () => {
+    const restarts: string[] = [];
+    const supervisor = new Supervisor(logDir, { restart: { maxCrashes: 3, windowMs: 60_000, backoffMs: () => 10 }, onRestart: (name) => restarts.push(name) });
+    const doomed = await supervisor.start({ name: 'doomed', ...idle, ready: async () => true });
+    const pid = doomed.child.pid as number;
+    await doomed.kill();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(doomed.child.pid, pid);
+    assert.ok(!alive(pid));
+    assert.deepEqual(restarts, []);
+    await supervisor.stopAll();
+  });
+
   test('when stopAll is called twice, then the process is stopped once, and no start succeeds afterwards', async () => {
     const supervisor = new Supervisor(logDir);
     const idler = await supervisor.start({ name: 'idler', ...idle, ready: async () => true });
