@@ -1,5 +1,6 @@
 import { createLogger } from '../../lib/logger';
-import { loadOptions, logLevelFrom, OptionsError } from './options';
+import { ConfigError } from '../../lib/settings/config-error';
+import { loadOptions, logLevelFrom } from './options';
 import { startSimulator } from './server';
 
 /** `tsx simulator/main.ts [--port=8787 --rpm=50 ...]`: the provider simulator as a process of the local stack. */
@@ -9,7 +10,7 @@ async function main(): Promise<void> {
   try {
     options = loadOptions(process.env, process.argv.slice(2));
   } catch (error) {
-    if (!(error instanceof OptionsError)) throw error;
+    if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`simulator: ${error.message}\n`);
     process.exitCode = 2;
     return;
