@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { describe, test } from 'node:test';
 import { ConfigError, loadCliConfig, loadConfig } from '../../lib/config';
+
+const root = join(__dirname, '..', '..');
 
 describe('loadConfig', () => {
   test('when nothing is set, then the local stack defaults of DESIGN.md §4 apply', () => {
@@ -159,5 +163,24 @@ describe('loadConfig', () => {
     const set = loadConfig({ TEMPORAL_ADDRESS: '10.0.0.1:7233', TEMPORAL_WEB_UI_URL: 'http://ui.internal/' });
     assert.deepEqual(set.temporal.fromEnvironment, { address: true, webUiUrl: true });
     assert.equal(set.temporal.webUiUrl, 'http://ui.internal');
+  });
+
+  test('when a process or the CLI loads its config, then every variable it reads is in docs/configuration.md', () => {
+    const doc = readFileSync(join(root, 'docs', 'configuration.md'), 'utf8');
+    const read = new Set<string>();
+    const recording = new Proxy<Record<string, string | undefined>>(
+      {},
+      {
+        get: (_target, name) => {
+          if (typeof name === 'string') read.add(name);
+          return undefined;
+        },
+      },
+    );
+    loadConfig(recording);
+    loadCliConfig(recording);
+    assert.ok(read.size > 40, `the recording should see the settings, saw ${read.size}`);
+    const missing = [...read].filter((name) => !doc.includes(`| \`${name}\` |`));
+    assert.deepEqual(missing, [], 'define these in a setting table, then run npm run docs:config');
   });
 });
