@@ -18,19 +18,19 @@ export const gatewayArea = {
       env: 'GATEWAY_ITPM',
       type: int({ min: 1, max: 1e9 }),
       default: '2000000',
-      doc: "the provider's input tokens per minute for every model without its own pool",
+      doc: "the provider's input tokens per minute for every model without its own pool; a lower limit in the provider's headers is adopted",
     }),
     outputTokensPerMinute: setting({
       env: 'GATEWAY_OTPM',
       type: int({ min: 1, max: 1e9 }),
       default: '400000',
-      doc: "the provider's output tokens per minute for every model without its own pool",
+      doc: "the provider's output tokens per minute for every model without its own pool; a lower limit in the provider's headers is adopted",
     }),
     requestsPerMinute: setting({
       env: 'GATEWAY_RPM',
       type: int({ min: 1, max: 1e7 }),
       default: '4000',
-      doc: "the provider's requests per minute for every model without its own pool",
+      doc: "the provider's requests per minute for every model without its own pool; a lower limit in the provider's headers is adopted",
     }),
     modelLimits: setting({
       env: 'GATEWAY_MODEL_LIMITS',
