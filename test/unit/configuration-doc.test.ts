@@ -21,6 +21,14 @@ describe('docs/configuration.md', () => {
     );
   });
 
+  test('when the staleness message names a command, then that command is the generator', () => {
+    const scripts = (
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    const script = REGENERATE_COMMAND.replace(/^npm run /, '');
+    assert.equal(scripts[script], 'tsx local/docs/write-configuration-doc.ts');
+  });
+
   test('when generated, then every setting of every table has its row, once', () => {
     const doc = configurationDoc();
     for (const setting of everySetting) {
