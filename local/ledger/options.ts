@@ -1,63 +1,37 @@
-import path from 'node:path';
-import { isLoopbackHost } from '../stack/ports';
+import { readSettings } from '../../lib/settings/read-settings';
+import { setting, type SettingsArea, type SettingValues } from '../../lib/settings/setting';
+import { fromEnv, fromOptions, type Env } from '../../lib/settings/setting-sources';
+import { int, path } from '../../lib/settings/setting-types';
+import { loopbackHost } from '../stack/loopback-host-setting';
 
-/** Everything the ledger service can be configured with; read from the environment here and nowhere else. */
-export interface LedgerOptions {
-  /** LEDGER_HOST. Loopback only: the service has no authentication and exposes fault injection. */
-  host: string;
-  /** LEDGER_PORT. 0 picks a free port (tests). */
-  port: number;
-  /** LEDGER_DATA_DIR, resolved against the current directory. Holds the append-only journal. */
-  dataDir: string;
-}
+/** Everything the ledger stand-in can be configured with, read by the same reader as the product's config. */
+export const ledgerStandInArea = {
+  title: 'Ledger stand-in (local/ledger)',
+  settings: {
+    host: setting({
+      env: 'LEDGER_HOST',
+      type: loopbackHost,
+      default: '127.0.0.1',
+      doc: 'where it listens; loopback only',
+    }),
+    port: setting({
+      env: 'LEDGER_PORT',
+      type: int({ min: 0, max: 65535 }),
+      default: '8789',
+      doc: 'its port (`0` = any free port)',
+    }),
+    dataDir: setting({
+      env: 'LEDGER_DATA_DIR',
+      type: path(),
+      default: '.data/ledger',
+      doc: 'holds the append-only journal; relative to the current directory',
+    }),
+  },
+} satisfies SettingsArea;
 
-export const DEFAULT_LEDGER_OPTIONS: LedgerOptions = {
-  host: '127.0.0.1',
-  port: 8789,
-  dataDir: '.data/ledger',
-};
+export type LedgerOptions = SettingValues<typeof ledgerStandInArea.settings>;
 
-/** A bad setting; the message names the variable and says what would be accepted. */
-export class LedgerConfigError extends Error {
-  override readonly name = 'LedgerConfigError';
-}
-
-type Env = Record<string, string | undefined>;
-
-/** Explicit overrides win over the environment, which wins over the defaults; the result is validated. */
-export function resolveLedgerOptions(overrides: Partial<LedgerOptions> = {}, env: Env = process.env): LedgerOptions {
-  const host = overrides.host ?? nonEmpty(env.LEDGER_HOST) ?? DEFAULT_LEDGER_OPTIONS.host;
-  const port = overrides.port ?? parsePort(nonEmpty(env.LEDGER_PORT)) ?? DEFAULT_LEDGER_OPTIONS.port;
-  const dataDir = overrides.dataDir ?? nonEmpty(env.LEDGER_DATA_DIR) ?? DEFAULT_LEDGER_OPTIONS.dataDir;
-  return { host: validateHost(host), port: validatePort(port), dataDir: validateDataDir(dataDir) };
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-function parsePort(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw new LedgerConfigError(`LEDGER_PORT must be an integer from 0 to 65535, got "${raw}"`);
-  return Number(raw);
-}
-
-function validatePort(port: number): number {
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new LedgerConfigError(`LEDGER_PORT must be an integer from 0 to 65535, got ${String(port)}`);
-  }
-  return port;
-}
-
-function validateHost(host: string): string {
-  if (isLoopbackHost(host)) return host;
-  throw new LedgerConfigError(
-    `LEDGER_HOST must be a loopback address (127.x.x.x, ::1 or localhost), got "${host}": ` +
-      'the ledger stand-in has no authentication and must not be reachable from other machines',
-  );
-}
-
-function validateDataDir(dataDir: string): string {
-  if (dataDir.trim() === '') throw new LedgerConfigError('LEDGER_DATA_DIR must not be empty');
-  return path.resolve(dataDir);
+/** Explicit options win over the environment, which wins over the defaults; all are validated alike. */
+export function resolveLedgerOptions(options: Partial<LedgerOptions> = {}, env: Env = process.env): LedgerOptions {
+  return readSettings(ledgerStandInArea.settings, [fromEnv(env), fromOptions(options)]);
 }

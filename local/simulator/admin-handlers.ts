@@ -1,7 +1,8 @@
+import { ConfigError } from '../../lib/settings/config-error';
 import { apiError } from './api-errors';
 import { parseFaultRuleInput } from './faults';
 import { errorReply, jsonReply, type HttpReply } from './http-reply';
-import { OptionsError, parseSettingsPatch } from './options';
+import { parseSettingsPatch } from './options';
 import type { SimulatorState } from './state';
 import type { CallFilter } from './stats';
 
@@ -15,7 +16,7 @@ export function putConfig(state: SimulatorState, body: unknown): HttpReply {
   try {
     return jsonReply(200, state.applySettings(parseSettingsPatch(body)));
   } catch (error) {
-    if (error instanceof OptionsError) return errorReply(apiError('invalid_request_error', error.message));
+    if (error instanceof ConfigError) return errorReply(apiError('invalid_request_error', error.message));
     throw error;
   }
 }

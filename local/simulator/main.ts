@@ -1,19 +1,22 @@
 import { createLogger } from '../../lib/logger';
-import { loadOptions, logLevelFrom, OptionsError } from './options';
+import { ConfigError } from '../../lib/settings/config-error';
+import { loadOptions, logLevelFrom } from './options';
 import { startSimulator } from './server';
 
 /** `tsx simulator/main.ts [--port=8787 --rpm=50 ...]`: the provider simulator as a process of the local stack. */
 async function main(): Promise<void> {
-  const log = createLogger('simulator', logLevelFrom(process.env));
   let options;
+  let logLevel;
   try {
+    logLevel = logLevelFrom(process.env);
     options = loadOptions(process.env, process.argv.slice(2));
   } catch (error) {
-    if (!(error instanceof OptionsError)) throw error;
+    if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`simulator: ${error.message}\n`);
     process.exitCode = 2;
     return;
   }
+  const log = createLogger('simulator', logLevel);
   const simulator = await startSimulator(options);
   log.info({ url: simulator.url, seed: options.seed }, `provider simulator listening on ${simulator.url}`);
 

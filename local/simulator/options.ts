@@ -1,163 +1,136 @@
-import { isLoopbackHost } from '../stack/ports';
+import { ConfigError } from '../../lib/settings/config-error';
+import { readSettings } from '../../lib/settings/read-settings';
+import { setting, type SettingsArea, type SettingValues } from '../../lib/settings/setting';
+import { fromEnv, fromFlags, type Env } from '../../lib/settings/setting-sources';
+import { int, number } from '../../lib/settings/setting-types';
+import { deploymentArea } from '../../lib/config/deployment-settings';
+import { loopbackHost } from '../stack/loopback-host-setting';
 
 /**
- * The simulator's run-level settings: the one place that reads the environment and the command line.
- * Each setting has an env name, a `--flag=value` override and a validator, so a typo fails at start
- * with a message naming the variable instead of silently running with a default.
+ * The simulator's run-level settings, read from env and `--flag=value` overrides (the flag is the env name
+ * without `SIM_`, lower case, `-`: `SIM_RATE_529` ↔ `--rate-529`) by the same reader as the product's config.
  */
 
-export interface SimulatorOptions {
-  host: string;
-  port: number;
-  requestsPerMinute: number;
-  inputTokensPerMinute: number;
-  outputTokensPerMinute: number;
-  latencyBaseMs: number;
-  latencyPerOutputTokenMs: number;
-  /** Probabilities (0..1) that a request gets this fault when no header or rule chose one. */
-  rate429: number;
-  rate529: number;
-  rate500: number;
-  rateRefusal: number;
-  rateMalformed: number;
-  /** With a seed, random faults and generated ids repeat exactly from run to run. */
-  seed: number | null;
-}
+const probability = number({ min: 0, max: 1 });
+const faultRate = (env: string, what: string) =>
+  setting({
+    env,
+    type: probability,
+    default: '0',
+    doc: `probability that a request gets ${what} when no header or rule chose a fault (the five rates add up to at most 1)`,
+  });
+
+export const simulatorArea = {
+  title: 'Provider simulator (local/simulator)',
+  settings: {
+    host: setting({
+      env: 'SIM_HOST',
+      type: loopbackHost,
+      default: '127.0.0.1',
+      doc: 'where it listens; loopback only',
+    }),
+    port: setting({
+      env: 'SIM_PORT',
+      type: int({ min: 0, max: 65535 }),
+      default: '8787',
+      doc: 'its port (`0` = any free port)',
+    }),
+    requestsPerMinute: setting({
+      env: 'SIM_RPM',
+      type: int({ min: 1 }),
+      default: '4000',
+      doc: 'requests per minute before a 429',
+    }),
+    inputTokensPerMinute: setting({
+      env: 'SIM_ITPM',
+      type: int({ min: 1 }),
+      default: '2000000',
+      doc: 'input tokens per minute before a 429',
+    }),
+    outputTokensPerMinute: setting({
+      env: 'SIM_OTPM',
+      type: int({ min: 1 }),
+      default: '400000',
+      doc: 'output tokens per minute before a 429',
+    }),
+    latencyBaseMs: setting({
+      env: 'SIM_LATENCY_BASE_MS',
+      type: number({ min: 0 }),
+      default: '40',
+      doc: 'milliseconds every answer takes',
+    }),
+    latencyPerOutputTokenMs: setting({
+      env: 'SIM_LATENCY_PER_OUTPUT_TOKEN_MS',
+      type: number({ min: 0 }),
+      default: '0.2',
+      doc: 'milliseconds added per output token',
+    }),
+    rate429: faultRate('SIM_RATE_429', 'a 429 rate limit'),
+    rate529: faultRate('SIM_RATE_529', 'a 529 overloaded'),
+    rate500: faultRate('SIM_RATE_500', 'a 500'),
+    rateRefusal: faultRate('SIM_RATE_REFUSAL', 'a refusal'),
+    rateMalformed: faultRate('SIM_RATE_MALFORMED', 'tool input that breaks the schema'),
+    seed: setting({
+      env: 'SIM_SEED',
+      type: int(),
+      doc: 'with a seed, random faults and generated ids repeat exactly from run to run',
+    }),
+  },
+} satisfies SettingsArea;
+
+/** Settings from env, then flags; the seed is `null` when unset because `PUT /_sim/config` can clear it. */
+export type SimulatorOptions = Omit<SettingValues<typeof simulatorArea.settings>, 'seed'> & { seed: number | null };
 
 /** Settings `PUT /_sim/config` may change; the address is fixed once the server listens. */
 export type RuntimeSettings = Omit<SimulatorOptions, 'host' | 'port'>;
 
-export const DEFAULT_OPTIONS: SimulatorOptions = {
-  host: '127.0.0.1',
-  port: 8787,
-  requestsPerMinute: 4000,
-  inputTokensPerMinute: 2_000_000,
-  outputTokensPerMinute: 400_000,
-  latencyBaseMs: 40,
-  latencyPerOutputTokenMs: 0.2,
-  rate429: 0,
-  rate529: 0,
-  rate500: 0,
-  rateRefusal: 0,
-  rateMalformed: 0,
-  seed: null,
-};
-
-export class OptionsError extends Error {
-  override readonly name = 'OptionsError';
-}
-
-type Parser = (raw: string, source: string) => string | number | null;
-
-interface SettingSpec {
-  key: keyof SimulatorOptions;
-  env: string;
-  parse: Parser;
-}
-
-const parseHost: Parser = (raw, source) => {
-  const host = raw.trim();
-  if (host === '') throw new OptionsError(`${source} must not be empty`);
-  // No real authentication and a control surface that rewrites faults and limits: never reachable from outside.
-  if (!isLoopbackHost(host)) {
-    throw new OptionsError(`${source} must be a loopback address (127.x.x.x, ::1 or localhost), got "${raw}"`);
-  }
-  return host;
-};
-
-function parseNumber(raw: string, source: string, what: string, ok: (n: number) => boolean): number {
-  const value = raw.trim() === '' ? Number.NaN : Number(raw);
-  if (!Number.isFinite(value) || !ok(value)) throw new OptionsError(`${source} must be ${what}, got "${raw}"`);
-  return value;
-}
-
-const parsePort: Parser = (raw, source) =>
-  parseNumber(raw, source, 'a port number (0-65535)', (n) => Number.isInteger(n) && n >= 0 && n <= 65535);
-const parsePositiveInteger: Parser = (raw, source) =>
-  parseNumber(raw, source, 'a positive integer', (n) => Number.isInteger(n) && n > 0);
-const parseNonNegative: Parser = (raw, source) => parseNumber(raw, source, 'a number >= 0', (n) => n >= 0);
-const parseProbability: Parser = (raw, source) =>
-  parseNumber(raw, source, 'a probability between 0 and 1', (n) => n >= 0 && n <= 1);
-const parseSeed: Parser = (raw, source) =>
-  raw.trim() === '' ? null : parseNumber(raw, source, 'an integer', (n) => Number.isSafeInteger(n));
-
-const SETTINGS: readonly SettingSpec[] = [
-  { key: 'host', env: 'SIM_HOST', parse: parseHost },
-  { key: 'port', env: 'SIM_PORT', parse: parsePort },
-  { key: 'requestsPerMinute', env: 'SIM_RPM', parse: parsePositiveInteger },
-  { key: 'inputTokensPerMinute', env: 'SIM_ITPM', parse: parsePositiveInteger },
-  { key: 'outputTokensPerMinute', env: 'SIM_OTPM', parse: parsePositiveInteger },
-  { key: 'latencyBaseMs', env: 'SIM_LATENCY_BASE_MS', parse: parseNonNegative },
-  { key: 'latencyPerOutputTokenMs', env: 'SIM_LATENCY_PER_OUTPUT_TOKEN_MS', parse: parseNonNegative },
-  { key: 'rate429', env: 'SIM_RATE_429', parse: parseProbability },
-  { key: 'rate529', env: 'SIM_RATE_529', parse: parseProbability },
-  { key: 'rate500', env: 'SIM_RATE_500', parse: parseProbability },
-  { key: 'rateRefusal', env: 'SIM_RATE_REFUSAL', parse: parseProbability },
-  { key: 'rateMalformed', env: 'SIM_RATE_MALFORMED', parse: parseProbability },
-  { key: 'seed', env: 'SIM_SEED', parse: parseSeed },
-];
-
-/** `SIM_LATENCY_BASE_MS` ↔ `--latency-base-ms`: one naming rule, so the two never drift apart. */
-function flagName(spec: SettingSpec): string {
-  return spec.env.replace(/^SIM_/, '').toLowerCase().replace(/_/g, '-');
-}
-
-function assign(options: SimulatorOptions, key: keyof SimulatorOptions, value: string | number | null): void {
-  (options as unknown as Record<string, unknown>)[key] = value;
-}
-
 /** Settings from env, then `--key=value` flags (flags win), validated as a whole. */
-export function loadOptions(env: NodeJS.ProcessEnv, argv: readonly string[]): SimulatorOptions {
-  const options: SimulatorOptions = { ...DEFAULT_OPTIONS };
-  for (const spec of SETTINGS) {
-    const raw = env[spec.env];
-    if (raw !== undefined) assign(options, spec.key, spec.parse(raw, spec.env));
-  }
-  for (const arg of argv) {
-    const match = /^--([a-z0-9-]+)=(.*)$/s.exec(arg);
-    const spec = match ? SETTINGS.find((candidate) => flagName(candidate) === match[1]) : undefined;
-    if (!match || !spec) {
-      const known = SETTINGS.map((candidate) => `--${flagName(candidate)}`).join(', ');
-      throw new OptionsError(`unknown argument "${arg}"; expected --key=value with one of: ${known}`);
-    }
-    assign(options, spec.key, spec.parse(match[2] ?? '', `--${match[1]}`));
-  }
+export function loadOptions(env: Env, argv: readonly string[]): SimulatorOptions {
+  const { seed, ...values } = readSettings(simulatorArea.settings, [
+    fromEnv(env),
+    fromFlags(argv, simulatorArea.settings, 'SIM_'),
+  ]);
+  const options = { ...values, seed: seed ?? null };
   checkFaultRates(options);
   return options;
 }
 
+export const DEFAULT_OPTIONS: SimulatorOptions = loadOptions({}, []);
+
 /** One random draw decides a request's fault, so the rates share the unit interval. */
 export function checkFaultRates(settings: RuntimeSettings): void {
   const total = settings.rate429 + settings.rate529 + settings.rate500 + settings.rateRefusal + settings.rateMalformed;
-  if (total > 1 + 1e-9) throw new OptionsError(`fault rates add up to ${total}, more than 1`);
+  if (total > 1 + 1e-9) throw new ConfigError(`fault rates add up to ${total}, more than 1`);
 }
 
-const RUNTIME_KEYS = SETTINGS.map((spec) => spec.key).filter(
+const RUNTIME_KEYS = Object.keys(simulatorArea.settings).filter(
   (key): key is keyof RuntimeSettings => key !== 'host' && key !== 'port',
 );
 
 /**
- * Validates a `PUT /_sim/config` body: known runtime keys only, JSON values of the right kind.
- * Values go through the same parsers as the environment, so both paths accept the same things.
+ * Validates a `PUT /_sim/config` body: known runtime keys only, JSON numbers (or `null` for the seed) checked by
+ * the same setting types as the environment, so both paths accept the same things.
  */
 export function parseSettingsPatch(body: unknown): Partial<RuntimeSettings> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new OptionsError('config must be a JSON object');
+    throw new ConfigError('config must be a JSON object');
   }
-  const patch: Partial<RuntimeSettings> = {};
+  const patch: Record<string, number | null> = {};
   for (const [key, value] of Object.entries(body)) {
-    const spec = SETTINGS.find((candidate) => candidate.key === key);
-    if (!spec || !RUNTIME_KEYS.includes(key as keyof RuntimeSettings)) {
-      throw new OptionsError(`"${key}" cannot be changed at runtime; known keys: ${RUNTIME_KEYS.join(', ')}`);
+    if (!RUNTIME_KEYS.includes(key as keyof RuntimeSettings)) {
+      throw new ConfigError(`"${key}" cannot be changed at runtime; known keys: ${RUNTIME_KEYS.join(', ')}`);
     }
     if (key === 'seed' && value === null) {
       patch.seed = null;
       continue;
     }
-    if (typeof value !== 'number') throw new OptionsError(`${key} must be a number, got ${JSON.stringify(value)}`);
-    (patch as Record<string, unknown>)[key] = spec.parse(String(value), key);
+    if (typeof value !== 'number') throw new ConfigError(`${key} must be a number, got ${JSON.stringify(value)}`);
+    const parsed = simulatorArea.settings[key as keyof RuntimeSettings].type.parse(String(value));
+    if (!parsed.ok)
+      throw new ConfigError(`${key}=${value} ${parsed.problems.map((problem) => problem.message).join(', ')}`);
+    patch[key] = parsed.value;
   }
-  return patch;
+  return patch as Partial<RuntimeSettings>;
 }
 
 export function runtimeSettingsOf(options: SimulatorOptions): RuntimeSettings {
@@ -165,7 +138,7 @@ export function runtimeSettingsOf(options: SimulatorOptions): RuntimeSettings {
   return settings;
 }
 
-/** The simulator's log level (LOG_LEVEL, as for every Slowlane process); not a simulator setting. */
-export function logLevelFrom(env: NodeJS.ProcessEnv): string {
-  return env.LOG_LEVEL ?? 'info';
+/** The simulator's log level: LOG_LEVEL, the same setting as every Slowlane process's. */
+export function logLevelFrom(env: Env): string {
+  return readSettings({ logLevel: deploymentArea.settings.logLevel }, [fromEnv(env)]).logLevel;
 }

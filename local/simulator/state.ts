@@ -42,7 +42,7 @@ export class SimulatorState {
     this.newId = createIdGenerator(createRandom(this.settings.seed, ID_STREAM));
   }
 
-  /** Applies a validated patch; throws OptionsError (and changes nothing) when the result is inconsistent. */
+  /** Applies a validated patch; throws ConfigError (and changes nothing) when the result is inconsistent. */
   applySettings(patch: Partial<RuntimeSettings>): RuntimeSettings {
     const next = { ...this.settings, ...patch };
     checkFaultRates(next);

@@ -5,7 +5,7 @@ import { apiUrl } from './api-client';
 import { sampleWith } from './samples';
 import { testEnv } from './test-env';
 
-/** The local stack's operator key (lib/config.ts: ADMIN_API_KEY defaults to `admin-key` in `local`). */
+/** The local stack's operator key (lib/config/api-settings.ts: ADMIN_API_KEY defaults to `admin-key` in `local`). */
 export const ADMIN_KEY = 'admin-key';
 
 export interface JsonAnswer<T> {

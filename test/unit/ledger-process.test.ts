@@ -123,6 +123,6 @@ describe('ledger: the process (tsx local/ledger/main.ts)', { timeout: 60_000 }, 
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     await closed;
     assert.equal(child.exitCode, 1);
-    assert.match(stdout, /LEDGER_PORT must be an integer/);
+    assert.match(stdout, /LEDGER_PORT=eighty must be a whole number/);
   });
 });

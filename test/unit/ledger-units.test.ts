@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { canonicalJson, sha256Hex } from '../../local/ledger/canonical-json';
 import { KeyedMutex } from '../../local/ledger/keyed-mutex';
-import { LedgerConfigError, resolveLedgerOptions } from '../../local/ledger/options';
+import { ConfigError } from '../../lib/settings/config-error';
+import { resolveLedgerOptions } from '../../local/ledger/options';
 
 describe('ledger: canonical JSON', () => {
   test('when only key order differs, at any depth, then the canonical text is the same', () => {
@@ -77,24 +78,24 @@ describe('ledger: options', () => {
     assert.equal(resolveLedgerOptions({ port: 0 }, env).port, 0);
   });
 
-  test('when a value is invalid, then a LedgerConfigError names the variable', () => {
+  test('when a value is invalid, then a ConfigError names the variable', () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
       [{ LEDGER_PORT: 'http' }, /LEDGER_PORT/],
       [{ LEDGER_PORT: '70000' }, /LEDGER_PORT/],
       [{ LEDGER_PORT: '-1' }, /LEDGER_PORT/],
-      [{ LEDGER_HOST: '0.0.0.0' }, /LEDGER_HOST must be a loopback address/],
+      [{ LEDGER_HOST: '0.0.0.0' }, /LEDGER_HOST=0\.0\.0\.0 must be a loopback address/],
       [{ LEDGER_HOST: '10.0.0.5' }, /LEDGER_HOST/],
     ];
     for (const [env, message] of cases) {
       assert.throws(
         () => resolveLedgerOptions({}, env),
         (error: unknown) => {
-          assert.ok(error instanceof LedgerConfigError);
+          assert.ok(error instanceof ConfigError);
           assert.match(error.message, message);
           return true;
         },
       );
     }
-    assert.throws(() => resolveLedgerOptions({ port: 1.5 }, {}), LedgerConfigError);
+    assert.throws(() => resolveLedgerOptions({ port: 1.5 }, {}), /options\.port=1\.5 must be a whole number/);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_OPTIONS, loadOptions, OptionsError, parseSettingsPatch } from '../../local/simulator/options';
+import { ConfigError } from '../../lib/settings/config-error';
+import { DEFAULT_OPTIONS, loadOptions, parseSettingsPatch } from '../../local/simulator/options';
 
 describe('loadOptions', () => {
   test('when nothing is set, then the documented defaults apply (loopback, port 8787)', () => {
@@ -27,22 +28,30 @@ describe('loadOptions', () => {
 
   test('when a value is malformed, then the error names the variable and the value', () => {
     assert.throws(() => loadOptions({ SIM_RATE_429: 'lots' }, []), {
-      name: 'OptionsError',
-      message: 'SIM_RATE_429 must be a probability between 0 and 1, got "lots"',
+      name: 'ConfigError',
+      message: 'Invalid configuration:\n  - SIM_RATE_429=lots must be a number from 0 to 1',
     });
-    assert.throws(() => loadOptions({ SIM_RPM: '0' }, []), /SIM_RPM must be a positive integer/);
-    assert.throws(() => loadOptions({}, ['--port=70000']), /--port must be a port number/);
+    assert.throws(() => loadOptions({ SIM_RPM: '0' }, []), /SIM_RPM=0 must be a whole number ≥ 1/);
+    assert.throws(() => loadOptions({}, ['--port=70000']), /--port=70000 must be a whole number from 0 to 65535/);
+  });
+
+  test('when several values are bad, then one error names every one of them', () => {
+    assert.throws(() => loadOptions({ SIM_RPM: 'many', SIM_SEED: '1.5' }, ['--rate-500=2']), (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      for (const name of ['SIM_RPM=many', 'SIM_SEED=1.5', '--rate-500=2']) assert.ok(error.message.includes(name), name);
+      return true;
+    });
   });
 
   test('when the host is not a loopback address, then start-up fails: the simulator must not be reachable from outside', () => {
-    assert.throws(() => loadOptions({ SIM_HOST: '0.0.0.0' }, []), /SIM_HOST must be a loopback address/);
-    assert.throws(() => loadOptions({}, ['--host=10.0.0.5']), /--host must be a loopback address/);
+    assert.throws(() => loadOptions({ SIM_HOST: '0.0.0.0' }, []), /SIM_HOST=0\.0\.0\.0 must be a loopback address/);
+    assert.throws(() => loadOptions({}, ['--host=10.0.0.5']), /--host=10\.0\.0\.5 must be a loopback address/);
     for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) assert.equal(loadOptions({ SIM_HOST: host }, []).host, host);
   });
 
   test('when a flag is unknown or not --key=value, then it is refused with the list of known flags', () => {
     assert.throws(() => loadOptions({}, ['--prot=1']), /unknown argument "--prot=1".*--port/);
-    assert.throws(() => loadOptions({}, ['8787']), OptionsError);
+    assert.throws(() => loadOptions({}, ['8787']), ConfigError);
   });
 
   test('when the fault rates add up to more than 1, then start-up fails', () => {
@@ -66,7 +75,7 @@ describe('parseSettingsPatch', () => {
 
   test('when a value has the wrong type or range, then it refuses', () => {
     assert.throws(() => parseSettingsPatch({ rate529: '0.1' }), /rate529 must be a number/);
-    assert.throws(() => parseSettingsPatch({ rate529: 2 }), /rate529 must be a probability/);
+    assert.throws(() => parseSettingsPatch({ rate529: 2 }), /rate529=2 must be a number from 0 to 1/);
     assert.throws(() => parseSettingsPatch([]), /JSON object/);
   });
 });

@@ -1,0 +1,41 @@
+import { tmpdir } from 'node:os';
+import { setting, type SettingsArea } from '../settings/setting';
+import { int, path, secret, text, url } from '../settings/setting-types';
+
+export const apiArea = {
+  title: 'API',
+  settings: {
+    host: setting({
+      env: 'API_HOST',
+      type: text(),
+      default: '127.0.0.1',
+      doc: 'where the API listens (`0.0.0.0` in a pod)',
+    }),
+    port: setting({ env: 'API_PORT', type: int({ min: 0, max: 65535 }), default: '3000', doc: "the API's port" }),
+    publicUrl: setting({
+      env: 'API_PUBLIC_URL',
+      type: url(),
+      defaultDoc: '`http://127.0.0.1:<API_PORT>`',
+      doc: "base of the links in answers and of the OpenAPI document's server",
+    }),
+    maxUploadBytes: setting({
+      env: 'MAX_UPLOAD_BYTES',
+      type: int({ min: 1, max: 512 * 1024 * 1024 }),
+      default: String(25 * 1024 * 1024),
+      doc: 'larger uploads are a 413 (the default is 25 MB)',
+    }),
+    uploadTmpDir: setting({
+      env: 'UPLOAD_TMP_DIR',
+      type: path(),
+      default: tmpdir(),
+      defaultDoc: 'the OS temp dir',
+      doc: 'where uploads are spooled while hashed',
+    }),
+    adminKey: setting({
+      env: 'ADMIN_API_KEY',
+      type: secret(),
+      localDefault: 'admin-key',
+      doc: "the operators' key for `/admin/*`; unset, the admin routes refuse every request",
+    }),
+  },
+} satisfies SettingsArea;

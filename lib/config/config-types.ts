@@ -1,0 +1,60 @@
+import type { Deployment, SettingsArea, SettingValues } from '../settings/setting';
+import type { Secret } from '../secret';
+import type { apiArea } from './api-settings';
+import type { clientsArea } from './clients-settings';
+import type { jobsArea } from './jobs-settings';
+import type { ledgerArea } from './ledger-settings';
+import type { ModelLimits } from './model-limits';
+import type { ModelPrice } from './model-prices';
+import type { modelArea } from './model-settings';
+import type { observabilityArea } from './observability-settings';
+import type { s3Area } from './s3-settings';
+import type { temporalArea } from './temporal-settings';
+import type { Tenant } from './tenants';
+import type { workerArea } from './worker-settings';
+
+/** What the values of an area's table are; what each one means is its doc line in the table. */
+type Values<Area extends SettingsArea> = SettingValues<Area['settings']>;
+
+/**
+ * Every process's settings, read once at start by loadConfig() and passed down. An area whose config is its
+ * table's values is typed from the table; the rest says below what the assembly adds.
+ */
+export interface Config {
+  deployment: Deployment;
+  logLevel: string;
+  dataDir: string;
+  toolCacheDir: string;
+  tenants: Tenant[];
+  temporal: Values<typeof temporalArea> & {
+    /** Which of address and webUiUrl the environment set; `npm start` takes the others from temporal-dev.yaml. */
+    fromEnvironment: { address: boolean; webUiUrl: boolean };
+  };
+  s3: Values<typeof s3Area>;
+  /** `apiKey` is a placeholder the simulator accepts when no real key is set. */
+  anthropic: Omit<Values<typeof modelArea>, 'apiKey'> & { apiKey: Secret; prices: Record<string, ModelPrice> };
+  ledger: Values<typeof ledgerArea>;
+  api: Omit<Values<typeof apiArea>, 'publicUrl'> & { publicUrl: string };
+  jobs: Values<typeof jobsArea>;
+  worker: Values<typeof workerArea>;
+  /** The AI gateway: the fleet's token budget and the capacity plan derived from it (docs/gateway.md). */
+  gateway: {
+    budgetEnabled: boolean;
+    /** Limits per pool: `*` for every model without its own entry, then one per model with its own quota. */
+    pools: Record<string, ModelLimits>;
+    interactiveShare: number;
+    redisUrl?: string | undefined;
+    redisKeyPrefix: string;
+    /** A typical model call, for planning until calls are observed. */
+    expected: { latencyMs: number; inputTokensPerCall: number; outputTokensPerCall: number };
+    maxSlotsPerWorker: number;
+  };
+  clients: Values<typeof clientsArea>;
+  observability: Values<typeof observabilityArea>;
+}
+
+/** What the `slowlane` CLI needs (loadCliConfig). */
+export interface CliConfig {
+  apiUrl: string;
+  apiKey?: Secret;
+}

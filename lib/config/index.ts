@@ -1,0 +1,8 @@
+/** The product's configuration: read once at start (loadConfig), typed, validated, documented from one table. */
+export { ConfigError } from '../settings/config-error';
+export type { CliConfig, Config } from './config-types';
+export { loadCliConfig } from './load-cli-config';
+export { loadConfig } from './load-config';
+export type { ModelLimits } from './model-limits';
+export type { ModelPrice } from './model-prices';
+export type { Tenant } from './tenants';

@@ -1,0 +1,96 @@
+import { join } from 'node:path';
+import { SettingsReader } from '../settings/read-settings';
+import type { Deployment } from '../settings/setting';
+import { fromEnv, type Env } from '../settings/setting-sources';
+import { Secret } from '../secret';
+import { apiArea } from './api-settings';
+import { clientsArea } from './clients-settings';
+import type { Config } from './config-types';
+import { deploymentArea, deploymentSetting } from './deployment-settings';
+import { gatewayArea } from './gateway-settings';
+import { jobsArea } from './jobs-settings';
+import { ledgerArea } from './ledger-settings';
+import { DEFAULT_PRICES } from './model-prices';
+import { modelArea, SIMULATOR_URL } from './model-settings';
+import { observabilityArea } from './observability-settings';
+import { s3Area } from './s3-settings';
+import { temporalArea } from './temporal-settings';
+import { workerArea } from './worker-settings';
+
+/**
+ * The one place that reads the environment for the product's processes. Each calls it once at start and passes
+ * the result down; a bad or missing variable stops the process with one error naming every one of them.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const reader = readerFor(env);
+  const core = reader.readTable(deploymentArea.settings);
+  const temporal = reader.readTable(temporalArea.settings);
+  const s3 = reader.readTable(s3Area.settings);
+  const model = reader.readTable(modelArea.settings);
+  const ledger = reader.readTable(ledgerArea.settings);
+  const api = reader.readTable(apiArea.settings);
+  const jobs = reader.readTable(jobsArea.settings);
+  const worker = reader.readTable(workerArea.settings);
+  const gateway = reader.readTable(gatewayArea.settings);
+  const clients = reader.readTable(clientsArea.settings);
+  const observability = reader.readTable(observabilityArea.settings);
+  const temporalFromEnvironment = {
+    address: reader.isSet(temporalArea.settings.address),
+    webUiUrl: reader.isSet(temporalArea.settings.webUiUrl),
+  };
+  reader.finish();
+
+  return {
+    deployment: core.deployment,
+    logLevel: core.logLevel,
+    dataDir: core.dataDir,
+    toolCacheDir: core.toolCacheDir ?? join(core.cacheHome, 'slowlane'),
+    tenants: core.tenants,
+    temporal: { ...temporal, fromEnvironment: temporalFromEnvironment },
+    s3,
+    anthropic: {
+      ...model,
+      // No key and no base URL means the local provider simulator; a real key alone means the real service.
+      apiKey: model.apiKey ?? new Secret('simulator-key'),
+      baseURL: model.baseURL ?? (model.apiKey ? undefined : SIMULATOR_URL),
+      prices: { ...DEFAULT_PRICES, ...model.prices },
+    },
+    ledger,
+    api: { ...api, publicUrl: publicUrlOf(api) },
+    jobs,
+    worker,
+    gateway: {
+      budgetEnabled: gateway.budgetEnabled,
+      pools: {
+        ...gateway.modelLimits,
+        '*': {
+          inputTokensPerMinute: gateway.inputTokensPerMinute,
+          outputTokensPerMinute: gateway.outputTokensPerMinute,
+          requestsPerMinute: gateway.requestsPerMinute,
+        },
+      },
+      interactiveShare: gateway.interactiveShare,
+      redisUrl: gateway.redisUrl,
+      redisKeyPrefix: gateway.redisKeyPrefix,
+      expected: {
+        latencyMs: gateway.expectedLatencyMs,
+        inputTokensPerCall: gateway.expectedInputTokens,
+        outputTokensPerCall: gateway.expectedOutputTokens,
+      },
+      maxSlotsPerWorker: gateway.maxSlotsPerWorker,
+    },
+    clients,
+    observability,
+  };
+}
+
+/** A reader whose defaults are this deployment's; SLOWLANE_ENV itself is validated with everything else. */
+export function readerFor(env: Env): SettingsReader {
+  const sources = [fromEnv(env)];
+  const deployment: Deployment = new SettingsReader(sources).read(deploymentSetting) ?? 'local';
+  return new SettingsReader(sources, deployment);
+}
+
+export function publicUrlOf(api: { publicUrl: string | undefined; port: number }): string {
+  return api.publicUrl ?? `http://127.0.0.1:${api.port}`;
+}

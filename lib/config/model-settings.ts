@@ -1,0 +1,55 @@
+import { setting, type SettingsArea } from '../settings/setting';
+import { duration, int, secret, text, url } from '../settings/setting-types';
+import { modelPricesType } from './model-prices';
+
+/** Where the local provider simulator listens (local/simulator): the model endpoint when no real key is set. */
+export const SIMULATOR_URL = 'http://127.0.0.1:8787';
+
+export const modelArea = {
+  title: 'Model provider',
+  settings: {
+    apiKey: setting({
+      env: 'ANTHROPIC_API_KEY',
+      type: secret(),
+      required: 'production',
+      doc: 'a real Anthropic key; without it (and without `ANTHROPIC_BASE_URL`) the local provider simulator is used',
+    }),
+    baseURL: setting({
+      env: 'ANTHROPIC_BASE_URL',
+      type: url(),
+      defaultDoc: `\`${SIMULATOR_URL}\` (the simulator) when \`ANTHROPIC_API_KEY\` is unset, else Anthropic's`,
+      doc: 'the Messages API endpoint',
+    }),
+    classifyModel: setting({
+      env: 'MODEL_CLASSIFY',
+      type: text(),
+      default: 'claude-haiku-4-5',
+      doc: 'model for classification',
+    }),
+    extractModel: setting({
+      env: 'MODEL_EXTRACT',
+      type: text(),
+      default: 'claude-sonnet-4-6',
+      doc: 'model for field extraction',
+    }),
+    requestTimeoutMs: setting({
+      env: 'MODEL_REQUEST_TIMEOUT',
+      type: duration(),
+      default: '120s',
+      doc: "per-attempt HTTP timeout (below the activity's 3-minute start-to-close timeout)",
+    }),
+    prices: setting({
+      env: 'MODEL_PRICES',
+      type: modelPricesType,
+      default: '{}',
+      defaultDoc: 'Claude list prices (`lib/config/model-prices.ts`)',
+      doc: 'USD per million tokens, merged over the list prices; used for the cost of each job',
+    }),
+    maxRetries: setting({
+      env: 'ANTHROPIC_MAX_RETRIES',
+      type: int({ min: 0, max: 10 }),
+      default: '0',
+      doc: "the SDK's own retries per call; 0 because Temporal is the only retry layer (the benchmark's naive mode uses 2)",
+    }),
+  },
+} satisfies SettingsArea;

@@ -1,0 +1,29 @@
+import type { SettingsArea } from '../settings/setting';
+import { apiArea } from './api-settings';
+import { cliArea } from './cli-settings';
+import { clientsArea } from './clients-settings';
+import { deploymentArea } from './deployment-settings';
+import { gatewayArea } from './gateway-settings';
+import { jobsArea } from './jobs-settings';
+import { ledgerArea } from './ledger-settings';
+import { modelArea } from './model-settings';
+import { observabilityArea } from './observability-settings';
+import { s3Area } from './s3-settings';
+import { temporalArea } from './temporal-settings';
+import { workerArea } from './worker-settings';
+
+/** Every product setting, area by area, in the order docs/configuration.md lists them. */
+export const productAreas: readonly SettingsArea[] = [
+  deploymentArea,
+  temporalArea,
+  s3Area,
+  modelArea,
+  gatewayArea,
+  ledgerArea,
+  apiArea,
+  jobsArea,
+  workerArea,
+  clientsArea,
+  observabilityArea,
+  cliArea,
+];
