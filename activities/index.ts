@@ -1,4 +1,4 @@
-import type { ModelGateway } from '../gateway/model-gateway';
+import type { ModelGateway } from '../gateway/model-call';
 import type { Config } from '../lib/config';
 import type { ObjectStore } from '../lib/object-store';
 import { createClassifyDocument } from './classify-document';
