@@ -42,8 +42,10 @@ export function recordedNamesOf(step: JobStep): string[] {
 }
 
 /** A recorded error (memo, dead letter) with its step under its current name. */
-export function errorWithCurrentStep(error: JobError | undefined): JobError | undefined {
-  if (!error?.step) return error;
+export function errorWithCurrentStep(
+  error: (Omit<JobError, 'step'> & { step?: string }) | undefined,
+): JobError | undefined {
+  if (!error) return undefined;
   const { step, ...rest } = error;
   const current = stepNamed(step);
   return current ? { ...rest, step: current } : rest;
