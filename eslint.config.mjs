@@ -26,7 +26,8 @@ const LAYERS = [
   // Records histories by running the workflow on the workflow tier's fake activities: a developer's tool.
   { files: 'ops/record-histories.ts', may: ['common', 'lib', 'workflows', 'test'], why: 'history recording' },
 ];
-const TOP_FOLDERS = [...new Set([...LAYERS.map(({ files }) => files.split('/')[0]), 'local', 'test', 'bench'])];
+const PRODUCT_FOLDERS = [...new Set(LAYERS.map(({ files }) => files.split('/')[0]))];
+const TOP_FOLDERS = [...PRODUCT_FOLDERS, 'local', 'test', 'bench'];
 const WORKFLOW_SAFE = ['common', 'workflows'];
 
 // Replayed code may not reach Node: the workflow bundler refuses builtins anyway, lint says so before a test runs.
@@ -84,8 +85,9 @@ export default tseslint.config(
     },
   },
   {
-    // Cycles make import order matter and blur which layer owns what. The rule skips type-only imports.
-    files: ['**/*.ts'],
+    // Cycles make import order matter and blur which layer owns what. The rule skips type-only imports. Product
+    // folders only: on local/, test/ and bench/ too it cost a quarter more lint time (30 s instead of 24 s).
+    files: PRODUCT_FOLDERS.map((folder) => `${folder}/**/*.ts`),
     plugins: { 'import-x': importX },
     settings: {
       'import-x/extensions': ['.ts', '.js', '.mjs'],
