@@ -1,4 +1,4 @@
-import type { ModelGateway, ToolCallResult, ToolSpec } from '../gateway/model-gateway';
+import type { ModelGateway, ToolCallResult, ToolSpec } from '../gateway/model-call';
 import type { ObjectStore } from '../lib/object-store';
 import type { ModelStepInput } from './contracts';
 import { withHeartbeats } from './heartbeat';

@@ -2,12 +2,12 @@ import { Context } from '@temporalio/activity';
 import { ModelUnavailableError } from '../common/errors';
 import { validateClassification } from '../common/validation';
 import { callModelOnText, type ModelStepDeps } from './call-model-on-text';
-import type { ClassifyResult, ModelStepInput } from './contracts';
+import type { ClassifyDocumentResult, ModelStepInput } from './contracts';
 import { CLASSIFY_INSTRUCTION, CLASSIFY_MAX_CHARACTERS, CLASSIFY_SYSTEM, CLASSIFY_TOOL } from './prompts';
 import { usageOfCall } from './usage';
 
 export function createClassifyDocument(deps: ModelStepDeps) {
-  return async function classifyDocument(input: ModelStepInput): Promise<ClassifyResult> {
+  return async function classifyDocument(input: ModelStepInput): Promise<ClassifyDocumentResult> {
     const { attempt } = Context.current().info;
     const call = await callModelOnText(deps, input, {
       system: CLASSIFY_SYSTEM,

@@ -24,13 +24,13 @@ export interface ModelStepInput extends JobContext {
   textKey: string;
 }
 
-export interface ClassifyResult {
+export interface ClassifyDocumentResult {
   classification: Classification;
   usage: Usage;
   attempt: number;
 }
 
-export type ExtractFieldsResult =
+export type ExtractInvoiceFieldsResult =
   | {
       outcome: 'valid';
       extraction: InvoiceExtraction;
@@ -49,10 +49,10 @@ export type ExtractFieldsResult =
       attempt: number;
     };
 
-export interface PostToLedgerInput extends JobContext {
+export interface PostInvoiceToLedgerInput extends JobContext {
   invoice: Invoice;
 }
-export interface PostToLedgerResult {
+export interface PostInvoiceToLedgerResult {
   entryId: string;
   replayed: boolean;
   attempt: number;

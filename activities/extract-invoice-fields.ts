@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { overallConfidence, type Invoice, type InvoiceExtraction } from '../common/invoice';
 import { validateExtraction, validateInvoice } from '../common/validation';
 import { callModelOnText, type ModelStepDeps } from './call-model-on-text';
-import type { ExtractFieldsResult, ModelStepInput } from './contracts';
+import type { ExtractInvoiceFieldsResult, ModelStepInput } from './contracts';
 import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from './prompts';
 import { usageOfCall } from './usage';
 
@@ -15,7 +15,7 @@ export function createExtractInvoiceFields(deps: ModelStepDeps) {
    * job to review with the raw output attached. Validation happens here, so its outcome is recorded in history
    * and a schema change in a later deploy cannot change how an old job replays.
    */
-  return async function extractInvoiceFields(input: ModelStepInput): Promise<ExtractFieldsResult> {
+  return async function extractInvoiceFields(input: ModelStepInput): Promise<ExtractInvoiceFieldsResult> {
     const { attempt } = Context.current().info;
     const call = await callModelOnText(deps, input, {
       system: EXTRACT_SYSTEM,

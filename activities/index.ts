@@ -1,11 +1,12 @@
-import type { ModelGateway } from '../gateway/model-gateway';
+import type { ModelGateway } from '../gateway/model-call';
+import type { ActivityStep } from '../common/job-steps';
 import type { Config } from '../lib/config';
 import type { ObjectStore } from '../lib/object-store';
 import { createClassifyDocument } from './classify-document';
 import { createDeliverWebhook } from './deliver-webhook';
 import { createExtractInvoiceFields } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
-import { createPostToLedger } from './post-to-ledger';
+import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
 
 export interface ActivityDeps {
   store: ObjectStore;
@@ -13,7 +14,10 @@ export interface ActivityDeps {
   config: Pick<Config, 'anthropic' | 'ledger' | 'tenants' | 'clients'>;
 }
 
-/** Every activity, built from injected clients so tests can hand in their own. */
+/**
+ * Every activity, built from injected clients so tests can hand in their own. A step runs the activity of its own
+ * name (a webhook delivery is no step of a job), and the compiler holds every step to having one.
+ */
 export function createActivities(deps: ActivityDeps) {
   return {
     extractText: createExtractText({ store: deps.store }),
@@ -27,12 +31,12 @@ export function createActivities(deps: ActivityDeps) {
       gateway: deps.gateway,
       model: deps.config.anthropic.extractModel,
     }),
-    postInvoiceToLedger: createPostToLedger({ ledger: deps.config.ledger }),
+    postInvoiceToLedger: createPostInvoiceToLedger({ ledger: deps.config.ledger }),
     deliverWebhook: createDeliverWebhook({
       tenants: deps.config.tenants,
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
     }),
-  };
+  } satisfies Record<ActivityStep | 'deliverWebhook', (input: never) => Promise<unknown>>;
 }
 
 export type InvoiceActivities = ReturnType<typeof createActivities>;

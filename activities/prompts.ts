@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../gateway/model-gateway';
+import type { ToolSpec } from '../gateway/model-call';
 import { schemas } from '../common/validation';
 
 /** Only the $schema/$id/title headers are stripped: the model sees the very schema ajv checks its answer with. */

@@ -1,5 +1,5 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
-import { stepOfActivity } from '../workflows/step-activities';
+import { isActivityStep } from '../common/job-steps';
 import type { CurrentAttempt } from './job-view';
 
 type PendingActivity = NonNullable<WorkflowExecutionDescription['raw']['pendingActivities']>[number];
@@ -7,12 +7,12 @@ type Timestamp = { seconds?: unknown; nanos?: number | null } | null | undefined
 
 /**
  * The job's step in flight as the server sees it (DescribeWorkflowExecution's pending activity), so a client or
- * operator learns "classify, attempt 3, last failed with ModelRateLimited, next at …" even while no worker answers.
+ * operator learns "classifyDocument, attempt 3, last failed with ModelRateLimited, next at …" even while no worker answers.
  */
 export function currentAttemptOf(description: Pick<WorkflowExecutionDescription, 'raw'>): CurrentAttempt | undefined {
   for (const pending of description.raw.pendingActivities ?? []) {
-    const step = stepOfActivity(pending.activityType?.name ?? '');
-    if (step) return describePending(step, pending);
+    const step = pending.activityType?.name ?? '';
+    if (isActivityStep(step)) return describePending(step, pending);
   }
   return undefined;
 }

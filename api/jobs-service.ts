@@ -11,6 +11,7 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { jobIdFor, parseJobId } from '../common/job-id';
+import { errorWithCurrentStep, stepNamed } from '../common/job-steps';
 import {
   type InvoiceJobInput,
   isTerminal,
@@ -142,12 +143,12 @@ export function createJobsService(deps: JobsServiceDeps) {
       type: (attribute(JobTypeKey) as string | undefined) ?? 'invoice',
       // A run the server ended (terminated, timed out) never got to write its own final status.
       status: running || isTerminal(status) ? status : 'failed',
-      step: attribute(JobStepKey) as JobStep | undefined,
+      step: stepNamed(attribute(JobStepKey)),
       priority: memo.priority,
       fileName: memo.fileName,
       submittedAt: memo.submittedAt,
       closedAt: description.closeTime?.toISOString(),
-      error: memo.error,
+      error: errorWithCurrentStep(memo.error),
       currentAttempt: running ? currentAttemptOf(description) : undefined,
     });
   }
@@ -309,7 +310,7 @@ export function createJobsService(deps: JobsServiceDeps) {
         return compact({
           jobId,
           status: (decode(fields.JobStatus) as JobStatus | undefined) ?? 'queued',
-          step: decode(fields.JobStep) as string | undefined,
+          step: stepNamed(decode(fields.JobStep)),
           priority: decode(memoFields.priority) as string | undefined,
           fileName: decode(memoFields.fileName) as string | undefined,
           submittedAt: decode(memoFields.submittedAt) as string | undefined,

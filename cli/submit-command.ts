@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+// eslint-disable-next-line no-restricted-imports -- moves to common/ in the contract change
 import type { JobView } from '../api/job-view';
 import type { Priority } from '../common/task-queues';
 import { findDocuments, readDocument } from './documents';

@@ -31,7 +31,7 @@ export function isTerminal(status: JobStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
 
-export type JobStep = 'extractText' | 'classify' | 'extractFields' | 'validate' | 'review' | 'postToLedger';
+export type JobStep = 'extractText' | 'classifyDocument' | 'extractInvoiceFields' | 'validate' | 'review' | 'postInvoiceToLedger';
 
 /** Where the uploaded document lives; workflows carry this reference, never the bytes. */
 export interface DocumentRef {

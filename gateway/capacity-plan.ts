@@ -1,6 +1,6 @@
 import type { ModelLimits } from '../lib/config';
 
-/** The invoice workflow's model calls per job: classify, then extract (a schema retry adds one, rarely). */
+/** The invoice workflow's model calls per job: classifyDocument, then extractInvoiceFields (a schema retry adds one, rarely). */
 export const MODEL_CALLS_PER_JOB = 2;
 /** Slots kept free beyond the plan, so a task can start the moment another finishes. */
 const SPARE_SLOTS = 2;

@@ -81,7 +81,7 @@ export function gatewayFromConfig(
       outputTokensPerCall: observed.outputTokens,
       reservedOutputTokensPerCall: observed.reservedOutputTokens,
       latencyMs: hold.modelMs ?? observed.latencyMs,
-      // extractText and postToLedger: one each per job.
+      // extractText and postInvoiceToLedger: one each per job.
       otherActivityMsPerJob: (hold.otherMs ?? 0) * 2,
       maxSlotsPerWorker: config.gateway.maxSlotsPerWorker,
       cpuMsPerJob: 0,

@@ -1,55 +1,16 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ContentRefusedError, TokenBudgetExhaustedError } from '../common/errors';
-import type { Priority } from '../common/task-queues';
 import type { Config, ModelPrice } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { CallCost } from './budget/bucket-math';
 import { type BudgetSettings, poolFor, type Reservation, type TokenBudget } from './budget/token-budget';
 import { GatewayEvents } from './gateway-events';
+import type { ModelGateway, ToolCallRequest } from './model-call';
 import { costOf } from './pricing';
 import { toProviderError } from './provider-errors';
 import { retryDelayAfterDenial } from './retry-delay';
 import { settleProviderAnswer } from './provider-answer';
 import { InputTokenEstimator, promptCharacters } from './token-estimate';
-
-export interface ToolSpec {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-}
-
-export interface ToolCallRequest {
-  jobId: string;
-  priority: Priority;
-  model: string;
-  system: string;
-  /** The document's text; it travels inside <document> tags so instructions and content stay apart. */
-  documentText: string;
-  instruction: string;
-  tool: ToolSpec;
-  maxTokens: number;
-  signal?: AbortSignal;
-}
-
-export interface CallUsage {
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-}
-
-export interface ToolCallResult {
-  /** The forced tool's input as the model wrote it: unvalidated, the caller checks it against the schema. */
-  toolInput: unknown;
-  stopReason: string | null;
-  model: string;
-  requestId?: string;
-  usage: CallUsage;
-}
-
-/** The one door to every model: nothing else in the workers imports the Anthropic SDK. */
-export interface ModelGateway {
-  callTool(request: ToolCallRequest): Promise<ToolCallResult>;
-}
 
 /** The gateway as the worker wires it: the door, plus events for metrics and poll pacing. */
 export interface AnthropicGateway extends ModelGateway {

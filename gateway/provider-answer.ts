@@ -5,7 +5,7 @@ import type { Logger } from '../lib/logger';
 import type { CallCost } from './budget/bucket-math';
 import type { Reservation, TokenBudget } from './budget/token-budget';
 import type { GatewayEvents } from './gateway-events';
-import type { ToolCallRequest } from './model-gateway';
+import type { ToolCallRequest } from './model-call';
 import { costOf } from './pricing';
 import { retryAfterMs, toProviderError } from './provider-errors';
 import { providerReadings } from './provider-headers';

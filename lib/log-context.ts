@@ -6,7 +6,7 @@ import type {
   GetLogAttributesInput,
   Next,
 } from '@temporalio/worker';
-import { stepOfActivity } from '../workflows/step-activities';
+import { isActivityStep } from '../common/job-steps';
 
 /**
  * Adds the job's tenant, id and step to every `activity.log` line (the SDK already adds workflow id, run id and
@@ -26,7 +26,8 @@ export function activityLogContext(): ActivityInterceptors {
   };
   const outbound: ActivityOutboundCallsInterceptor = {
     getLogAttributes(input: GetLogAttributesInput, next: Next<ActivityOutboundCallsInterceptor, 'getLogAttributes'>) {
-      const step = typeof input.activityType === 'string' ? stepOfActivity(input.activityType) : undefined;
+      const { activityType } = input;
+      const step = typeof activityType === 'string' && isActivityStep(activityType) ? activityType : undefined;
       return next({ ...input, ...attributes, ...(step ? { step } : {}) });
     },
   };

@@ -1,5 +1,5 @@
 import type { InjectedSinks } from '@temporalio/worker';
-import type { JobMetricsSinks } from '../workflows/job-metrics';
+import type { JobMetricsSinks } from '../common/job-metrics';
 import type { WorkerMetrics } from './metrics-worker';
 
 /**

@@ -6,7 +6,7 @@ import {
 import type { OpenTelemetryWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
 import { Registry } from 'prom-client';
-import type { JobMetricsSinks } from '../workflows/job-metrics';
+import type { JobMetricsSinks } from '../common/job-metrics';
 import { activityLogContext } from './log-context';
 import { ActivityMetricsInterceptor } from './metrics-activity';
 import { jobMetricsSinks } from './metrics-sinks';

@@ -1,7 +1,7 @@
 import type { JobStep } from '../common/job';
 import { TENANT_ID_PATTERN } from '../common/job-id';
+import { JOB_STEPS, recordedNamesOf } from '../common/job-steps';
 
-export const JOB_STEPS: readonly JobStep[] = ['extractText', 'classify', 'extractFields', 'validate', 'review', 'postToLedger'];
 const ERROR_TYPE_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
 
 export interface DeadLetterFilter {
@@ -26,7 +26,8 @@ export function deadLetterQuery(filter: DeadLetterFilter, now = new Date()): str
   const clauses = [`WorkflowType = 'invoiceWorkflow'`, `ExecutionStatus = 'Running'`, `JobStatus = 'dead_letter'`];
   if (filter.step !== undefined) {
     if (!JOB_STEPS.includes(filter.step)) throw new InvalidFilterError(`step must be one of ${JOB_STEPS.join(', ')}`);
-    clauses.push(`JobStep = '${filter.step}'`);
+    const names = recordedNamesOf(filter.step).map((name) => `'${name}'`);
+    clauses.push(names.length === 1 ? `JobStep = ${names[0]}` : `JobStep IN (${names.join(', ')})`);
   }
   if (filter.errorType !== undefined) {
     if (!ERROR_TYPE_PATTERN.test(filter.errorType)) throw new InvalidFilterError('errorType must be a type name such as ModelRequestInvalid');

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { JobError, JobStep } from '../common/job';
+import { errorWithCurrentStep, stepNamed } from '../common/job-steps';
 import { ErrorTypeKey, JobStepKey, PriorityKey, StatusSinceKey, TenantIdKey } from '../common/search-attributes';
 import { type DeadLetterFilter, deadLetterQuery } from './dead-letter-query';
 
@@ -53,9 +54,9 @@ export async function listDeadLetters(
       tenantId: attributes.get(TenantIdKey),
       priority: attributes.get(PriorityKey),
       fileName: memo.fileName,
-      step: attributes.get(JobStepKey) as JobStep | undefined,
+      step: stepNamed(attributes.get(JobStepKey)),
       errorType: attributes.get(ErrorTypeKey),
-      error: memo.error,
+      error: errorWithCurrentStep(memo.error),
       parkedSince: since?.toISOString(),
       parkedSeconds: since ? Math.max(0, Math.round((now.getTime() - since.getTime()) / 1000)) : undefined,
       startedAt: workflow.startTime.toISOString(),

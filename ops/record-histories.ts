@@ -109,12 +109,12 @@ const scenarios: Scenario[] = [
   {
     name: 'rate-limited-then-posted',
     what: "a 429 is retried after the provider's retry-after",
-    activities: fakeActivities({ classify: [new ModelRateLimitedError('429', { retryAfterMs: 1_000 })] }),
+    activities: fakeActivities({ classifyDocument: [new ModelRateLimitedError('429', { retryAfterMs: 1_000 })] }),
     run: async (start) => settle(await start()),
   },
   {
     name: 'dead-lettered-retried',
-    what: 'extractFields fails for good, the job parks, an operator retries and it posts',
+    what: 'extractInvoiceFields fails for good, the job parks, an operator retries and it posts',
     activities: fakeActivities({
       extractions: [new ModelRequestInvalidError('provider answered 400'), validExtraction(sampleInvoice, 0.97)],
     }),

@@ -9,7 +9,7 @@ import { temporal } from '@temporalio/proto';
 import type { JobError, JobStatus } from '../common/job';
 import { retryUpdate } from '../common/messages';
 import { JobStatusKey, JobStepKey, StatusSinceKey } from '../common/search-attributes';
-import { type ActivityStep, STEP_ACTIVITIES } from '../workflows/step-activities';
+import { type ActivityStep, isActivityStep, stepNamed } from '../common/job-steps';
 import { findResetPoint } from './reset-point';
 
 /** What the replay did (or, in a dry run, would do) to one job. */
@@ -56,7 +56,7 @@ export async function replayJob(client: Client, jobId: string, options: ReplayOp
   }
   const execution = description.status.name;
   const jobStatus = description.typedSearchAttributes.get(JobStatusKey) as JobStatus | undefined;
-  const step = description.typedSearchAttributes.get(JobStepKey);
+  const step = stepNamed(description.typedSearchAttributes.get(JobStepKey));
   if (execution === 'RUNNING') {
     if (jobStatus !== 'dead_letter') {
       return {
@@ -80,7 +80,7 @@ async function retryDeadLetter(
   options: ReplayOptions,
 ): Promise<ReplayOutcome> {
   const { workflowId: jobId, runId } = description;
-  const step = description.typedSearchAttributes.get(JobStepKey);
+  const step = stepNamed(description.typedSearchAttributes.get(JobStepKey));
   if (options.dryRun) return { jobId, action: 'would_retry', step, detail: `parked at ${step}; would send retry` };
   // One id per parking: a second replay of the same dead letter (a retried request, a racing operator) is the
   // same Update, which the server deduplicates, not a second retry.
@@ -135,8 +135,8 @@ async function resetFailedRun(
 
 /** The step the job failed at, as its memo recorded it (the workflow writes the error there when it parks). */
 function failedStepOf(description: WorkflowExecutionDescription): ActivityStep | undefined {
-  const step = ((description.memo ?? {}) as { error?: JobError }).error?.step;
-  return step && step in STEP_ACTIVITIES ? (step as ActivityStep) : undefined;
+  const step = stepNamed(((description.memo ?? {}) as { error?: JobError }).error?.step);
+  return step && isActivityStep(step) ? step : undefined;
 }
 
 export interface BatchReplayOptions extends ReplayOptions {

@@ -1,5 +1,5 @@
 import type { temporal } from '@temporalio/proto';
-import { type ActivityStep, STEP_ACTIVITIES, stepOfActivity } from '../workflows/step-activities';
+import { type ActivityStep, isActivityStep } from '../common/job-steps';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -60,7 +60,7 @@ export function findResetPoint(events: HistoryEvent[], failedStep?: ActivityStep
     if (event.workflowTaskCompletedEventAttributes) lastWorkflowTaskCompleted = eventId;
   }
 
-  const activityType = failedStep ? STEP_ACTIVITIES[failedStep] : failures.at(-1)?.activityType;
+  const activityType = failedStep ?? failures.at(-1)?.activityType;
   const lastFailure = [...failures].reverse().find((failure) => failure.activityType === activityType);
   if (activityType && lastFailure) {
     // The previous step's completion bounds the search: everything of this step after it is one attempt at it.
@@ -71,7 +71,7 @@ export function findResetPoint(events: HistoryEvent[], failedStep?: ActivityStep
       (schedule) => schedule.activityType === activityType && schedule.eventId > previousStepDone,
     );
     if (first && first.workflowTaskCompletedEventId > 0) {
-      const step = stepOfActivity(activityType);
+      const step = isActivityStep(activityType) ? activityType : undefined;
       return {
         eventId: first.workflowTaskCompletedEventId,
         ...(step ? { step } : {}),

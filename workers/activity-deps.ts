@@ -1,5 +1,5 @@
 import type { ActivityDeps } from '../activities';
-import type { ModelGateway } from '../gateway/model-gateway';
+import type { ModelGateway } from '../gateway/model-call';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { createObjectStore } from '../lib/object-store';

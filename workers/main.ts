@@ -5,7 +5,7 @@ import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { connectWorker } from '../lib/temporal-connection';
 import { temporalLoggerFor } from '../lib/temporal-logger';
-import { recordGatewayEvents } from '../lib/metrics-gateway';
+import { recordGatewayEvents } from '../gateway/gateway-metrics';
 import { sdkMetricsOptions } from '../lib/metrics-sdk';
 import { startWorkerObservability } from '../lib/worker-observability';
 import { Runtime } from '@temporalio/worker';

@@ -8,9 +8,9 @@ import type { InvoiceJobInput } from '../common/job';
 export const activitySummaries = {
   extractText: (input: InvoiceJobInput): string =>
     `Extract text · ${input.document.fileName} (${input.document.contentType}, ${input.document.sizeBytes} bytes)`,
-  classify: (input: InvoiceJobInput): string => `Classify · ${input.document.fileName} · ${input.tenantId}`,
-  extractFields: (input: InvoiceJobInput, tryNumber: number): string =>
+  classifyDocument: (input: InvoiceJobInput): string => `Classify · ${input.document.fileName} · ${input.tenantId}`,
+  extractInvoiceFields: (input: InvoiceJobInput, tryNumber: number): string =>
     `Extract invoice fields · ${input.document.fileName} · try ${tryNumber} of ${input.maxExtractionTries}`,
-  postToLedger: (input: InvoiceJobInput, invoice: Invoice): string =>
+  postInvoiceToLedger: (input: InvoiceJobInput, invoice: Invoice): string =>
     `Post ${invoice.invoiceNumber} · ${invoice.totalAmount} ${invoice.currency} · ${input.tenantId} to the ledger`,
 };

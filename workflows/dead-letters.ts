@@ -1,7 +1,8 @@
 import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
 import type { InvoiceJobInput, JobError, JobStep } from '../common/job';
+import type { DeadLetterOutcome } from '../common/job-metrics';
 import { abandonUpdate, type OperatorInput, type OperatorResult, retryUpdate } from '../common/messages';
-import { type DeadLetterOutcome, jobMetrics } from './job-metrics';
+import { jobMetrics } from './job-metrics';
 import type { JobTracker } from './job-tracker';
 
 /** A failed step's error: which step is never in doubt once a step has failed. */

@@ -10,15 +10,16 @@ import {
   TimeoutFailure,
 } from '@temporalio/workflow';
 import type { InvoiceActivities } from '../activities';
-import type { ExtractFieldsResult } from '../activities/contracts';
+import type { ExtractInvoiceFieldsResult } from '../activities/contracts';
 import type { FailureDetails } from '../common/errors';
 import type { Invoice } from '../common/invoice';
 import type { InvoiceJobInput, JobState, JobStep } from '../common/job';
+import type { JobFinished } from '../common/job-metrics';
 import { statusQuery } from '../common/messages';
 import { extractTextOptions, ledgerOptions, modelCallOptions } from './activity-options';
 import { activitySummaries } from './activity-summaries';
 import { DeadLetters, type StepFailure } from './dead-letters';
-import { type JobFinished, jobMetrics } from './job-metrics';
+import { jobMetrics } from './job-metrics';
 import { JobTracker } from './job-tracker';
 import { notifyClient } from './notifications';
 import { Review } from './review';
@@ -118,8 +119,8 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
     );
     state.textKey = text.textKey;
 
-    const classified = await run('classify', () =>
-      modelSteps.classifyDocument.executeWithOptions({ ...modelCallOptions, summary: activitySummaries.classify(input) }, [
+    const classified = await run('classifyDocument', () =>
+      modelSteps.classifyDocument.executeWithOptions({ ...modelCallOptions, summary: activitySummaries.classifyDocument(input) }, [
         { ...jobContext(input), textKey: text.textKey },
       ]),
     );
@@ -129,7 +130,7 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
       state.error = {
         type: 'NotAnInvoice',
         message: `the document is not an invoice: ${classified.classification.documentType} (confidence ${classified.classification.confidence})`,
-        step: 'classify',
+        step: 'classifyDocument',
         retryable: false,
       };
       return await finish('rejected');
@@ -161,9 +162,9 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
 
     state.fields = fields;
     const approved = fields;
-    const posted = await run('postToLedger', () =>
+    const posted = await run('postInvoiceToLedger', () =>
       ledgerSteps.postInvoiceToLedger.executeWithOptions(
-        { ...ledgerOptions, summary: activitySummaries.postToLedger(input, approved) },
+        { ...ledgerOptions, summary: activitySummaries.postInvoiceToLedger(input, approved) },
         [{ ...jobContext(input), invoice: approved }],
       ),
     );
@@ -194,12 +195,12 @@ async function extractWithRetries(
   input: InvoiceJobInput,
   textKey: string,
   run: RunStep,
-  addUsage: (usage: ExtractFieldsResult['usage']) => void,
-): Promise<ExtractFieldsResult> {
-  let result: ExtractFieldsResult | undefined;
+  addUsage: (usage: ExtractInvoiceFieldsResult['usage']) => void,
+): Promise<ExtractInvoiceFieldsResult> {
+  let result: ExtractInvoiceFieldsResult | undefined;
   for (let tryNumber = 1; tryNumber <= input.maxExtractionTries; tryNumber++) {
-    const summary = activitySummaries.extractFields(input, tryNumber);
-    result = await run('extractFields', () =>
+    const summary = activitySummaries.extractInvoiceFields(input, tryNumber);
+    result = await run('extractInvoiceFields', () =>
       modelSteps.extractInvoiceFields.executeWithOptions({ ...modelCallOptions, summary }, [{ ...jobContext(input), textKey }]),
     );
     addUsage(result.usage);

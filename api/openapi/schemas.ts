@@ -7,7 +7,7 @@ export type Schema = Record<string, unknown>;
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
-const JOB_STEPS = ['extractText', 'classify', 'extractFields', 'validate', 'review', 'postToLedger'];
+const JOB_STEPS = ['extractText', 'classifyDocument', 'extractInvoiceFields', 'validate', 'review', 'postInvoiceToLedger'];
 
 /** The JSON schema files are draft-07 documents of their own; inside OpenAPI 3.1 they are plain schema objects. */
 function embedded(schema: Schema): Schema {

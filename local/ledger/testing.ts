@@ -50,7 +50,7 @@ export function sampleEntryRequest(overrides: Partial<EntryRequest> = {}): Entry
   };
 }
 
-/** `POST /entries` as Slowlane's postToLedger activity sends it. */
+/** `POST /entries` as Slowlane's postInvoiceToLedger activity sends it. */
 export function postLedgerEntry(input: { url: string; idempotencyKey: string; body: unknown }): Promise<Response> {
   return fetch(`${input.url}/entries`, {
     method: 'POST',

@@ -1,3 +1,4 @@
+// eslint-disable-next-line no-restricted-imports -- moves to common/ in the contract change
 import type { JobView } from '../../api/job-view';
 import { byOldest } from './time-left';
 

@@ -101,7 +101,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
     await client?.connection.close();
   });
 
-  test('when extractFields fails for good, then the job is a dead letter with its error, listed for operators, and a replay posts it once', async () => {
+  test('when extractInvoiceFields fails for good, then the job is a dead letter with its error, listed for operators, and a replay posts it once', async () => {
     const { marker, removeFault, jobId } = await submitFailingExtraction();
     let faultActive = true;
     try {
@@ -110,40 +110,40 @@ describe('dead letters and replay after a fix (real stack)', () => {
       const parkedEvent = streamed.at(-1);
       assert.equal(parkedEvent?.status, 'dead_letter', `the stream carried a dead_letter event: ${JSON.stringify(streamed)}`);
       assert.equal(parkedEvent.jobId, jobId);
-      assert.equal(parkedEvent.step, 'extractFields');
+      assert.equal(parkedEvent.step, 'extractInvoiceFields');
       assert.equal(parkedEvent.error?.type, 'ModelRequestInvalid');
-      assert.equal(parkedEvent.error?.step, 'extractFields');
+      assert.equal(parkedEvent.error?.step, 'extractInvoiceFields');
       assert.equal(parkedEvent.id, String(parkedEvent.seq), 'a numbered event, so a client can resume after it');
       assert.deepEqual(
         streamed.filter((event) => event.status === 'processing').map((event) => event.step),
-        ['extractText', 'classify', 'extractFields'],
+        ['extractText', 'classifyDocument', 'extractInvoiceFields'],
       );
 
       const parked = await waitForJob(jobId, ['dead_letter', 'posted', 'failed', 'awaiting_review']);
       assert.equal(parked.status, 'dead_letter', JSON.stringify(parked));
-      assert.equal(parked.step, 'extractFields');
+      assert.equal(parked.step, 'extractInvoiceFields');
       assert.equal(parked.error?.type, 'ModelRequestInvalid');
-      assert.equal(parked.error?.step, 'extractFields');
+      assert.equal(parked.error?.step, 'extractInvoiceFields');
       assert.equal(parked.error?.retryable, false);
       assert.equal(parked.error?.attempts, 1);
       assert.match(parked.error?.message ?? '', /400/);
       assert.ok(parked.deadLetter?.expiresAt, 'the client sees until when an operator may decide');
 
-      const listed = await admin<DeadLetterList>('GET', '/admin/dead-letters?step=extractFields&errorType=ModelRequestInvalid');
+      const listed = await admin<DeadLetterList>('GET', '/admin/dead-letters?step=extractInvoiceFields&errorType=ModelRequestInvalid');
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
       const entry = listed.body.deadLetters.find((d) => d.jobId === jobId);
       assert.ok(entry, `${jobId} is listed`);
       assert.equal(entry.tenantId, demoTenant.id);
       assert.equal(entry.error?.type, 'ModelRequestInvalid');
       assert.match(entry.error?.message ?? '', /400/);
-      assert.match(listed.body.query, /JobStatus = 'dead_letter' AND JobStep = 'extractFields' AND ErrorType = 'ModelRequestInvalid'/);
+      assert.match(listed.body.query, /JobStatus = 'dead_letter' AND JobStep IN \('extractInvoiceFields', 'extractFields'\) AND ErrorType = 'ModelRequestInvalid'/);
       const older = await admin<DeadLetterList>('GET', '/admin/dead-letters?olderThan=1h');
       assert.ok(!older.body.deadLetters.some((d) => d.jobId === jobId), 'parked moments ago, so not older than an hour');
-      const otherStep = await admin<DeadLetterList>('GET', '/admin/dead-letters?step=postToLedger');
+      const otherStep = await admin<DeadLetterList>('GET', '/admin/dead-letters?step=postInvoiceToLedger');
       assert.ok(!otherStep.body.deadLetters.some((d) => d.jobId === jobId));
       assert.equal((await admin('GET', '/admin/dead-letters', undefined, demoTenant.apiKey)).status, 401, 'a tenant key is not an admin key');
 
-      const dryRun = runReplayCli(['--dry-run', '--query', `TenantId = 'demo' AND JobStatus = 'dead_letter' AND JobStep = 'extractFields'`]);
+      const dryRun = runReplayCli(['--dry-run', '--query', `TenantId = 'demo' AND JobStatus = 'dead_letter' AND JobStep = 'extractInvoiceFields'`]);
       assert.match(dryRun.output, new RegExp(`would_retry\\s+${jobId}`), dryRun.output);
       assert.equal((await getJob(jobId)).body.status, 'dead_letter', 'a dry run changes nothing');
 
@@ -152,7 +152,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
       const replayed = await admin<ReplayOutcome>('POST', `/admin/jobs/${encodeURIComponent(jobId)}/replay`, { reason: 'provider fixed' });
       assert.equal(replayed.status, 200, JSON.stringify(replayed.body));
       assert.equal(replayed.body.action, 'retried');
-      assert.equal(replayed.body.step, 'extractFields');
+      assert.equal(replayed.body.step, 'extractInvoiceFields');
 
       const done = await waitForJob(jobId, ['posted', 'failed', 'dead_letter', 'awaiting_review']);
       assert.equal(done.status, 'posted', JSON.stringify(done));
@@ -187,7 +187,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
       faultActive = false;
       const replay = runReplayCli([jobId, '--reason', 'provider fixed']);
       assert.equal(replay.code, 0, replay.output);
-      assert.match(replay.output, new RegExp(`reset\\s+${jobId}\\s+extractFields`), replay.output);
+      assert.match(replay.output, new RegExp(`reset\\s+${jobId}\\s+extractInvoiceFields`), replay.output);
       assert.match(replay.output, /summary: 1 reset/);
 
       const done = await waitForJob(jobId, ['posted', 'failed', 'dead_letter', 'awaiting_review']);

@@ -37,7 +37,7 @@ describe('Prometheus endpoints after real jobs (API and every worker)', () => {
       const parkedId = await submitMarked(parked);
       const posted = await waitForJob(postedId, ['posted', 'failed', 'dead_letter', 'awaiting_review']);
       assert.equal(posted.status, 'posted', JSON.stringify(posted));
-      assert.equal(posted.attempts?.classify, 2, 'the 529 was retried once');
+      assert.equal(posted.attempts?.classifyDocument, 2, 'the 529 was retried once');
       const deadLetter = await waitForJob(parkedId, ['dead_letter', 'posted']);
       assert.equal(deadLetter.status, 'dead_letter');
 
@@ -48,7 +48,7 @@ describe('Prometheus endpoints after real jobs (API and every worker)', () => {
       assert.equal(delta('workers', 'slowlane_jobs_finished_total', { status: 'posted', priority: 'interactive' }), 1);
       assert.equal(delta('workers', 'slowlane_job_duration_seconds_count', { status: 'posted' }), 1);
       assert.equal(delta('workers', 'slowlane_retries_total', { activity: 'classifyDocument', error_type: 'ModelUnavailable' }), 1);
-      assert.equal(delta('workers', 'slowlane_dead_letters_total', { step: 'extractFields', error_type: 'ModelRequestInvalid' }), 1);
+      assert.equal(delta('workers', 'slowlane_dead_letters_total', { step: 'extractInvoiceFields', error_type: 'ModelRequestInvalid' }), 1);
       assert.equal(delta('workers', 'slowlane_model_calls_total', { status: '529' }), 1, 'the gateway saw the 529');
 
       // Tokens in the metrics are exactly what the two jobs account for themselves.

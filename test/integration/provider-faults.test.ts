@@ -30,7 +30,7 @@ describe('provider faults through the whole stack', () => {
     const { body } = await submit(new TextEncoder().encode(cleanTextInvoice(marker)), { fileName: 'invoice.txt' });
     const done = await waitForJob(body.jobId as string, ['posted', 'failed', 'dead_letter', 'awaiting_review']);
     assert.equal(done.status, 'posted', JSON.stringify(done));
-    assert.equal(done.attempts?.classify, 3);
+    assert.equal(done.attempts?.classifyDocument, 3);
     assert.deepEqual((await callStatuses(marker, 'classify_document')).sort(), [200, 429, 429]);
     assert.equal((await ledgerEntries(body.jobId as string)).length, 1);
   });
@@ -52,7 +52,7 @@ describe('provider faults through the whole stack', () => {
       else await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.ok(seen?.currentAttempt, 'the waiting step was visible');
-    assert.equal(seen.currentAttempt.step, 'classify');
+    assert.equal(seen.currentAttempt.step, 'classifyDocument');
     assert.equal(seen.currentAttempt.attempt, 2);
     assert.equal(seen.currentAttempt.lastFailure?.type, 'ModelRateLimited');
     assert.ok(seen.currentAttempt.nextAttemptAt, 'the next try is scheduled');
@@ -67,7 +67,7 @@ describe('provider faults through the whole stack', () => {
     const { body } = await submit(new TextEncoder().encode(cleanTextInvoice(marker)), { fileName: 'invoice.txt' });
     const done = await waitForJob(body.jobId as string, ['posted', 'failed', 'dead_letter', 'awaiting_review']);
     assert.equal(done.status, 'posted', JSON.stringify(done));
-    assert.equal(done.attempts?.extractFields, 2);
+    assert.equal(done.attempts?.extractInvoiceFields, 2);
     assert.equal((await ledgerEntries(body.jobId as string)).length, 1);
   });
 
@@ -78,7 +78,7 @@ describe('provider faults through the whole stack', () => {
     const parked = await waitForJob(body.jobId as string, ['dead_letter', 'failed', 'posted']);
     assert.equal(parked.status, 'dead_letter', JSON.stringify(parked));
     assert.equal(parked.error?.type, 'ContentRefused');
-    assert.equal(parked.error?.step, 'extractFields');
+    assert.equal(parked.error?.step, 'extractInvoiceFields');
     assert.equal((await callStatuses(marker, 'record_invoice')).length, 1, 'a refusal is not retried');
     assert.equal((await ledgerEntries(body.jobId as string)).length, 0);
   });

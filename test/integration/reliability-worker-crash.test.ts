@@ -39,7 +39,7 @@ describe('a worker killed in the middle of a model call', () => {
     await harness.startWorker();
     const state = await handle.result();
     assert.equal(state.status, 'posted');
-    assert.equal(state.attempts.extractFields, 2, 'the killed attempt was detected (heartbeat timeout) and retried once');
+    assert.equal(state.attempts.extractInvoiceFields, 2, 'the killed attempt was detected (heartbeat timeout) and retried once');
     assert.equal((await ledgerEntries(handle.workflowId)).length, 1);
     const calls = await harness.simulatorCalls(marker, 'record_invoice');
     assert.ok(calls.length <= 2, `at most one model call per attempt, saw ${calls.length}`);

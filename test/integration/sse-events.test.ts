@@ -45,7 +45,7 @@ describe('SSE: GET /jobs/:id/events', () => {
     assert.ok(statuses.every((s) => s.jobId === jobId));
     assert.deepEqual(
       statuses.filter((s) => s.status === 'processing').map((s) => s.step),
-      ['extractText', 'classify', 'extractFields', 'postToLedger'],
+      ['extractText', 'classifyDocument', 'extractInvoiceFields', 'postInvoiceToLedger'],
     );
     assert.equal(statuses.at(-1)?.status, 'posted');
     assert.equal(JSON.parse(events.at(-1)?.data ?? '{}').status, 'posted');

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { InvoiceActivities } from '../../activities';
-import type { ExtractFieldsResult } from '../../activities/contracts';
+import type { ExtractInvoiceFieldsResult } from '../../activities/contracts';
 import type { Invoice, InvoiceExtraction } from '../../common/invoice';
 import { overallConfidence } from '../../common/invoice';
 import type { Usage } from '../../common/job';
@@ -28,7 +28,7 @@ export function extractionOf(invoice: Invoice, confidence: number): InvoiceExtra
 
 const callUsage: Usage = { inputTokens: 1000, outputTokens: 200, costUsd: 0.006, calls: 1 };
 
-export function validExtraction(invoice: Invoice, confidence: number): ExtractFieldsResult {
+export function validExtraction(invoice: Invoice, confidence: number): ExtractInvoiceFieldsResult {
   const extraction = extractionOf(invoice, confidence);
   return {
     outcome: 'valid',
@@ -54,9 +54,9 @@ export function script<T>(name: string, answers: Array<T | Error>): () => Promis
 
 export interface FakeActivitiesOptions {
   documentType?: 'invoice' | 'other';
-  extractions?: Array<ExtractFieldsResult | Error>;
+  extractions?: Array<ExtractInvoiceFieldsResult | Error>;
   extractText?: Array<{ textKey: string } | Error>;
-  classify?: Error[];
+  classifyDocument?: Error[];
   ledgerFailures?: Error[];
 }
 
@@ -67,7 +67,7 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
   const webhooks: DeliverWebhookInput[] = [];
   const textAnswers = script('extractText', options.extractText ?? [{ textKey: 'texts/t/abc.txt' }]);
   const extractAnswers = script('extractInvoiceFields', options.extractions ?? [validExtraction(sampleInvoice, 0.97)]);
-  const classifyFailures = [...(options.classify ?? [])];
+  const classifyFailures = [...(options.classifyDocument ?? [])];
   const ledgerFailures = [...(options.ledgerFailures ?? [])];
   const attempt = () => Context.current().info.attempt;
   const activities: InvoiceActivities = {

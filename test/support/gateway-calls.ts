@@ -1,6 +1,6 @@
 import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from '../../activities/prompts';
 import type { Priority } from '../../common/task-queues';
-import type { ToolCallRequest } from '../../gateway/model-gateway';
+import type { ToolCallRequest } from '../../gateway/model-call';
 
 /** A small invoice the simulator's reader understands, carrying a marker to find its calls in /_sim/calls. */
 export function markedInvoiceText(marker: string): string {

@@ -16,7 +16,7 @@ function recordingAdmin() {
     filters: [],
     replays: [],
   };
-  let nextOutcome: Omit<ReplayOutcome, 'jobId'> = { action: 'retried', detail: 'retry sent', step: 'extractFields' };
+  let nextOutcome: Omit<ReplayOutcome, 'jobId'> = { action: 'retried', detail: 'retry sent', step: 'extractInvoiceFields' };
   const service: AdminService = {
     async deadLetters(filter, limit) {
       if (filter.errorType === 'Bad!') throw new InvalidFilterError('errorType must be a type name');
@@ -77,10 +77,10 @@ describe('admin routes', () => {
   });
 
   test('when the list is filtered by step, error type and age, then the service gets exactly that filter', async () => {
-    const answer = await call('/admin/dead-letters?step=extractFields&errorType=ModelUnavailable&olderThan=2h&tenant=acme&limit=5');
+    const answer = await call('/admin/dead-letters?step=extractInvoiceFields&errorType=ModelUnavailable&olderThan=2h&tenant=acme&limit=5');
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.deepEqual(admin.asked.filters.at(-1), {
-      filter: { step: 'extractFields', errorType: 'ModelUnavailable', tenantId: 'acme', olderThanMs: 7_200_000 },
+      filter: { step: 'extractInvoiceFields', errorType: 'ModelUnavailable', tenantId: 'acme', olderThanMs: 7_200_000 },
       limit: 5,
     });
   });
@@ -94,17 +94,17 @@ describe('admin routes', () => {
   });
 
   test('when a replay is refused or the job is unknown, then 409 not_replayable or 404, with the reason', async () => {
-    admin.answerNext({ action: 'refused', detail: 'still running (processing at classify)' });
+    admin.answerNext({ action: 'refused', detail: 'still running (processing at classifyDocument)' });
     const refused = await call('/admin/jobs/invoice:demo:a/replay', { method: 'POST' });
     assert.equal(refused.status, 409);
     assert.equal(refused.body.error?.code, 'not_replayable');
-    assert.equal(refused.body.error?.details?.detail, 'still running (processing at classify)');
+    assert.equal(refused.body.error?.details?.detail, 'still running (processing at classifyDocument)');
     admin.answerNext({ action: 'not_found', detail: 'no such job' });
     assert.equal((await call('/admin/jobs/invoice:demo:b/replay', { method: 'POST' })).status, 404);
   });
 
   test('when a dry run is asked for, then the service is told so and the operator is recorded', async () => {
-    admin.answerNext({ action: 'would_reset', detail: 'would reset', step: 'extractFields', resetEventId: 11 });
+    admin.answerNext({ action: 'would_reset', detail: 'would reset', step: 'extractInvoiceFields', resetEventId: 11 });
     const answer = await call('/admin/jobs/invoice:demo:c/replay', { method: 'POST', body: { dryRun: true, operator: 'rita' } });
     assert.equal(answer.status, 200);
     assert.equal(answer.body.action, 'would_reset');

@@ -22,7 +22,7 @@ describe('the step in flight, from the server', () => {
       ]),
     );
     assert.deepEqual(attempt, {
-      step: 'classify',
+      step: 'classifyDocument',
       attempt: 3,
       lastFailure: { type: 'ModelRateLimited', message: 'provider answered 429' },
       nextAttemptAt: '2026-12-02T10:00:05.250Z',
@@ -31,7 +31,7 @@ describe('the step in flight, from the server', () => {
 
   test('when the first attempt is running, then only the step and attempt 1 are given', () => {
     assert.deepEqual(currentAttemptOf(described([{ activityType: { name: 'extractInvoiceFields' }, attempt: 1 }])), {
-      step: 'extractFields',
+      step: 'extractInvoiceFields',
       attempt: 1,
     });
   });

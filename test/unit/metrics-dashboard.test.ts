@@ -7,7 +7,7 @@ import { Registry } from 'prom-client';
 import { parse } from 'yaml';
 import { loadConfig } from '../../lib/config';
 import { createApiMetrics } from '../../lib/metrics-api';
-import { createGatewayMetrics } from '../../lib/metrics-gateway';
+import { createGatewayMetrics } from '../../gateway/gateway-metrics';
 import { registerTemporalGauges } from '../../lib/metrics-temporal';
 import { createWorkerMetrics } from '../../lib/metrics-worker';
 

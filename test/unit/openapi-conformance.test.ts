@@ -6,7 +6,7 @@ const job = {
   jobId: 'invoice:demo:k1',
   type: 'invoice',
   status: 'processing',
-  step: 'classify',
+  step: 'classifyDocument',
   detailed: true,
   links: { self: 'http://127.0.0.1:3000/jobs/invoice:demo:k1' },
 };

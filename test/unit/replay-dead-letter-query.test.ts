@@ -12,14 +12,18 @@ describe('deadLetterQuery', () => {
 
   test('when step, error type, tenant and ages are given, then each becomes a search-attribute clause', () => {
     const query = deadLetterQuery(
-      { step: 'extractFields', errorType: 'ModelRequestInvalid', tenantId: 'acme', olderThanMs: 2 * 3_600_000, newerThanMs: 86_400_000 },
+      { step: 'extractInvoiceFields', errorType: 'ModelRequestInvalid', tenantId: 'acme', olderThanMs: 2 * 3_600_000, newerThanMs: 86_400_000 },
       now,
     );
-    assert.match(query, / AND JobStep = 'extractFields'/);
+    assert.match(query, / AND JobStep IN \('extractInvoiceFields', 'extractFields'\)/, 'jobs parked before the rename carry the former name');
     assert.match(query, / AND ErrorType = 'ModelRequestInvalid'/);
     assert.match(query, / AND TenantId = 'acme'/);
     assert.match(query, / AND StatusSince <= '2026-12-02T10:00:00.000Z'/);
     assert.match(query, / AND StatusSince >= '2026-12-01T12:00:00.000Z'/);
+  });
+
+  test('when the step never had another name, then the clause matches that name alone', () => {
+    assert.match(deadLetterQuery({ step: 'extractText' }, now), / AND JobStep = 'extractText'$/);
   });
 
   test('when a value tries to break out of its quotes, then the filter is refused', () => {

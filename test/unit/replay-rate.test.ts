@@ -11,7 +11,7 @@ import { type BatchReplayOptions, replayJobs } from '../../ops/replay';
 function parkedDeadLetters(log: string[], options: { failing?: Set<string> } = {}): Client {
   const attributes = new Map<unknown, unknown>([
     [JobStatusKey, 'dead_letter'],
-    [JobStepKey, 'extractFields'],
+    [JobStepKey, 'extractInvoiceFields'],
     [StatusSinceKey, new Date('2026-12-02T10:00:00.000Z')],
   ]);
   const getHandle = (jobId: string, runId = `run-${jobId}`) => ({
@@ -29,7 +29,7 @@ function parkedDeadLetters(log: string[], options: { failing?: Set<string> } = {
     },
     executeUpdate: async () => {
       log.push(`retry ${jobId}`);
-      return { step: 'extractFields' };
+      return { step: 'extractInvoiceFields' };
     },
   });
   return { workflow: { getHandle } } as unknown as Client;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { temporal } from '@temporalio/proto';
+import { isActivityStep, stepNamed } from '../../common/job-steps';
 import { historyFromFileText } from '../../ops/history-files';
 import { findResetPoint } from '../../ops/reset-point';
 
@@ -32,15 +33,15 @@ function history() {
 }
 
 describe('findResetPoint', () => {
-  test('when extractFields failed, then the reset point is the task that scheduled it, after classification completed', () => {
+  test('when extractInvoiceFields failed, then the reset point is the task that scheduled it, after classification completed', () => {
     const h = history();
     h.complete(h.schedule('extractText').scheduled);
     h.complete(h.schedule('classifyDocument').scheduled);
     const extract = h.schedule('extractInvoiceFields');
     h.fail(extract.scheduled);
-    const point = findResetPoint(h.events, 'extractFields');
+    const point = findResetPoint(h.events, 'extractInvoiceFields');
     assert.equal(point?.eventId, extract.completed);
-    assert.equal(point?.step, 'extractFields');
+    assert.equal(point?.step, 'extractInvoiceFields');
   });
 
   test('when the model was asked again and then failed, then the whole step runs again from its first scheduling', () => {
@@ -50,7 +51,7 @@ describe('findResetPoint', () => {
     h.complete(first.scheduled);
     const second = h.schedule('extractInvoiceFields');
     h.fail(second.scheduled);
-    assert.equal(findResetPoint(h.events, 'extractFields')?.eventId, first.completed);
+    assert.equal(findResetPoint(h.events, 'extractInvoiceFields')?.eventId, first.completed);
   });
 
   test('when a dead letter was retried and failed again, then the reset goes before the first failure, ahead of the operator Updates', () => {
@@ -62,7 +63,7 @@ describe('findResetPoint', () => {
     const retried = h.schedule('postInvoiceToLedger');
     h.fail(retried.scheduled);
     h.update();
-    assert.equal(findResetPoint(h.events, 'postToLedger')?.eventId, first.completed);
+    assert.equal(findResetPoint(h.events, 'postInvoiceToLedger')?.eventId, first.completed);
   });
 
   test('when the failed step is not known from the memo, then the last failed activity names it', () => {
@@ -72,7 +73,7 @@ describe('findResetPoint', () => {
     h.fail(classify.scheduled);
     const point = findResetPoint(h.events);
     assert.equal(point?.eventId, classify.completed);
-    assert.equal(point?.step, 'classify');
+    assert.equal(point?.step, 'classifyDocument');
   });
 
   test('when no activity failed (a workflow bug), then the last completed workflow task runs again', () => {
@@ -93,10 +94,25 @@ describe('findResetPoint', () => {
   test('when a recorded history whose ledger post dead-lettered and expired is read, then the reset point precedes the post', () => {
     const file = join(__dirname, '..', 'histories', 'dead-letter-expired.json');
     const events = historyFromFileText(readFileSync(file, 'utf8')).events ?? [];
-    const point = findResetPoint(events, 'postToLedger');
+    const point = findResetPoint(events, 'postInvoiceToLedger');
     const post = events.find((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'postInvoiceToLedger');
     assert.ok(post && point);
     assert.equal(point.eventId, Number(post.activityTaskScheduledEventAttributes?.workflowTaskCompletedEventId));
     assert.ok(events.find((event) => Number(event.eventId) === point.eventId)?.workflowTaskCompletedEventAttributes);
+  });
+
+  test('when a history recorded before the steps took their activities\' names is read, then its former step name still finds the reset point', () => {
+    const file = join(__dirname, '..', 'histories', 'dead-letter-expired.json');
+    const events = historyFromFileText(readFileSync(file, 'utf8')).events ?? [];
+    const recorded = events
+      .map((event) => event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.JobStep?.data)
+      .filter((data) => data !== undefined && data !== null)
+      .map((data) => JSON.parse(Buffer.from(data).toString('utf8')) as unknown)
+      .at(-1);
+    assert.equal(recorded, 'postToLedger', 'the history holds the former name');
+    const step = stepNamed(recorded);
+    assert.ok(step && isActivityStep(step));
+    assert.equal(findResetPoint(events, step)?.step, 'postInvoiceToLedger');
+    assert.equal(findResetPoint(events, step)?.eventId, findResetPoint(events, 'postInvoiceToLedger')?.eventId);
   });
 });

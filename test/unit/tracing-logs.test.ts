@@ -23,7 +23,7 @@ describe('JSON logs', () => {
     assert.equal(inside.span_id, span[2]);
     assert.equal(inside.tenantId, 'demo');
     assert.equal(inside.jobId, 'invoice:demo:k1');
-    assert.equal(inside.step, 'extractFields');
+    assert.equal(inside.step, 'extractInvoiceFields');
     const outside = entries.find((entry) => entry.msg === 'outside any span');
     assert.ok(outside);
     assert.equal(outside.trace_id, undefined);

@@ -239,7 +239,7 @@ describe('invoiceWorkflow with mocked activities', () => {
         .then(() => undefined, (e: unknown) => e);
       assert.ok(refused instanceof WorkflowUpdateFailedError, 'a dead letter is not awaiting review');
       const outcome = await handle.executeUpdate(retryUpdate, { args: [{ operator: 'ops' }] });
-      assert.equal(outcome.step, 'postToLedger');
+      assert.equal(outcome.step, 'postInvoiceToLedger');
       return handle.result();
     });
     assert.equal(state.status, 'posted');
@@ -277,7 +277,7 @@ describe('invoiceWorkflow with mocked activities', () => {
   });
 
   test('when the provider answers 429 with retry-after, then the next attempt is scheduled after that delay', async () => {
-    const fake = fakeActivities({ classify: [new ModelRateLimitedError('429', { retryAfterMs: 7_000 })] });
+    const fake = fakeActivities({ classifyDocument: [new ModelRateLimitedError('429', { retryAfterMs: 7_000 })] });
     const state = await harness.withWorker(fake.activities, async (start) => {
       const handle = await start();
       let pending;
@@ -293,7 +293,7 @@ describe('invoiceWorkflow with mocked activities', () => {
       return handle.result();
     });
     assert.equal(state.status, 'posted');
-    assert.equal(state.attempts.classify, 2);
+    assert.equal(state.attempts.classifyDocument, 2);
     assert.equal(fake.calls.classifyDocument, 2);
   });
 
@@ -304,11 +304,11 @@ describe('invoiceWorkflow with mocked activities', () => {
       { length: maxAttempts + 1 },
       () => new TokenBudgetExhaustedError('the bulk share cannot cover this call yet', { retryAfterMs: 20 }),
     );
-    const fake = fakeActivities({ classify: refusals });
+    const fake = fakeActivities({ classifyDocument: refusals });
     const state = await harness.withWorker(fake.activities, async (start) => (await start()).result());
     assert.equal(state.status, 'posted');
     assert.equal(fake.calls.classifyDocument, maxAttempts + 2, 'one full round of attempts, then a fresh activity');
-    assert.equal(state.attempts.classify, 2, 'the second activity succeeded on its second attempt');
+    assert.equal(state.attempts.classifyDocument, 2, 'the second activity succeeded on its second attempt');
     assert.ok(!state.events.some((event) => event.status === 'dead_letter'), 'a busy budget is not a dead letter');
     assert.equal(fake.posted.length, 1);
   });

@@ -91,7 +91,7 @@ describe('what the invoice workflow shows operators', () => {
     });
     assert.equal(parked.status, 'dead_letter');
     assert.equal(parked.error?.type, 'ModelUnavailable');
-    assert.equal(parked.error?.step, 'extractFields');
+    assert.equal(parked.error?.step, 'extractInvoiceFields');
     assert.equal(parked.error?.retryable, true, 'the error was retryable; the attempts ran out');
     assert.equal(parked.error?.attempts, maximumAttempts);
     assert.match(parked.error?.message ?? '', new RegExp(`call ${maximumAttempts}\\)`), 'the error is the last attempt\'s');
@@ -104,7 +104,7 @@ describe('what the invoice workflow shows operators', () => {
 
   test('when a dead letter is left alone until DEAD_LETTER_TIMEOUT, then the workflow fails with "dead letter expired" and posts nothing', async () => {
     const { metrics } = harness.telemetry;
-    const expiredLabels = { step: 'extractFields', outcome: 'expired' };
+    const expiredLabels = { step: 'extractInvoiceFields', outcome: 'expired' };
     const expiredBefore = await counterValue(metrics.deadLetterDecisions, expiredLabels);
     // A valid answer is scripted after the refusal: if expiry ran the step again, the job would post.
     const fake = fakeActivities({
@@ -118,11 +118,11 @@ describe('what the invoice workflow shows operators', () => {
     assert.ok(error instanceof WorkflowFailedError, `the workflow closed as failed: ${String(error)}`);
     assert.ok(error.cause instanceof ApplicationFailure);
     assert.equal(error.cause.type, 'ModelRequestInvalid');
-    assert.match(error.cause.message, /^extractFields failed: provider answered 400 \(dead letter expired\)$/);
+    assert.match(error.cause.message, /^extractInvoiceFields failed: provider answered 400 \(dead letter expired\)$/);
     assert.equal(error.cause.nonRetryable, true);
     const [state] = error.cause.details as [JobState];
     assert.equal(state.status, 'failed');
-    assert.equal(state.error?.step, 'extractFields');
+    assert.equal(state.error?.step, 'extractInvoiceFields');
     assert.match(state.error?.message ?? '', /dead letter expired/);
     assert.deepEqual(
       state.events.map((event) => event.status),
@@ -189,11 +189,11 @@ describe('what the invoice workflow shows operators', () => {
   test('when jobs post, park, retry and wait for review, then the job metrics count each of them', async () => {
     const { metrics } = harness.telemetry;
     const posted = { job_type: 'invoice', priority: 'interactive', status: 'posted' };
-    const parkedLabels = { step: 'extractFields', error_type: 'ModelRequestInvalid', priority: 'interactive' };
+    const parkedLabels = { step: 'extractInvoiceFields', error_type: 'ModelRequestInvalid', priority: 'interactive' };
     const before = {
       posted: await counterValue(metrics.jobsFinished, posted),
       parked: await counterValue(metrics.deadLetters, parkedLabels),
-      retried: await counterValue(metrics.deadLetterDecisions, { step: 'extractFields', outcome: 'retry' }),
+      retried: await counterValue(metrics.deadLetterDecisions, { step: 'extractInvoiceFields', outcome: 'retry' }),
       reviews: await observations(metrics.reviewWait, { outcome: 'approved' }),
       durations: await observations(metrics.jobDuration, posted),
       steps: await observations(metrics.stepDuration, { step: 'extractText', outcome: 'completed' }),
@@ -211,7 +211,7 @@ describe('what the invoice workflow shows operators', () => {
     });
     await eventually(async () => (await counterValue(metrics.jobsFinished, posted)) === before.posted + 1, 'one more posted job');
     assert.equal(await counterValue(metrics.deadLetters, parkedLabels), before.parked + 1);
-    assert.equal(await counterValue(metrics.deadLetterDecisions, { step: 'extractFields', outcome: 'retry' }), before.retried + 1);
+    assert.equal(await counterValue(metrics.deadLetterDecisions, { step: 'extractInvoiceFields', outcome: 'retry' }), before.retried + 1);
     assert.equal(await observations(metrics.reviewWait, { outcome: 'approved' }), before.reviews + 1);
     assert.equal(await observations(metrics.jobDuration, posted), before.durations + 1);
     assert.equal(await observations(metrics.stepDuration, { step: 'extractText', outcome: 'completed' }), before.steps + 1);

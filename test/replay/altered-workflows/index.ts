@@ -17,7 +17,7 @@ const modelSteps = proxyActivities<InvoiceActivities>(modelCallOptions);
 export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState> {
   const tracker = new JobTracker(input);
   const context = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority };
-  tracker.setStatus('processing', 'classify');
+  tracker.setStatus('processing', 'classifyDocument');
   await modelSteps.classifyDocument({ ...context, textKey: `texts/${input.tenantId}/${input.document.sha256}.txt` });
   tracker.setStatus('processing', 'extractText');
   await textSteps.extractText({ ...context, document: input.document });

@@ -1,15 +1,15 @@
 import { Context } from '@temporalio/activity';
 import { LedgerRejectedError, LedgerUnavailableError } from '../common/errors';
 import type { Config } from '../lib/config';
-import type { PostToLedgerInput, PostToLedgerResult } from './contracts';
+import type { PostInvoiceToLedgerInput, PostInvoiceToLedgerResult } from './contracts';
 
 /**
  * Posts with the job id as Idempotency-Key: a retried or duplicated activity, or a job re-run after a reset,
  * gets the entry it already made instead of a second one.
  */
-export function createPostToLedger(deps: { ledger: Config['ledger']; fetch?: typeof fetch }) {
+export function createPostInvoiceToLedger(deps: { ledger: Config['ledger']; fetch?: typeof fetch }) {
   const doFetch = deps.fetch ?? fetch;
-  return async function postInvoiceToLedger(input: PostToLedgerInput): Promise<PostToLedgerResult> {
+  return async function postInvoiceToLedger(input: PostInvoiceToLedgerInput): Promise<PostInvoiceToLedgerResult> {
     const context = Context.current();
     let response: Response;
     try {

@@ -1,6 +1,6 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { GatewayEvent, GatewayEvents } from '../gateway/gateway-events';
-import { BUCKETS, METRIC_PREFIX } from './metrics';
+import { BUCKETS, METRIC_PREFIX } from '../lib/metrics';
+import type { GatewayEvent, GatewayEvents } from './gateway-events';
 
 /** Provider calls as the model gateway saw them: the 429 share, latency, billed tokens, budget denials. */
 export function createGatewayMetrics(registry: Registry) {

@@ -1,0 +1,56 @@
+import type { Sinks } from '@temporalio/workflow';
+import type { JobStatus, JobStep, Usage } from './job';
+import type { Priority } from './task-queues';
+
+export type StepOutcome = 'completed' | 'failed';
+export type DeadLetterOutcome = 'retry' | 'abandon' | 'expired';
+export type ReviewOutcome = 'approved' | 'rejected' | 'expired';
+
+export interface JobFinished {
+  jobType: string;
+  priority: Priority;
+  status: Extract<JobStatus, 'posted' | 'rejected' | 'review_expired' | 'failed'>;
+  /** From submission to the end, in workflow time. */
+  durationMs: number;
+  usage: Usage;
+}
+
+export interface StepFinished {
+  priority: Priority;
+  step: JobStep;
+  outcome: StepOutcome;
+  /** From scheduling to the activity's final result, Temporal's retries and backoff included. */
+  durationMs: number;
+}
+
+export interface DeadLettered {
+  priority: Priority;
+  step: JobStep;
+  errorType: string;
+}
+
+export interface DeadLetterDecided {
+  priority: Priority;
+  step: JobStep;
+  outcome: DeadLetterOutcome;
+}
+
+export interface ReviewFinished {
+  priority: Priority;
+  outcome: ReviewOutcome;
+  waitMs: number;
+}
+
+/**
+ * What the workflow tells the worker's Prometheus registry. Sinks are not called while a workflow replays, so a
+ * worker restart does not count a job twice, and nothing here is written to history.
+ */
+export interface JobMetricsSinks extends Sinks {
+  jobMetrics: {
+    jobFinished(event: JobFinished): void;
+    stepFinished(event: StepFinished): void;
+    deadLettered(event: DeadLettered): void;
+    deadLetterDecided(event: DeadLetterDecided): void;
+    reviewFinished(event: ReviewFinished): void;
+  };
+}
