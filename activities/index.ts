@@ -6,6 +6,7 @@ import { createDeliverWebhook } from './deliver-webhook';
 import { createExtractInvoiceFields } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
 import { createPostToLedger } from './post-to-ledger';
+import { validateReviewFields } from './validate-review-fields';
 
 export interface ActivityDeps {
   store: ObjectStore;
@@ -32,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
       tenants: deps.config.tenants,
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
     }),
+    validateReviewFields,
   };
 }
 
