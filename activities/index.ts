@@ -7,6 +7,7 @@ import { createDeliverWebhook } from './deliver-webhook';
 import { createExtractInvoiceFields } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
 import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
+import { validateReviewFields } from './validate-review-fields';
 
 export interface ActivityDeps {
   store: ObjectStore;
@@ -36,7 +37,8 @@ export function createActivities(deps: ActivityDeps) {
       tenants: deps.config.tenants,
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
     }),
-  } satisfies Record<ActivityStep | 'deliverWebhook', (input: never) => Promise<unknown>>;
+    validateReviewFields,
+  } satisfies Record<ActivityStep | 'deliverWebhook' | 'validateReviewFields', (input: never) => Promise<unknown>>;
 }
 
 export type InvoiceActivities = ReturnType<typeof createActivities>;

@@ -55,7 +55,7 @@ export const adminPaths: Record<string, Schema> = {
       security,
       parameters: [
         query('step', 'Only jobs parked at this step.', ref('JobStep')),
-        query('errorType', 'Only this error type, e.g. `ModelRequestInvalid`.'),
+        query('errorType', 'Only this error type, e.g. `ModelRequestInvalidError`.'),
         query('tenant', 'Only this tenant.'),
         query('olderThan', 'Parked at least this long, e.g. `2h`, `3d`.'),
         query('newerThan', 'Parked at most this long.'),

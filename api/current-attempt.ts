@@ -7,7 +7,7 @@ type Timestamp = { seconds?: unknown; nanos?: number | null } | null | undefined
 
 /**
  * The job's step in flight as the server sees it (DescribeWorkflowExecution's pending activity), so a client or
- * operator learns "classifyDocument, attempt 3, last failed with ModelRateLimited, next at …" even while no worker answers.
+ * operator learns "classifyDocument, attempt 3, last failed with ModelRateLimitedError, next at …" even while no worker answers.
  */
 export function currentAttemptOf(description: Pick<WorkflowExecutionDescription, 'raw'>): CurrentAttempt | undefined {
   for (const pending of description.raw.pendingActivities ?? []) {

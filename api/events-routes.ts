@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { type Request, type Response, Router } from 'express';
 import { isTerminal, type JobEvent, type JobStatus, type JobStep } from '../common/job';
 import type { Config } from '../lib/config';
@@ -59,7 +60,8 @@ export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'te
         const waitMs = ['awaiting_review', 'dead_letter'].includes(snapshot.status)
           ? Math.max(deps.config.clients.eventsPollMs, HUMAN_WAIT_POLL_MS)
           : deps.config.clients.eventsPollMs;
-        if (!(await sleep(waitMs, closed.signal))) return;
+        // Rejects (AbortError) as soon as the client has gone.
+        if (!(await delay(waitMs, true, { signal: closed.signal }).catch(() => false))) return;
         try {
           snapshot = await deps.jobs.events(tenantId, jobId);
         } catch (error) {
@@ -121,20 +123,4 @@ function lastEventIdOf(req: Request): number {
   const raw = req.header('last-event-id') ?? (typeof req.query.lastEventId === 'string' ? req.query.lastEventId : undefined);
   const parsed = Number(raw);
   return raw !== undefined && Number.isInteger(parsed) && parsed > 0 ? parsed : 0;
-}
-
-/** Resolves true after `ms`, or false as soon as the client has gone. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -67,8 +67,3 @@ export function toJobView(base: JobBase, state: JobState | undefined, links: Rec
     links,
   };
 }
-
-/** Drops undefined members so JSON answers stay small and match the OpenAPI document exactly. */
-export function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}

@@ -10,6 +10,8 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { canonicalJson } from '../common/canonical-json';
+import { compact } from '../common/compact';
 import { jobIdFor, parseJobId } from '../common/job-id';
 import { errorWithCurrentStep, stepNamed } from '../common/job-steps';
 import {
@@ -38,8 +40,7 @@ import { objectKeys, type ObjectStore, type StoredObject } from '../lib/object-s
 import type { invoiceWorkflow } from '../workflows';
 import { apiErrors } from './api-error';
 import { currentAttemptOf } from './current-attempt';
-import { canonicalJson } from './review-update-id';
-import { compact, type JobBase, type JobView, toJobView } from './job-view';
+import { type JobBase, type JobView, toJobView } from './job-view';
 import type { ReceivedUpload } from './multipart-upload';
 
 export interface JobsServiceDeps {

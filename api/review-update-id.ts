@@ -1,20 +1,6 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../common/canonical-json';
 import type { SubmitReviewInput } from '../common/messages';
-
-/**
- * JSON with the keys of every object sorted, so one decision is one text whatever order a client wrote its keys
- * in. `undefined` members are left out, as JSON.stringify does.
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, member]) => member !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /**
  * The id of the workflow Update a review decision is sent as. Temporal deduplicates Updates by id and answers a

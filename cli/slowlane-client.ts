@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 // eslint-disable-next-line no-restricted-imports -- moves to common/ in the contract change
 import type { JobView } from '../api/job-view';
 import type { Priority } from '../common/task-queues';
@@ -82,7 +83,7 @@ export type SlowlaneClient = ReturnType<typeof createSlowlaneClient>;
 function pause(attempt: number, retryAfter?: string | null): Promise<void> {
   const hinted = Number(retryAfter);
   const ms = hinted > 0 ? hinted * 1000 : Math.min(500 * 2 ** (attempt - 1), 8_000);
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return delay(ms);
 }
 
 /** fetch hides the reason (ECONNREFUSED, ENOTFOUND…) in its cause, sometimes inside an AggregateError. */

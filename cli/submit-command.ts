@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 // eslint-disable-next-line no-restricted-imports -- moves to common/ in the contract change
 import type { JobView } from '../api/job-view';
 import type { Priority } from '../common/task-queues';
@@ -112,7 +113,7 @@ async function waitForJobs(client: SlowlaneClient, outcomes: JobOutcome[], timeo
     const elapsed = Math.round((Date.now() - startedAt) / 1000);
     terminal.progress(`waiting ${elapsed}s: ${summarize(outcomes.map((o) => o.status))}`);
     const wake = Math.min(...pending().map((o) => nextPollAt.get(o) ?? Date.now()));
-    if (Number.isFinite(wake)) await new Promise((resolve) => setTimeout(resolve, Math.max(50, wake - Date.now())));
+    if (Number.isFinite(wake)) await delay(Math.max(50, wake - Date.now()));
   }
   terminal.done();
   return true;

@@ -11,12 +11,13 @@ export interface FailureDetails {
 }
 
 /**
- * The errors Slowlane's steps raise. Each class has a fixed `name`, which becomes the Temporal failure type,
- * and says whether a retry can help. Activities convert them with toApplicationFailure() (lib/failures.ts);
- * the workflow's retry policies list NON_RETRYABLE_ERROR_TYPES so the server never retries them.
+ * The errors Slowlane's steps raise. Each says whether a retry can help; its `name`, and so its Temporal failure
+ * type (the ErrorType search attribute, the API's `error.type`, the `error_type` metric label), is its class name,
+ * as in the SDK. Activities convert them with toApplicationFailure() (lib/failures.ts); the retry policies list
+ * NON_RETRYABLE_ERROR_TYPES, derived below from ERROR_CLASSES, so the server never retries them.
  */
 export abstract class SlowlaneError extends Error {
-  abstract override readonly name: string;
+  override readonly name: string;
   abstract readonly retryable: boolean;
   /** When the cause tells us when to come back (a provider's Retry-After, a refilling token budget). */
   readonly retryAfterMs?: number;
@@ -24,6 +25,8 @@ export abstract class SlowlaneError extends Error {
 
   constructor(message: string, options: { retryAfterMs?: number; details?: Record<string, unknown>; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // The class name survives the workflow bundle (webpack in development mode, never minified) and tsx.
+    this.name = new.target.name;
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
     if (options.details !== undefined) this.details = options.details;
   }
@@ -31,25 +34,21 @@ export abstract class SlowlaneError extends Error {
 
 /** The upload cannot be read: encrypted, corrupt, empty or without a text layer. Retrying reads the same bytes. */
 export class InvalidDocumentError extends SlowlaneError {
-  override readonly name = 'InvalidDocument';
   readonly retryable = false;
 }
 
 /** The document is too large for the model's context or the provider's request limit. */
 export class DocumentTooLargeError extends SlowlaneError {
-  override readonly name = 'DocumentTooLarge';
   readonly retryable = false;
 }
 
 /** The provider (or the shared token budget) asks us to wait; retried after retryAfterMs. */
 export class ModelRateLimitedError extends SlowlaneError {
-  override readonly name = 'ModelRateLimited';
   readonly retryable = true;
 }
 
 /** The provider is overloaded (529) or failed (5xx, connection, timeout); retried with backoff. */
 export class ModelUnavailableError extends SlowlaneError {
-  override readonly name = 'ModelUnavailable';
   readonly retryable = true;
 }
 
@@ -59,64 +58,98 @@ export class ModelUnavailableError extends SlowlaneError {
  * tokens exist, instead of the activity sleeping on a slot.
  */
 export class TokenBudgetExhaustedError extends SlowlaneError {
-  override readonly name = 'TokenBudgetExhausted';
   readonly retryable = true;
 }
 
 /** The provider rejected the request itself (400/404/413): the same request will fail the same way. */
 export class ModelRequestInvalidError extends SlowlaneError {
-  override readonly name = 'ModelRequestInvalid';
   readonly retryable = false;
 }
 
 /** Our credentials were refused (401/403): an operator must fix the key. */
 export class ModelAuthError extends SlowlaneError {
-  override readonly name = 'ModelAuthFailed';
   readonly retryable = false;
 }
 
 /** The workspace's monthly spend limit is reached: retrying only burns attempts until someone raises it. */
 export class SpendLimitReachedError extends SlowlaneError {
-  override readonly name = 'SpendLimitReached';
   readonly retryable = false;
 }
 
 /** The model declined to process the content (stop_reason "refusal"). */
 export class ContentRefusedError extends SlowlaneError {
-  override readonly name = 'ContentRefused';
   readonly retryable = false;
 }
 
 /** The ledger refused the entry (4xx other than a replay): a person must look at it. */
 export class LedgerRejectedError extends SlowlaneError {
-  override readonly name = 'LedgerRejected';
   readonly retryable = false;
 }
 
 /** The ledger is down or slow (5xx, connection): safe to retry because posts carry an idempotency key. */
 export class LedgerUnavailableError extends SlowlaneError {
-  override readonly name = 'LedgerUnavailable';
   readonly retryable = true;
 }
 
-export const NON_RETRYABLE_ERROR_TYPES: readonly string[] = [
-  'InvalidDocument',
-  'DocumentTooLarge',
-  'ModelRequestInvalid',
-  'ModelAuthFailed',
-  'SpendLimitReached',
-  'ContentRefused',
-  'LedgerRejected',
-];
-
 /** The webhook receiver answered that it will never accept this event (410 Gone). */
 export class WebhookRejectedError extends SlowlaneError {
-  override readonly name = 'WebhookRejected';
   readonly retryable = false;
 }
 
 /** The webhook receiver is down or failed; delivery is retried with backoff for a day. */
 export class WebhookDeliveryFailedError extends SlowlaneError {
-  override readonly name = 'WebhookDeliveryFailed';
   readonly retryable = true;
+}
+
+/** Every error class a step may throw; a new class goes here, and its retry semantics follow. */
+export const ERROR_CLASSES = [
+  InvalidDocumentError,
+  DocumentTooLargeError,
+  ModelRateLimitedError,
+  ModelUnavailableError,
+  TokenBudgetExhaustedError,
+  ModelRequestInvalidError,
+  ModelAuthError,
+  SpendLimitReachedError,
+  ContentRefusedError,
+  LedgerRejectedError,
+  LedgerUnavailableError,
+  WebhookRejectedError,
+  WebhookDeliveryFailedError,
+] as const;
+
+export const NON_RETRYABLE_ERROR_TYPES: readonly string[] = ERROR_CLASSES.map((ErrorClass) => new ErrorClass(''))
+  .filter((error) => !error.retryable)
+  .map((error) => error.name);
+
+/**
+ * The failure types these classes had before a type became its class name. Histories, parked jobs and the
+ * ErrorType search attribute of jobs that failed before that deploy still carry them; compare types with
+ * currentErrorType() wherever one of those can appear. Only ever grows, until the last such job is gone.
+ */
+const LEGACY_ERROR_TYPES: Readonly<Record<string, string>> = {
+  InvalidDocument: 'InvalidDocumentError',
+  DocumentTooLarge: 'DocumentTooLargeError',
+  ModelRateLimited: 'ModelRateLimitedError',
+  ModelUnavailable: 'ModelUnavailableError',
+  TokenBudgetExhausted: 'TokenBudgetExhaustedError',
+  ModelRequestInvalid: 'ModelRequestInvalidError',
+  ModelAuthFailed: 'ModelAuthError',
+  SpendLimitReached: 'SpendLimitReachedError',
+  ContentRefused: 'ContentRefusedError',
+  LedgerRejected: 'LedgerRejectedError',
+  LedgerUnavailable: 'LedgerUnavailableError',
+  WebhookRejected: 'WebhookRejectedError',
+  WebhookDeliveryFailed: 'WebhookDeliveryFailedError',
+};
+
+/** A failure type as today's classes name it, whether it was recorded before or after the rename. */
+export function currentErrorType(type: string): string {
+  return Object.hasOwn(LEGACY_ERROR_TYPES, type) ? (LEGACY_ERROR_TYPES[type] as string) : type;
+}
+
+/** The type and its legacy name, if it has one: what a search for jobs that failed with it must match. */
+export function errorTypeAliases(type: string): string[] {
+  const current = currentErrorType(type);
+  return [current, ...Object.keys(LEGACY_ERROR_TYPES).filter((legacy) => LEGACY_ERROR_TYPES[legacy] === current)];
 }

@@ -20,18 +20,6 @@ export interface InvoiceLineItem {
 
 export type InvoiceFieldName = keyof Invoice;
 
-export const INVOICE_FIELD_NAMES: readonly InvoiceFieldName[] = [
-  'invoiceNumber',
-  'issuer',
-  'issueDate',
-  'dueDate',
-  'currency',
-  'totalAmount',
-  'subtotalAmount',
-  'taxAmount',
-  'lineItems',
-];
-
 /** Fields without which an invoice cannot be posted; their confidence decides the overall confidence. */
 export const REQUIRED_INVOICE_FIELDS: readonly InvoiceFieldName[] = [
   'invoiceNumber',

@@ -2,7 +2,6 @@ import type { Invoice, InvoiceExtraction } from './invoice';
 import type { Priority } from './task-queues';
 
 export type JobType = 'invoice';
-export const JOB_TYPES: readonly JobType[] = ['invoice'];
 
 /** The status vocabulary of the API's `status` field and the JobStatus search attribute. */
 export type JobStatus =

@@ -15,19 +15,6 @@ export const ReviewDeadlineKey = defineSearchAttributeKey('ReviewDeadline', Sear
 /** When the job entered its current status and step: how long a dead letter has been parked, or a step running. */
 export const StatusSinceKey = defineSearchAttributeKey('StatusSince', SearchAttributeType.DATETIME);
 
-/** name → type, as the dev server's --search-attribute flag and `operator search-attribute create` want it. */
-export const SEARCH_ATTRIBUTE_TYPES: Record<string, 'Keyword' | 'Bool' | 'Datetime'> = {
-  TenantId: 'Keyword',
-  JobType: 'Keyword',
-  JobStatus: 'Keyword',
-  JobStep: 'Keyword',
-  Priority: 'Keyword',
-  ErrorType: 'Keyword',
-  NeedsReview: 'Bool',
-  ReviewDeadline: 'Datetime',
-  StatusSince: 'Datetime',
-};
-
 export const ALL_SEARCH_ATTRIBUTE_KEYS = [
   TenantIdKey,
   JobTypeKey,

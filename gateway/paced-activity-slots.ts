@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type {
   ActivitySlotInfo,
   CustomSlotSupplier,
@@ -72,7 +73,7 @@ export class PacedActivitySlots implements CustomSlotSupplier<ActivitySlotInfo> 
   };
 
   async reserveSlot(_context: SlotReserveContext, abortSignal: AbortSignal): Promise<SlotPermit> {
-    const sleep = this.options.sleep ?? napFor;
+    const sleep = this.options.sleep ?? ((ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }));
     for (;;) {
       if (abortSignal.aborted) throw abortError();
       if (this.used >= this.options.maxSlots()) {
@@ -167,18 +168,4 @@ function abortError(): Error {
   const error = new Error('slot reservation aborted');
   error.name = 'AbortError';
   return error;
-}
-
-function napFor(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -8,11 +8,3 @@ export function parseDurationMs(text: string): number | undefined {
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== trimmed) return undefined;
   return parts.reduce((total, [, amount, unit]) => total + Number(amount) * (UNIT_MS[unit as string] ?? 0), 0);
 }
-
-export function formatDuration(ms: number): string {
-  if (ms % 86_400_000 === 0) return `${ms / 86_400_000}d`;
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
-  if (ms % 1_000 === 0) return `${ms / 1_000}s`;
-  return `${ms}ms`;
-}

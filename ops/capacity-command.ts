@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
+import { compact } from '../common/compact';
 import { DEFAULT_POOL } from '../gateway/budget/token-budget';
 import { readFleetProfile } from '../gateway/call-profile-store';
 import { type CapacityPlan, planCapacity } from '../gateway/capacity-plan';
@@ -30,10 +31,6 @@ async function observedProfile(redisUrl: string | undefined, prefix: string) {
   } finally {
     redis.disconnect();
   }
-}
-
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }
 
 function positive(value: string | undefined, name: string): number | undefined {
@@ -73,7 +70,7 @@ async function main(): Promise<void> {
     cpuMsPerJob: positive(values['cpu-ms-per-job'], 'cpu-ms-per-job'),
     coresPerWorker: positive(values['cores-per-worker'], 'cores-per-worker'),
   };
-  const inputs = capacityInputs(config, withoutUndefined(overrides), observed);
+  const inputs = capacityInputs(config, compact(overrides), observed);
   const plan = planCapacity(inputs);
   const source = observed ? `observed over ${observed.observedCalls} calls (REDIS_URL)` : 'configured expectation';
   if (values.json) {

@@ -1,3 +1,4 @@
+import { errorTypeAliases } from '../common/errors';
 import type { JobStep } from '../common/job';
 import { TENANT_ID_PATTERN } from '../common/job-id';
 import { JOB_STEPS, recordedNamesOf } from '../common/job-steps';
@@ -30,8 +31,10 @@ export function deadLetterQuery(filter: DeadLetterFilter, now = new Date()): str
     clauses.push(names.length === 1 ? `JobStep = ${names[0]}` : `JobStep IN (${names.join(', ')})`);
   }
   if (filter.errorType !== undefined) {
-    if (!ERROR_TYPE_PATTERN.test(filter.errorType)) throw new InvalidFilterError('errorType must be a type name such as ModelRequestInvalid');
-    clauses.push(`ErrorType = '${filter.errorType}'`);
+    if (!ERROR_TYPE_PATTERN.test(filter.errorType)) throw new InvalidFilterError('errorType must be a type name such as ModelRequestInvalidError');
+    // Jobs parked before error types became class names carry the old name; one filter finds both.
+    const aliases = errorTypeAliases(filter.errorType);
+    clauses.push(aliases.length === 1 ? `ErrorType = '${filter.errorType}'` : `ErrorType IN (${aliases.map((type) => `'${type}'`).join(', ')})`);
   }
   if (filter.tenantId !== undefined) {
     if (!TENANT_ID_PATTERN.test(filter.tenantId)) throw new InvalidFilterError('tenant must be a tenant id');

@@ -14,7 +14,8 @@ import type { invoiceWorkflow } from '../workflows';
  * invoice workflow, produced by the real workflow code with scripted activities (no model, S3 or ledger needed).
  * Run it after a deliberate workflow change has shipped, so the files always hold histories that production
  * workers may meet: `npm run record-histories` (uses the test stack's Temporal server when `npm test` runs it,
- * else starts a dev server from the cached Temporal CLI).
+ * else starts a dev server from the cached Temporal CLI). Names given as arguments record only those scenarios
+ * (`npm run record-histories -- reviewed-by-signal`), leaving the other files as they are.
  */
 const OUT_DIR = join(__dirname, '..', 'test', 'histories');
 
@@ -47,6 +48,18 @@ const scenarios: Scenario[] = [
     run: async (start) => {
       const handle = await start({ callbackUrl: 'http://127.0.0.1:9/hook' });
       await waitForStatus(handle, 'awaiting_review');
+      await handle.signal('reviewed', { fields: sampleInvoice, reviewer: 'sam' });
+      return settle(handle);
+    },
+  },
+  {
+    name: 'reviewed-by-signal',
+    what: 'the reviewed signal: fields that break the schema are ignored, valid ones post (each check a local activity)',
+    activities: lowConfidence(),
+    run: async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.signal('reviewed', { fields: { ...sampleInvoice, totalAmount: 'lots' }, reviewer: 'sam' });
       await handle.signal('reviewed', { fields: sampleInvoice, reviewer: 'sam' });
       return settle(handle);
     },
@@ -165,10 +178,14 @@ const scenarios: Scenario[] = [
 ];
 
 async function main(): Promise<void> {
+  const names = process.argv.slice(2);
+  const unknown = names.filter((name) => !scenarios.some((scenario) => scenario.name === name));
+  if (unknown.length > 0) throw new Error(`no such scenario: ${unknown.join(', ')}`);
+  const chosen = names.length > 0 ? scenarios.filter((scenario) => names.includes(scenario.name)) : scenarios;
   const harness = await createWorkflowHarness();
   await mkdir(OUT_DIR, { recursive: true });
   try {
-    for (const scenario of scenarios) {
+    for (const scenario of chosen) {
       const handle = await harness.withWorker(scenario.activities.activities, (start) => scenario.run(start, harness));
       const history = await handle.fetchHistory();
       const file = join(OUT_DIR, `${scenario.name}.json`);

@@ -15,7 +15,7 @@ const USAGE = `Replays jobs after a fix: parked dead letters get \`retry\`, fail
   --reason TEXT        recorded with the retry or reset (default "replay after a fix")
   --operator NAME      who asked (default: your user name)
 
-Example: npm run replay -- --query "JobStatus = 'dead_letter' AND ErrorType = 'ModelUnavailable'" --dry-run`;
+Example: npm run replay -- --query "JobStatus = 'dead_letter' AND ErrorType = 'ModelUnavailableError'" --dry-run`;
 
 function parseRate(text: string): number {
   const rate = Number(text.replace(/\/s$/, ''));

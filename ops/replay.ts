@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   type Client,
   type WorkflowExecutionDescription,
@@ -158,7 +159,7 @@ export function summarize(outcomes: ReplayOutcome[]): ReplaySummary {
 
 /** Replays jobs one after another at a bounded rate; a job that throws is reported and the batch goes on. */
 export async function replayJobs(client: Client, jobIds: AsyncIterable<string> | Iterable<string>, options: BatchReplayOptions) {
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? delay;
   const gapMs = 1000 / options.ratePerSecond;
   const outcomes: ReplayOutcome[] = [];
   for await (const jobId of jobIds) {

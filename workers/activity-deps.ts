@@ -1,14 +1,13 @@
 import type { ActivityDeps } from '../activities';
 import type { ModelGateway } from '../gateway/model-call';
 import type { Config } from '../lib/config';
-import type { Logger } from '../lib/logger';
 import { createObjectStore } from '../lib/object-store';
 
 /**
  * The real clients the activities run with; tests build their own ActivityDeps. The gateway comes from
  * gatewayFromConfig (gateway/gateway-from-config.ts), which the process also needs for its activity slots.
  */
-export function createActivityDeps(config: Config, _log: Logger, gateway: ModelGateway): ActivityDeps {
+export function createActivityDeps(config: Config, gateway: ModelGateway): ActivityDeps {
   return {
     store: createObjectStore(config.s3),
     gateway,

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const workers = await createWorkers({
     connection,
     config,
-    deps: createActivityDeps(config, log, gateway.gateway),
+    deps: createActivityDeps(config, gateway.gateway),
     activitySlots: (priority) => gateway.activitySlots(priority),
     workflowBundle: await bundleWorkflows(),
     telemetry: observability.telemetry,

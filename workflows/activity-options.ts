@@ -1,4 +1,4 @@
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 import { NON_RETRYABLE_ERROR_TYPES } from '../common/errors';
 
 /**
@@ -50,4 +50,13 @@ export const ledgerOptions: ActivityOptions = {
     maximumAttempts: 10,
     nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
   },
+};
+
+/**
+ * The review signal's field check (workflows/review.ts): pure computation on the worker that runs the workflow, so
+ * it either answers at once or the worker is gone; a few quick attempts, then the signal counts as not checked.
+ */
+export const reviewCheckOptions: LocalActivityOptions = {
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '100 milliseconds', maximumAttempts: 3 },
 };

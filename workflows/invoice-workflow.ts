@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { InvoiceActivities } from '../activities';
 import type { ExtractInvoiceFieldsResult } from '../activities/contracts';
-import type { FailureDetails } from '../common/errors';
+import { currentErrorType, type FailureDetails, TokenBudgetExhaustedError } from '../common/errors';
 import type { Invoice } from '../common/invoice';
 import type { InvoiceJobInput, JobState, JobStep } from '../common/job';
 import type { JobFinished } from '../common/job-metrics';
@@ -74,7 +74,7 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
         const billed = failureDetailsOf(error)?.billedUsage;
         if (billed) tracker.addUsage(billed);
         if (
-          jobError.type === 'TokenBudgetExhausted' &&
+          currentErrorType(jobError.type) === TokenBudgetExhaustedError.name &&
           Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS &&
           patched(BUDGET_WAIT_PATCH)
         ) {

@@ -1,4 +1,13 @@
-import { ApplicationFailure, condition, log, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  log,
+  patched,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { InvoiceActivities } from '../activities';
 import type { InvoiceJobInput } from '../common/job';
 import {
   rejectedSignal,
@@ -8,8 +17,19 @@ import {
 } from '../common/messages';
 import { NeedsReviewKey, ReviewDeadlineKey } from '../common/search-attributes';
 import { validateInvoice } from '../common/validation';
+import { reviewCheckOptions } from './activity-options';
 import { jobMetrics } from './job-metrics';
 import type { JobTracker } from './job-tracker';
+import { errorsAsBeforeReviewSignalCheck } from './unpatched-review-signal';
+
+const checks = proxyLocalActivities<InvoiceActivities>(reviewCheckOptions);
+
+/**
+ * Since this patch the `reviewed` signal's fields are checked by a local activity, whose answer history records,
+ * instead of inline against the schema of the day; histories from before it keep their inline check on a frozen
+ * copy of the schema (./unpatched-review-signal.ts).
+ */
+const REVIEW_SIGNAL_CHECK_PATCH = 'review-signal-checked-by-local-activity';
 
 /**
  * Human review: the `submitReview` Update (validated, so the reviewer learns at once whether the decision
@@ -26,6 +46,8 @@ export class Review {
     setHandler(
       submitReviewUpdate,
       (review) => {
+        // Trusts what the validator accepted: the accepted Update is in history and validators do not run on
+        // replay, so a later schema edit cannot undo an acceptance.
         this.decision = review;
         return { accepted: true, status: review.decision === 'approve' ? 'processing' : 'rejected' };
       },
@@ -56,12 +78,20 @@ export class Review {
       },
     );
     // Signals cannot answer the sender, so an invalid one is logged and the job keeps waiting for a valid decision.
-    setHandler(reviewedSignal, ({ fields, reviewer }) => {
+    // Replay must reach the verdict it reached the first time, whatever the schema says now. The Update's
+    // validator gets that for free (validators do not run on replay: the accepted Update is in history). A signal
+    // has no validator, and checking at the sender cannot be relied on (any Temporal client can send it), so the
+    // check runs as a local activity: recorded in history, replayed from there, on the worker already running
+    // this workflow (no task queue, no deploy ordering).
+    setHandler(reviewedSignal, async ({ fields, reviewer }) => {
       if (!awaiting()) return log.warn('reviewed signal ignored: job is not awaiting review', { status: this.tracker.state.status });
-      const checked = validateInvoice(fields);
-      if (!checked.ok) return log.warn('reviewed signal ignored: invalid fields', { errors: checked.errors });
-      this.decision = { decision: 'approve', fields: checked.value, reviewer };
+      const errors = patched(REVIEW_SIGNAL_CHECK_PATCH) ? await checkFields(fields) : errorsAsBeforeReviewSignalCheck(fields);
+      if (errors.length > 0) return log.warn('reviewed signal ignored: invalid fields', { errors });
+      // Another decision may have been taken while the check ran; the first valid one counts.
+      if (!awaiting()) return log.warn('reviewed signal ignored: job is not awaiting review', { status: this.tracker.state.status });
+      this.decision = { decision: 'approve', fields, reviewer };
     });
+    // A rejection carries no fields: nothing in it depends on the schema, so it stays a plain handler.
     setHandler(rejectedSignal, ({ reason, reviewer }) => {
       if (!awaiting()) return log.warn('rejected signal ignored: job is not awaiting review', { status: this.tracker.state.status });
       this.decision = { decision: 'reject', reason, reviewer };
@@ -88,5 +118,15 @@ export class Review {
       waitMs: Date.now() - openedAt,
     });
     return decision;
+  }
+}
+
+async function checkFields(fields: unknown): Promise<string[]> {
+  try {
+    return (await checks.validateReviewFields({ fields })).errors;
+  } catch (error) {
+    // A failure thrown from a signal handler would fail the whole job; an unchecked signal is only ignored.
+    log.warn('reviewed signal ignored: its fields could not be checked', { error: String(error) });
+    return ['the fields could not be checked'];
   }
 }

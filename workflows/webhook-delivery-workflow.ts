@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { InvoiceActivities } from '../activities';
+import { NON_RETRYABLE_ERROR_TYPES } from '../common/errors';
 import type { DeliverWebhookInput } from '../common/webhooks';
 
 /** Delivery is retried with backoff for a day: receivers go down for maintenance, and events must not be lost. */
@@ -10,7 +11,7 @@ const delivery = proxyActivities<InvoiceActivities>({
     initialInterval: '5 seconds',
     backoffCoefficient: 2,
     maximumInterval: '30 minutes',
-    nonRetryableErrorTypes: ['WebhookRejected'],
+    nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
   },
 });
 

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../common/canonical-json';
 import type { Logger } from '../../lib/logger';
-import { canonicalJson, sha256Hex } from './canonical-json';
 import { EntryJournal } from './entry-journal';
 import { KeyedMutex } from './keyed-mutex';
 import { LedgerBook, type EntryFilter } from './ledger-book';
@@ -35,7 +36,7 @@ export class Ledger {
   }
 
   post(input: { idempotencyKey: string; request: EntryRequest }): Promise<PostEntryResult> {
-    const bodySha256 = sha256Hex(canonicalJson(input.request));
+    const bodySha256 = createHash('sha256').update(canonicalJson(input.request), 'utf8').digest('hex');
     return this.keyLocks.runExclusive(input.idempotencyKey, async () => {
       const existing = this.book.findByKey(input.idempotencyKey);
       if (existing) return this.resolveRepeat(existing, bodySha256);

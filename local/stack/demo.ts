@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { generateSamples } from '../samples/generate';
 
 interface SubmittedJob {
@@ -66,7 +67,7 @@ export async function submitSamples(options: {
         report(`  ${new Date().toISOString().slice(11, 19)}  ${job.fileName.padEnd(34)} ${label}`);
       }
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await delay(500);
   }
   return jobs;
 }

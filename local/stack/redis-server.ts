@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { freePort } from './ports';
 import { reapOnExit } from './reaper';
@@ -48,7 +49,7 @@ export async function startLocalRedis(): Promise<LocalRedis> {
           throw new Error(`redis-server did not start: ${spawnError?.message ?? `exit ${child.exitCode}`}`, { cause: error });
         }
         if (tries > 100) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await delay(50);
       }
     }
   } catch (error) {

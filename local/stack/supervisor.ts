@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { reapOnExit, signalChild } from './reaper';
 
 export interface ProcessSpec {
@@ -186,7 +187,7 @@ export class Supervisor {
         throw new Error(`${spec.name} exited during start-up:\n${await tail(join(this.logDir, `${spec.name}.log`))}`);
       }
       if (await spec.ready({ pid: run.child.pid, output: run.output }).catch(() => false)) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await delay(200);
     }
     throw new Error(
       `${spec.name} was not ready within ${(spec.readyTimeoutMs ?? 60_000) / 1000}s:\n${await tail(join(this.logDir, `${spec.name}.log`))}`,

@@ -111,7 +111,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
       assert.equal(parkedEvent?.status, 'dead_letter', `the stream carried a dead_letter event: ${JSON.stringify(streamed)}`);
       assert.equal(parkedEvent.jobId, jobId);
       assert.equal(parkedEvent.step, 'extractInvoiceFields');
-      assert.equal(parkedEvent.error?.type, 'ModelRequestInvalid');
+      assert.equal(parkedEvent.error?.type, 'ModelRequestInvalidError');
       assert.equal(parkedEvent.error?.step, 'extractInvoiceFields');
       assert.equal(parkedEvent.id, String(parkedEvent.seq), 'a numbered event, so a client can resume after it');
       assert.deepEqual(
@@ -122,21 +122,21 @@ describe('dead letters and replay after a fix (real stack)', () => {
       const parked = await waitForJob(jobId, ['dead_letter', 'posted', 'failed', 'awaiting_review']);
       assert.equal(parked.status, 'dead_letter', JSON.stringify(parked));
       assert.equal(parked.step, 'extractInvoiceFields');
-      assert.equal(parked.error?.type, 'ModelRequestInvalid');
+      assert.equal(parked.error?.type, 'ModelRequestInvalidError');
       assert.equal(parked.error?.step, 'extractInvoiceFields');
       assert.equal(parked.error?.retryable, false);
       assert.equal(parked.error?.attempts, 1);
       assert.match(parked.error?.message ?? '', /400/);
       assert.ok(parked.deadLetter?.expiresAt, 'the client sees until when an operator may decide');
 
-      const listed = await admin<DeadLetterList>('GET', '/admin/dead-letters?step=extractInvoiceFields&errorType=ModelRequestInvalid');
+      const listed = await admin<DeadLetterList>('GET', '/admin/dead-letters?step=extractInvoiceFields&errorType=ModelRequestInvalidError');
       assert.equal(listed.status, 200, JSON.stringify(listed.body));
       const entry = listed.body.deadLetters.find((d) => d.jobId === jobId);
       assert.ok(entry, `${jobId} is listed`);
       assert.equal(entry.tenantId, demoTenant.id);
-      assert.equal(entry.error?.type, 'ModelRequestInvalid');
+      assert.equal(entry.error?.type, 'ModelRequestInvalidError');
       assert.match(entry.error?.message ?? '', /400/);
-      assert.match(listed.body.query, /JobStatus = 'dead_letter' AND JobStep IN \('extractInvoiceFields', 'extractFields'\) AND ErrorType = 'ModelRequestInvalid'/);
+      assert.match(listed.body.query, /JobStatus = 'dead_letter' AND JobStep IN \('extractInvoiceFields', 'extractFields'\) AND ErrorType IN \('ModelRequestInvalidError', 'ModelRequestInvalid'\)/);
       const older = await admin<DeadLetterList>('GET', '/admin/dead-letters?olderThan=1h');
       assert.ok(!older.body.deadLetters.some((d) => d.jobId === jobId), 'parked moments ago, so not older than an hour');
       const otherStep = await admin<DeadLetterList>('GET', '/admin/dead-letters?step=postInvoiceToLedger');
@@ -180,7 +180,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
       await waitForJob(jobId, ['dead_letter']);
       await client.workflow.getHandle(jobId).executeUpdate(abandonUpdate, { args: [{ operator: 'test', reason: 'give up' }] });
       const failed = await waitForJob(jobId, ['failed']);
-      assert.equal(failed.error?.type, 'ModelRequestInvalid', 'the client sees the job failed, with the error');
+      assert.equal(failed.error?.type, 'ModelRequestInvalidError', 'the client sees the job failed, with the error');
       const failedRunId = (await client.workflow.getHandle(jobId).describe()).runId;
 
       await removeFault();

@@ -47,8 +47,8 @@ describe('Prometheus endpoints after real jobs (API and every worker)', () => {
 
       assert.equal(delta('workers', 'slowlane_jobs_finished_total', { status: 'posted', priority: 'interactive' }), 1);
       assert.equal(delta('workers', 'slowlane_job_duration_seconds_count', { status: 'posted' }), 1);
-      assert.equal(delta('workers', 'slowlane_retries_total', { activity: 'classifyDocument', error_type: 'ModelUnavailable' }), 1);
-      assert.equal(delta('workers', 'slowlane_dead_letters_total', { step: 'extractInvoiceFields', error_type: 'ModelRequestInvalid' }), 1);
+      assert.equal(delta('workers', 'slowlane_retries_total', { activity: 'classifyDocument', error_type: 'ModelUnavailableError' }), 1);
+      assert.equal(delta('workers', 'slowlane_dead_letters_total', { step: 'extractInvoiceFields', error_type: 'ModelRequestInvalidError' }), 1);
       assert.equal(delta('workers', 'slowlane_model_calls_total', { status: '529' }), 1, 'the gateway saw the 529');
 
       // Tokens in the metrics are exactly what the two jobs account for themselves.

@@ -54,7 +54,7 @@ describe('provider faults through the whole stack', () => {
     assert.ok(seen?.currentAttempt, 'the waiting step was visible');
     assert.equal(seen.currentAttempt.step, 'classifyDocument');
     assert.equal(seen.currentAttempt.attempt, 2);
-    assert.equal(seen.currentAttempt.lastFailure?.type, 'ModelRateLimited');
+    assert.equal(seen.currentAttempt.lastFailure?.type, 'ModelRateLimitedError');
     assert.ok(seen.currentAttempt.nextAttemptAt, 'the next try is scheduled');
     const done = await waitForJob(jobId, ['posted', 'failed', 'dead_letter', 'awaiting_review']);
     assert.equal(done.status, 'posted', JSON.stringify(done));
@@ -71,13 +71,13 @@ describe('provider faults through the whole stack', () => {
     assert.equal((await ledgerEntries(body.jobId as string)).length, 1);
   });
 
-  test('when the model refuses the document, then the job stops at once with ContentRefused and nothing is posted', async () => {
+  test('when the model refuses the document, then the job stops at once with ContentRefusedError and nothing is posted', async () => {
     const marker = `refusal-${randomUUID()}`;
     await addFault({ match: { tool: 'record_invoice', textIncludes: marker }, fault: { kind: 'refusal' } });
     const { body } = await submit(new TextEncoder().encode(cleanTextInvoice(marker)), { fileName: 'invoice.txt' });
     const parked = await waitForJob(body.jobId as string, ['dead_letter', 'failed', 'posted']);
     assert.equal(parked.status, 'dead_letter', JSON.stringify(parked));
-    assert.equal(parked.error?.type, 'ContentRefused');
+    assert.equal(parked.error?.type, 'ContentRefusedError');
     assert.equal(parked.error?.step, 'extractInvoiceFields');
     assert.equal((await callStatuses(marker, 'record_invoice')).length, 1, 'a refusal is not retried');
     assert.equal((await ledgerEntries(body.jobId as string)).length, 0);
@@ -95,12 +95,12 @@ describe('provider faults through the whole stack', () => {
     assert.equal((await ledgerEntries(body.jobId as string)).length, 0);
   });
 
-  test('when a PDF is corrupt behind a valid header, then the job stops at extractText with InvalidDocument', async () => {
+  test('when a PDF is corrupt behind a valid header, then the job stops at extractText with InvalidDocumentError', async () => {
     const bytes = new TextEncoder().encode(`%PDF-1.7\n${randomUUID()}\nthis is not a PDF body`);
     const { body } = await submit(bytes, { fileName: 'broken.pdf' });
     const parked = await waitForJob(body.jobId as string, ['dead_letter', 'failed', 'posted']);
     assert.equal(parked.status, 'dead_letter');
-    assert.equal(parked.error?.type, 'InvalidDocument');
+    assert.equal(parked.error?.type, 'InvalidDocumentError');
     assert.equal(parked.error?.retryable, false);
     assert.match(parked.error?.message ?? '', /PDF/);
     assert.equal((await getJob(body.jobId as string)).status, 200);

@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { workerTelemetry } from '../../lib/worker-telemetry';
 import { historyFromFileText } from '../../ops/history-files';
 import { bundleWorkflows } from '../../workers/create-workers';
 import { quietTemporalRuntime } from '../support/workflow-harness';
+import { bundleWithEditedSchema, editedInvoiceSchema } from './edited-invoice-schema';
 
 const HISTORIES_DIR = join(__dirname, '..', 'histories');
 const histories = readdirSync(HISTORIES_DIR)
@@ -33,7 +36,7 @@ describe('recorded histories replay on the current workflow code', () => {
 
   test('when the recorded histories are listed, then every path operators care about is covered', () => {
     const names = histories.map((h) => h.name);
-    for (const path of ['posted', 'reviewed-approved', 'reviewed-rejected', 'review-expired', 'dead-lettered-retried', 'dead-lettered-abandoned', 'abandoned-then-reset']) {
+    for (const path of ['posted', 'reviewed-approved', 'reviewed-by-signal', 'reviewed-rejected', 'review-expired', 'dead-lettered-retried', 'dead-lettered-abandoned', 'abandoned-then-reset']) {
       assert.ok(names.includes(path), `test/histories/${path}.json is missing; run npm run record-histories`);
     }
   });
@@ -53,5 +56,40 @@ describe('recorded histories replay on the current workflow code', () => {
     assert.ok(posted instanceof DeterminismViolationError, `expected DeterminismViolationError, got ${String(posted)}`);
     assert.match(posted.message, /extractText|classifyDocument/);
     assert.ok([...results.values()].every((error) => error !== undefined), 'every history that ran a step breaks');
+  });
+});
+
+/** The fields of every review decision the recorded histories carry, from a signal or an Update. */
+function recordedReviewFields(): Array<{ history: string; fields: unknown }> {
+  const found: Array<{ history: string; fields: unknown }> = [];
+  for (const { name, history } of histories) {
+    for (const event of history.events) {
+      const payload =
+        event.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0] ??
+        event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.args?.payloads?.[0];
+      if (!payload?.data) continue;
+      const decision = JSON.parse(Buffer.from(payload.data).toString('utf8')) as { fields?: unknown };
+      if (decision.fields !== undefined) found.push({ history: name, fields: decision.fields });
+    }
+  }
+  return found;
+}
+
+describe('recorded histories replay after the invoice schema is edited', () => {
+  test('when the schema now refuses fields reviewers approved, then every recorded history still replays', async () => {
+    quietTemporalRuntime();
+    const strict = new Ajv({ allErrors: true, strict: true });
+    addFormats(strict, ['date']);
+    const validateEdited = strict.compile(editedInvoiceSchema());
+    const approved = recordedReviewFields();
+    assert.ok(approved.length > 0, 'some recorded history carries reviewed fields');
+    for (const { history, fields } of approved) {
+      assert.equal(validateEdited(fields), false, `the edit must refuse the fields approved in ${history}, or it proves nothing`);
+    }
+
+    const results = await replayAll(await bundleWithEditedSchema());
+    assert.equal(results.size, histories.length);
+    const failures = [...results].filter(([, error]) => error).map(([name, error]) => `${name}: ${error?.message}`);
+    assert.deepEqual(failures, [], 'workflow code judged recorded decisions by the schema of today');
   });
 });

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { InvoiceActivities } from '../../activities';
 import type { ExtractInvoiceFieldsResult } from '../../activities/contracts';
+import { validateReviewFields } from '../../activities/validate-review-fields';
 import type { Invoice, InvoiceExtraction } from '../../common/invoice';
 import { overallConfidence } from '../../common/invoice';
 import type { Usage } from '../../common/job';
@@ -101,6 +102,8 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
       webhooks.push(input);
       return { status: 204, attempt: attempt() };
     },
+    // The real check: it is pure, and the workflow's handling of its answer is what the tests exercise.
+    validateReviewFields,
   };
   return { activities, calls, posted, webhooks };
 }

@@ -77,10 +77,10 @@ describe('admin routes', () => {
   });
 
   test('when the list is filtered by step, error type and age, then the service gets exactly that filter', async () => {
-    const answer = await call('/admin/dead-letters?step=extractInvoiceFields&errorType=ModelUnavailable&olderThan=2h&tenant=acme&limit=5');
+    const answer = await call('/admin/dead-letters?step=extractInvoiceFields&errorType=ModelUnavailableError&olderThan=2h&tenant=acme&limit=5');
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.deepEqual(admin.asked.filters.at(-1), {
-      filter: { step: 'extractInvoiceFields', errorType: 'ModelUnavailable', tenantId: 'acme', olderThanMs: 7_200_000 },
+      filter: { step: 'extractInvoiceFields', errorType: 'ModelUnavailableError', tenantId: 'acme', olderThanMs: 7_200_000 },
       limit: 5,
     });
   });

@@ -16,7 +16,7 @@ describe('the step in flight, from the server', () => {
         {
           activityType: { name: 'classifyDocument' },
           attempt: 3,
-          lastFailure: { message: 'provider answered 429', applicationFailureInfo: { type: 'ModelRateLimited' } },
+          lastFailure: { message: 'provider answered 429', applicationFailureInfo: { type: 'ModelRateLimitedError' } },
           nextAttemptScheduleTime: { seconds: Math.floor(next / 1000), nanos: 250_000_000 },
         },
       ]),
@@ -24,7 +24,7 @@ describe('the step in flight, from the server', () => {
     assert.deepEqual(attempt, {
       step: 'classifyDocument',
       attempt: 3,
-      lastFailure: { type: 'ModelRateLimited', message: 'provider answered 429' },
+      lastFailure: { type: 'ModelRateLimitedError', message: 'provider answered 429' },
       nextAttemptAt: '2026-12-02T10:00:05.250Z',
     });
   });

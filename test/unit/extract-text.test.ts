@@ -23,14 +23,14 @@ describe('readText on the real invoices in ../shared/invoices', () => {
 });
 
 describe('readText on documents it cannot read', () => {
-  test('when the PDF is corrupt, then InvalidDocument (not retryable) says so', async () => {
+  test('when the PDF is corrupt, then InvalidDocumentError (not retryable) says so', async () => {
     const error = await readText(Buffer.from('%PDF-1.7\nthis is not really a pdf'), 'application/pdf').catch((e: unknown) => e);
     assert.ok(error instanceof InvalidDocumentError);
     assert.equal(error.retryable, false);
     assert.match(error.message, /not a readable PDF|could not be read/);
   });
 
-  test('when the PDF is truncated, then InvalidDocument', async () => {
+  test('when the PDF is truncated, then InvalidDocumentError', async () => {
     const [first] = realInvoices('.pdf');
     assert.ok(first);
     const bytes = readFileSync(first.path);
@@ -38,7 +38,7 @@ describe('readText on documents it cannot read', () => {
     assert.ok(error instanceof InvalidDocumentError, String(error));
   });
 
-  test('when the PDF is encrypted, then InvalidDocument asks for an unprotected copy', async () => {
+  test('when the PDF is encrypted, then InvalidDocumentError asks for an unprotected copy', async () => {
     const bytes = await pdfOf({ userPassword: 'secret', ownerPassword: 'owner' }, (doc) => doc.text('Invoice INV-9 Total 10.00'));
     const error = await readText(bytes, 'application/pdf').catch((e: unknown) => e);
     assert.ok(error instanceof InvalidDocumentError, String(error));
@@ -46,7 +46,7 @@ describe('readText on documents it cannot read', () => {
     assert.match(error.message, /encrypted or password-protected/);
   });
 
-  test('when the PDF has pages but no text layer, then the activity fails with InvalidDocument naming OCR', async () => {
+  test('when the PDF has pages but no text layer, then the activity fails with InvalidDocumentError naming OCR', async () => {
     const bytes = await pdfOf({}, (doc) => doc.rect(50, 50, 200, 100).fill('#333333'));
     const store = { bucket: 'slowlane', getBytes: async () => bytes, put: async () => undefined } as Partial<ObjectStore> as ObjectStore;
     const input: ExtractTextInput = {

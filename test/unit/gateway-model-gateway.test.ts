@@ -73,7 +73,7 @@ describe('the model gateway with a token budget', () => {
 
     const failure = toApplicationFailure(error, 1);
     assert.ok(failure instanceof ApplicationFailure);
-    assert.equal(failure.type, 'TokenBudgetExhausted');
+    assert.equal(failure.type, 'TokenBudgetExhaustedError');
     assert.equal(failure.nonRetryable, false);
     assert.equal(failure.nextRetryDelay, error.retryAfterMs);
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { canonicalJson, sha256Hex } from '../../local/ledger/canonical-json';
+import { canonicalJson } from '../../common/canonical-json';
 import { KeyedMutex } from '../../local/ledger/keyed-mutex';
 import { ConfigError } from '../../lib/settings/config-error';
 import { resolveLedgerOptions } from '../../local/ledger/options';
@@ -11,7 +11,6 @@ describe('ledger: canonical JSON', () => {
     const a = { b: 1, a: { y: [1, { q: null, p: 'x' }], x: true } };
     const b = { a: { x: true, y: [1, { p: 'x', q: null }] }, b: 1 };
     assert.equal(canonicalJson(a), canonicalJson(b));
-    assert.equal(sha256Hex(canonicalJson(a)), sha256Hex(canonicalJson(b)));
   });
 
   test('when array order or a value differs, then the canonical text differs', () => {

@@ -20,7 +20,7 @@ function activityContext(attempt: number, maximumAttempts: number): Context {
       activityType: 'classifyDocument',
       taskQueue: 'slowlane-interactive',
       attempt,
-      retryPolicy: { maximumAttempts, nonRetryableErrorTypes: ['InvalidDocument'] },
+      retryPolicy: { maximumAttempts, nonRetryableErrorTypes: ['InvalidDocumentError'] },
     },
   } as unknown as Context;
 }
@@ -72,13 +72,13 @@ describe('cached', () => {
 
 describe('failureKind', () => {
   test('when failures come from any layer, then their type and retryability are read the way Temporal reads them', () => {
-    assert.deepEqual(failureKind(ApplicationFailure.create({ type: 'ModelUnavailable', message: 'x' })), { type: 'ModelUnavailable', retryable: true });
+    assert.deepEqual(failureKind(ApplicationFailure.create({ type: 'ModelUnavailableError', message: 'x' })), { type: 'ModelUnavailableError', retryable: true });
     assert.deepEqual(failureKind(ApplicationFailure.create({ type: 'X', message: 'x', nonRetryable: true })), { type: 'X', retryable: false });
-    assert.deepEqual(failureKind(ApplicationFailure.create({ type: 'InvalidDocument', message: 'x' }), ['InvalidDocument']), {
-      type: 'InvalidDocument',
+    assert.deepEqual(failureKind(ApplicationFailure.create({ type: 'InvalidDocumentError', message: 'x' }), ['InvalidDocumentError']), {
+      type: 'InvalidDocumentError',
       retryable: false,
     });
-    assert.deepEqual(failureKind(new InvalidDocumentError('encrypted')), { type: 'InvalidDocument', retryable: false });
+    assert.deepEqual(failureKind(new InvalidDocumentError('encrypted')), { type: 'InvalidDocumentError', retryable: false });
     assert.deepEqual(failureKind(new CancelledFailure('cancelled')), { type: 'Cancelled', retryable: false });
   });
 });
@@ -88,8 +88,8 @@ describe('ActivityMetricsInterceptor', () => {
 
   test('when a retryable attempt fails with attempts left, then it counts as a retry; on the last attempt it does not', async () => {
     const metrics = createWorkerMetrics(new Registry());
-    const failure = ApplicationFailure.create({ type: 'ModelUnavailable', message: '529' });
-    const labels = { activity: 'classifyDocument', error_type: 'ModelUnavailable' };
+    const failure = ApplicationFailure.create({ type: 'ModelUnavailableError', message: '529' });
+    const labels = { activity: 'classifyDocument', error_type: 'ModelUnavailableError' };
     await assert.rejects(new ActivityMetricsInterceptor(metrics, activityContext(1, 6)).execute({ args: [{}], headers: {} }, fail(failure)));
     assert.equal(await valueOf(metrics.retries, labels), 1);
     await assert.rejects(new ActivityMetricsInterceptor(metrics, activityContext(6, 6)).execute({ args: [{}], headers: {} }, fail(failure)));
@@ -102,8 +102,8 @@ describe('ActivityMetricsInterceptor', () => {
     await assert.rejects(
       new ActivityMetricsInterceptor(metrics, activityContext(1, 6)).execute({ args: [{}], headers: {} }, fail(new InvalidDocumentError('x'))),
     );
-    assert.equal(await valueOf(metrics.retries, { error_type: 'InvalidDocument' }), 0);
-    assert.equal(await valueOf(metrics.activityFailures, { error_type: 'InvalidDocument', retryable: 'false' }), 1);
+    assert.equal(await valueOf(metrics.retries, { error_type: 'InvalidDocumentError' }), 0);
+    assert.equal(await valueOf(metrics.activityFailures, { error_type: 'InvalidDocumentError', retryable: 'false' }), 1);
   });
 
   test('when a model step completes, then its tokens and cost count for its tenant', async () => {

@@ -12,11 +12,11 @@ describe('deadLetterQuery', () => {
 
   test('when step, error type, tenant and ages are given, then each becomes a search-attribute clause', () => {
     const query = deadLetterQuery(
-      { step: 'extractInvoiceFields', errorType: 'ModelRequestInvalid', tenantId: 'acme', olderThanMs: 2 * 3_600_000, newerThanMs: 86_400_000 },
+      { step: 'extractInvoiceFields', errorType: 'ModelRequestInvalidError', tenantId: 'acme', olderThanMs: 2 * 3_600_000, newerThanMs: 86_400_000 },
       now,
     );
     assert.match(query, / AND JobStep IN \('extractInvoiceFields', 'extractFields'\)/, 'jobs parked before the rename carry the former name');
-    assert.match(query, / AND ErrorType = 'ModelRequestInvalid'/);
+    assert.match(query, / AND ErrorType IN \('ModelRequestInvalidError', 'ModelRequestInvalid'\)/);
     assert.match(query, / AND TenantId = 'acme'/);
     assert.match(query, / AND StatusSince <= '2026-12-02T10:00:00.000Z'/);
     assert.match(query, / AND StatusSince >= '2026-12-01T12:00:00.000Z'/);
@@ -24,6 +24,12 @@ describe('deadLetterQuery', () => {
 
   test('when the step never had another name, then the clause matches that name alone', () => {
     assert.match(deadLetterQuery({ step: 'extractText' }, now), / AND JobStep = 'extractText'$/);
+  });
+
+  test('when the error type had another name before types became class names, then jobs parked under either match', () => {
+    const expected = / AND ErrorType IN \('ModelAuthError', 'ModelAuthFailed'\)/;
+    assert.match(deadLetterQuery({ errorType: 'ModelAuthError' }, now), expected);
+    assert.match(deadLetterQuery({ errorType: 'ModelAuthFailed' }, now), expected);
   });
 
   test('when a value tries to break out of its quotes, then the filter is refused', () => {

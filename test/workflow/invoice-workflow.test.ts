@@ -137,7 +137,12 @@ describe('invoiceWorkflow with mocked activities', () => {
       const handle = await start();
       await waitForStatus(handle, 'awaiting_review');
       await handle.signal('reviewed', { fields: sampleInvoice, reviewer: 'sam' });
-      return handle.result();
+      const result = await handle.result();
+      // The verdict on the fields is in history (a local activity's marker, behind its patch marker), so replay
+      // reads it back instead of judging the fields again by whatever the schema says by then.
+      const markers = (await handle.fetchHistory()).events?.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
+      assert.deepEqual(markers, ['core_patch', 'core_local_activity']);
+      return result;
     });
     assert.equal(state.status, 'posted');
     assert.deepEqual(fake.posted, [sampleInvoice]);
@@ -211,7 +216,7 @@ describe('invoiceWorkflow with mocked activities', () => {
       const handle = await start();
       await waitForStatus(handle, 'dead_letter');
       const parked = await handle.query(statusQuery);
-      assert.equal(parked.error?.type, 'InvalidDocument');
+      assert.equal(parked.error?.type, 'InvalidDocumentError');
       assert.equal(parked.error?.step, 'extractText');
       assert.equal(parked.error?.retryable, false);
       assert.equal(parked.error?.attempts, 1, 'a non-retryable failure is not retried');
@@ -221,7 +226,7 @@ describe('invoiceWorkflow with mocked activities', () => {
     });
     assert.ok(error instanceof WorkflowFailedError);
     assert.ok(error.cause instanceof ApplicationFailure);
-    assert.equal(error.cause.type, 'InvalidDocument');
+    assert.equal(error.cause.type, 'InvalidDocumentError');
     assert.match(error.cause.message, /encrypted/);
     const [state] = error.cause.details as [JobState];
     assert.equal(state.status, 'failed');
@@ -289,7 +294,7 @@ describe('invoiceWorkflow with mocked activities', () => {
       assert.ok(pending, 'the rate-limited activity should be pending a second attempt');
       const delayMs = toMs(pending.nextAttemptScheduleTime) - toMs(pending.lastAttemptCompleteTime);
       assert.equal(Math.round(delayMs / 1000), 7, "the retry waits the provider's retry-after, not the policy interval");
-      assert.equal(pending.lastFailure?.applicationFailureInfo?.type, 'ModelRateLimited');
+      assert.equal(pending.lastFailure?.applicationFailureInfo?.type, 'ModelRateLimitedError');
       return handle.result();
     });
     assert.equal(state.status, 'posted');
@@ -313,6 +318,18 @@ describe('invoiceWorkflow with mocked activities', () => {
     assert.equal(fake.posted.length, 1);
   });
 
+  test('when a worker of the release before the type rename refuses for the budget, then its old type still reschedules the step', async () => {
+    const maxAttempts = modelCallOptions.retry?.maximumAttempts ?? 0;
+    const refusals = Array.from({ length: maxAttempts }, () =>
+      ApplicationFailure.create({ type: 'TokenBudgetExhausted', message: 'the bulk share cannot cover this call yet', nextRetryDelay: 20 }),
+    );
+    const fake = fakeActivities({ classifyDocument: refusals });
+    const state = await harness.withWorker(fake.activities, async (start) => (await start()).result());
+    assert.equal(state.status, 'posted');
+    assert.equal(fake.calls.classifyDocument, maxAttempts + 1, 'a fresh activity after the refused round');
+    assert.ok(!state.events.some((event) => event.status === 'dead_letter'), 'a busy budget is not a dead letter');
+  });
+
   test('when a billed model call fails its step for good, then the job still counts its tokens and cost', async () => {
     const billedUsage = { inputTokens: 700, outputTokens: 30, costUsd: 0.0025, calls: 1 };
     const fake = fakeActivities({ extractions: [new ContentRefusedError('the model declined', { details: { billedUsage } })] });
@@ -323,7 +340,7 @@ describe('invoiceWorkflow with mocked activities', () => {
       await handle.executeUpdate(abandonUpdate, { args: [{ operator: 'ops', reason: 'test done' }] });
       return parked;
     });
-    assert.equal(state.error?.type, 'ContentRefused');
+    assert.equal(state.error?.type, 'ContentRefusedError');
     // The refused extraction beside the one successful classification (1000 in, 200 out, one call).
     assert.deepEqual(
       { inputTokens: state.usage.inputTokens, outputTokens: state.usage.outputTokens, calls: state.usage.calls },

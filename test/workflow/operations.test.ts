@@ -54,12 +54,12 @@ describe('what the invoice workflow shows operators', () => {
       await waitForStatus(handle, 'dead_letter');
       const parked = await handle.describe();
       const error = (parked.memo as { error?: JobError }).error;
-      assert.equal(error?.type, 'InvalidDocument');
+      assert.equal(error?.type, 'InvalidDocumentError');
       assert.equal(error?.step, 'extractText');
       assert.match(error?.message ?? '', /encrypted/);
       assert.equal(parked.typedSearchAttributes.get(JobStatusKey), 'dead_letter');
       assert.equal(parked.typedSearchAttributes.get(JobStepKey), 'extractText');
-      assert.equal(parked.typedSearchAttributes.get(ErrorTypeKey), 'InvalidDocument');
+      assert.equal(parked.typedSearchAttributes.get(ErrorTypeKey), 'InvalidDocumentError');
       const since = parked.typedSearchAttributes.get(StatusSinceKey);
       assert.ok(since instanceof Date, 'StatusSince says how long the job has been parked');
       assert.ok(Math.abs(since.getTime() - before) < 60_000, `StatusSince ${since.toISOString()} is about now`);
@@ -90,7 +90,7 @@ describe('what the invoice workflow shows operators', () => {
       return { parked, memoError, error: await handle.result().then(() => undefined, (e: unknown) => e) };
     });
     assert.equal(parked.status, 'dead_letter');
-    assert.equal(parked.error?.type, 'ModelUnavailable');
+    assert.equal(parked.error?.type, 'ModelUnavailableError');
     assert.equal(parked.error?.step, 'extractInvoiceFields');
     assert.equal(parked.error?.retryable, true, 'the error was retryable; the attempts ran out');
     assert.equal(parked.error?.attempts, maximumAttempts);
@@ -99,7 +99,7 @@ describe('what the invoice workflow shows operators', () => {
     assert.equal(fake.calls.extractInvoiceFields, maximumAttempts, 'each attempt called the step once, and no more were made');
     assert.equal(fake.calls.postInvoiceToLedger, 0);
     assert.ok(error instanceof WorkflowFailedError && error.cause instanceof ApplicationFailure);
-    assert.equal(error.cause.type, 'ModelUnavailable');
+    assert.equal(error.cause.type, 'ModelUnavailableError');
   });
 
   test('when a dead letter is left alone until DEAD_LETTER_TIMEOUT, then the workflow fails with "dead letter expired" and posts nothing', async () => {
@@ -117,7 +117,7 @@ describe('what the invoice workflow shows operators', () => {
     });
     assert.ok(error instanceof WorkflowFailedError, `the workflow closed as failed: ${String(error)}`);
     assert.ok(error.cause instanceof ApplicationFailure);
-    assert.equal(error.cause.type, 'ModelRequestInvalid');
+    assert.equal(error.cause.type, 'ModelRequestInvalidError');
     assert.match(error.cause.message, /^extractInvoiceFields failed: provider answered 400 \(dead letter expired\)$/);
     assert.equal(error.cause.nonRetryable, true);
     const [state] = error.cause.details as [JobState];
@@ -189,7 +189,7 @@ describe('what the invoice workflow shows operators', () => {
   test('when jobs post, park, retry and wait for review, then the job metrics count each of them', async () => {
     const { metrics } = harness.telemetry;
     const posted = { job_type: 'invoice', priority: 'interactive', status: 'posted' };
-    const parkedLabels = { step: 'extractInvoiceFields', error_type: 'ModelRequestInvalid', priority: 'interactive' };
+    const parkedLabels = { step: 'extractInvoiceFields', error_type: 'ModelRequestInvalidError', priority: 'interactive' };
     const before = {
       posted: await counterValue(metrics.jobsFinished, posted),
       parked: await counterValue(metrics.deadLetters, parkedLabels),

@@ -1,15 +1,11 @@
-import { createHash } from 'node:crypto';
-
 /**
- * JSON with object keys sorted at every depth, so two bodies that differ only in key order (which
- * JSON does not give a meaning) hash the same. Array order is kept: it is meaningful (line items).
+ * JSON with object keys sorted at every depth, so two values that differ only in key order (which JSON gives no
+ * meaning) are one text: one review decision is one Update id however a client ordered its keys, one ledger
+ * body one hash. Array order is kept: it is meaningful (line items). `undefined` members are left out, as
+ * JSON.stringify does.
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeysDeep(value));
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return JSON.stringify(sortKeysDeep(value)) ?? 'null';
 }
 
 function sortKeysDeep(value: unknown): unknown {

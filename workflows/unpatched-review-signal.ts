@@ -1,0 +1,21 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Invoice } from '../common/invoice';
+import { formatErrors } from '../common/schema-errors';
+import recordedSchema from './unpatched-review-signal.invoice.schema.json';
+
+let validate: ValidateFunction<Invoice> | undefined;
+
+/**
+ * How the `reviewed` signal was judged before REVIEW_SIGNAL_CHECK_PATCH (workflows/review.ts): inline, against the
+ * invoice schema as it was then, frozen in the JSON file beside this one. Only histories that took that path run
+ * it, so editing common/schemas/invoice.schema.json cannot change their replay. Delete both files with the patch.
+ */
+export function errorsAsBeforeReviewSignalCheck(fields: unknown): string[] {
+  if (!validate) {
+    const ajv = new Ajv({ allErrors: true, strict: true });
+    addFormats(ajv, ['date']);
+    validate = ajv.compile<Invoice>(recordedSchema);
+  }
+  return validate(fields) ? [] : formatErrors(validate.errors ?? []);
+}
