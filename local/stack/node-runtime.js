@@ -7,7 +7,7 @@
 //   node local/stack/node-runtime.js 22.23.5 → the same for an exact version
 'use strict';
 const { spawnSync } = require('node:child_process');
-const { existsSync, mkdirSync, renameSync, rmSync } = require('node:fs');
+const { mkdirSync, renameSync, rmSync } = require('node:fs');
 const { homedir } = require('node:os');
 const { join } = require('node:path');
 
