@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../lib/config';
@@ -63,10 +63,11 @@ export async function runWorkerStartBenchmark(argv: string[]): Promise<void> {
     ]),
   );
   console.log(JSON.stringify(summary, null, 2));
-  await writeFile(
-    join(REPO_ROOT, 'bench', 'results', 'worker-start.json'),
-    `${JSON.stringify({ node: process.version, runs, measuredAt: new Date().toISOString(), ...summary }, null, 2)}\n`,
-  );
+  // One entry per Node major, so the figures on 20, 22 and 24 sit side by side.
+  const resultsFile = join(REPO_ROOT, 'bench', 'results', 'worker-start.json');
+  const results = existsSync(resultsFile) ? (JSON.parse(await readFile(resultsFile, 'utf8')) as Record<string, unknown>) : {};
+  results[`node${process.versions.node.split('.')[0]}`] = { node: process.version, runs, measuredAt: new Date().toISOString(), ...summary };
+  await writeFile(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 }
 
 /** Spawn → the server lists this pid among the activity pollers; then SIGTERM and wait for it to drain and exit. */
