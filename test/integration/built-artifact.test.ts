@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
@@ -27,6 +28,7 @@ describe('the built artifact (npm run build, then node dist/…)', () => {
   const prefix = `built-${randomUUID().slice(0, 8)}`;
   let supervisor: Supervisor;
   let apiUrl: string;
+  let workerEnv: Record<string, string>;
 
   before(async () => {
     const { productEnv, dataDir, temporalAddress, temporalNamespace } = testEnv();
@@ -39,12 +41,13 @@ describe('the built artifact (npm run build, then node dist/…)', () => {
     const port = await freePort();
     apiUrl = `http://127.0.0.1:${port}`;
     const env = { ...productEnv, TASK_QUEUE_PREFIX: prefix };
+    workerEnv = { ...env, WORKER_METRICS_PORT: '0' };
     await Promise.all([
       supervisor.start({
         name: 'built-worker',
         command: process.execPath,
         args: [join(outDir, 'workers', 'main.js')],
-        env: { ...env, WORKER_METRICS_PORT: '0' },
+        env: workerEnv,
         ready: async ({ pid }) => workerIsPolling(temporalAddress, temporalNamespace, pid, prefix),
         readyTimeoutMs: 120_000,
       }),
@@ -101,5 +104,33 @@ describe('the built artifact (npm run build, then node dist/…)', () => {
     assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
     const job = await waitForJob(submitted.body.jobId as string, ['posted', 'failed', 'rejected', 'awaiting_review'], 90_000);
     assert.equal(job.status, 'posted');
+  });
+
+  test('when the built worker gets SIGTERM (what tini passes on in the image), then it stops polling, drains and exits 0', async () => {
+    const { temporalAddress, temporalNamespace } = testEnv();
+    assert.ok(temporalAddress);
+    // Its own queues, so the server's view of polling belongs to this process alone.
+    const ownPrefix = `${prefix}-sigterm`;
+    const child = spawn(process.execPath, [join(outDir, 'workers', 'main.js')], {
+      env: { ...process.env, ...workerEnv, TASK_QUEUE_PREFIX: ownPrefix, WORKER_PRIORITIES: 'bulk', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    try {
+      while (!(await workerIsPolling(temporalAddress, temporalNamespace, child.pid, ownPrefix))) {
+        assert.equal(child.exitCode, null, `the worker exited before polling:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0, output);
+      assert.match(output, /"msg":"worker stopped"/, 'it ran its shutdown to the end instead of being cut off');
+    } finally {
+      clearTimeout(killer);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
   });
 });
