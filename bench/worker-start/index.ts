@@ -59,19 +59,36 @@ export async function runWorkerStartBenchmark(argv: string[]): Promise<void> {
   const summary = Object.fromEntries(
     (Object.keys(MODES) as Mode[]).map((mode) => [
       mode,
-      { medianS: round(percentile(seconds[mode], 50)), minS: round(Math.min(...seconds[mode])), maxS: round(Math.max(...seconds[mode])), runsS: seconds[mode].map(round) },
+      {
+        medianS: round(percentile(seconds[mode], 50)),
+        minS: round(Math.min(...seconds[mode])),
+        maxS: round(Math.max(...seconds[mode])),
+        runsS: seconds[mode].map(round),
+      },
     ]),
   );
   console.log(JSON.stringify(summary, null, 2));
   // One entry per Node major, so the figures on 20, 22 and 24 sit side by side.
   const resultsFile = join(REPO_ROOT, 'bench', 'results', 'worker-start.json');
-  const results = existsSync(resultsFile) ? (JSON.parse(await readFile(resultsFile, 'utf8')) as Record<string, unknown>) : {};
-  results[`node${process.versions.node.split('.')[0]}`] = { node: process.version, runs, measuredAt: new Date().toISOString(), ...summary };
+  const results = existsSync(resultsFile)
+    ? (JSON.parse(await readFile(resultsFile, 'utf8')) as Record<string, unknown>)
+    : {};
+  results[`node${process.versions.node.split('.')[0]}`] = {
+    node: process.version,
+    runs,
+    measuredAt: new Date().toISOString(),
+    ...summary,
+  };
   await writeFile(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 }
 
 /** Spawn → the server lists this pid among the activity pollers; then SIGTERM and wait for it to drain and exit. */
-async function timeToPolling(mode: Mode, env: Record<string, string>, address: string, namespace: string): Promise<number> {
+async function timeToPolling(
+  mode: Mode,
+  env: Record<string, string>,
+  address: string,
+  namespace: string,
+): Promise<number> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, MODES[mode], {
     cwd: REPO_ROOT,
@@ -82,7 +99,8 @@ async function timeToPolling(mode: Mode, env: Record<string, string>, address: s
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${mode} worker exited with code ${child.exitCode} before polling`);
-      if (await workerIsPolling(address, namespace, child.pid).catch(() => false)) return (performance.now() - startedAt) / 1000;
+      if (await workerIsPolling(address, namespace, child.pid).catch(() => false))
+        return (performance.now() - startedAt) / 1000;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {

@@ -8,7 +8,13 @@ import { WORKFLOW_BUNDLE_FILE, bundleWorkflows } from '../../workers/create-work
 const REPO_ROOT = join(__dirname, '..', '..');
 
 /** What `npm run build` leaves in the output folder besides the compiled JavaScript. */
-export const BUILT_ENTRYPOINTS = ['workers/main.js', 'api/main.js', 'cli/main.js', 'ops/replay-command.js', 'ops/capacity-command.js'];
+export const BUILT_ENTRYPOINTS = [
+  'workers/main.js',
+  'api/main.js',
+  'cli/main.js',
+  'ops/replay-command.js',
+  'ops/capacity-command.js',
+];
 
 export interface BuildOptions {
   /**
@@ -59,7 +65,9 @@ function run(command: string, args: string[]): Promise<void> {
     const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', reject);
     child.on('exit', (code) =>
-      code === 0 ? resolvePromise() : reject(new Error(`${args.slice(0, 3).join(' ')} exited ${code}: the build stops at a type error`)),
+      code === 0
+        ? resolvePromise()
+        : reject(new Error(`${args.slice(0, 3).join(' ')} exited ${code}: the build stops at a type error`)),
     );
   });
 }
@@ -67,7 +75,8 @@ function run(command: string, args: string[]): Promise<void> {
 if (require.main === module) {
   const { values } = parseArgs({ options: { 'out-dir': { type: 'string' } } });
   buildArtifact(values['out-dir'] ? { outDir: values['out-dir'] } : {}).then(
-    (outDir) => console.log(`[build] done: node ${join(outDir, 'workers', 'main.js')} | node ${join(outDir, 'api', 'main.js')}`),
+    (outDir) =>
+      console.log(`[build] done: node ${join(outDir, 'workers', 'main.js')} | node ${join(outDir, 'api', 'main.js')}`),
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);
       process.exit(1);

