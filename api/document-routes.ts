@@ -22,7 +22,8 @@ export function documentRouter(deps: { jobs: JobsService; config: Pick<Config, '
       ...(document.contentLength !== undefined ? { 'content-length': String(document.contentLength) } : {}),
     });
     let storeFailed = false;
-    document.body.once('error', () => (storeFailed = true));
+    // Only while we still send: on Node 24 pipeline() also errors the body after the reader leaves.
+    document.body.once('error', () => (storeFailed = !res.destroyed));
     try {
       await pipeline(document.body, res);
     } catch (error) {

@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import express, { type Request, type Response, Router } from 'express';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
-import { buildReviewerScript, type BuiltScript } from '../reviewer/build';
+import { type BuiltScript, loadReviewerScript } from '../reviewer/build';
 import { ApiError } from './api-error';
 import { authenticate, callerOf } from './auth';
 
@@ -33,7 +33,7 @@ export function reviewPageRouter(deps: { config: Pick<Config, 'tenants' | 'jobs'
   let script: Promise<BuiltScript> | undefined;
   const builtScript = () => {
     // Built on first use and kept; a failed build is retried on the next request instead of being cached.
-    script ??= buildReviewerScript().catch((error: unknown) => {
+    script ??= loadReviewerScript().catch((error: unknown) => {
       script = undefined;
       throw error;
     });

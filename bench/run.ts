@@ -1,12 +1,14 @@
 import { runClientsBenchmark } from './clients';
 import { runOverheadBenchmark } from './overhead';
 import { runQuotaBenchmark } from './quota';
+import { runWorkerStartBenchmark } from './worker-start';
 
 /** `npm run bench -- <name> [options]`: benchmarks compare our way and the naive way in one run (DESIGN.md §6). */
 const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   quota: runQuotaBenchmark,
   clients: runClientsBenchmark,
   overhead: runOverheadBenchmark,
+  'worker-start': runWorkerStartBenchmark,
 };
 
 async function main(): Promise<void> {

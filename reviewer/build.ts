@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { invoiceValidatorSource } from './invoice-validator-source';
 
 const REPO_ROOT = join(__dirname, '..');
 export const REVIEWER_ENTRY = join(__dirname, 'browser', 'main.ts');
+
+/** `npm run build` writes the page's script here (relative to this folder: `dist/reviewer/assets/reviewer.js`). */
+export const PREBUILT_REVIEWER_SCRIPT = join('assets', 'reviewer.js');
 
 export interface BuiltScript {
   code: string;
@@ -42,6 +47,17 @@ export async function buildReviewerScript(entry: string = REVIEWER_ENTRY): Promi
     logLevel: 'silent',
     plugins: [invoiceValidatorPlugin],
   });
-  const code = result.outputFiles[0]?.text ?? '';
+  return builtScript(result.outputFiles[0]?.text ?? '');
+}
+
+/**
+ * The page's script as served: the file `npm run build` made when there is one (production runs no bundler), else
+ * bundled now (development from source, where the browser code changes under you).
+ */
+export async function loadReviewerScript(prebuilt = join(__dirname, PREBUILT_REVIEWER_SCRIPT)): Promise<BuiltScript> {
+  return existsSync(prebuilt) ? builtScript(await readFile(prebuilt, 'utf8')) : buildReviewerScript();
+}
+
+function builtScript(code: string): BuiltScript {
   return { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 22)}"` };
 }

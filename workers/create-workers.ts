@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import {
   type ActivitySlotInfo,
   bundleWorkflowCode,
@@ -7,6 +8,7 @@ import {
   Worker,
   type WorkerOptions,
   type WorkflowBundle,
+  type WorkflowBundleOption,
 } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { type Priority, taskQueueFor } from '../common/task-queues';
@@ -14,7 +16,14 @@ import type { Config } from '../lib/config';
 import { workerTelemetry, type WorkerTelemetry } from '../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from './activity-failure-interceptor';
 
-export const WORKFLOWS_PATH = join(__dirname, '..', 'workflows', 'index.ts');
+/** `.ts` when run from source through tsx, `.js` when run from the compiled `dist/`. */
+const SOURCE_EXTENSION = extname(__filename);
+
+export const WORKFLOWS_PATH = join(__dirname, '..', 'workflows', `index${SOURCE_EXTENSION}`);
+
+/** `npm run build` writes the bundle here (local/build/build.ts): `dist/workflow-bundle.js` beside `dist/workers/`. */
+export const WORKFLOW_BUNDLE_FILE = 'workflow-bundle.js';
+const PREBUILT_WORKFLOW_BUNDLE = join(__dirname, '..', WORKFLOW_BUNDLE_FILE);
 
 /**
  * Workflow interceptors live in the bundle: trace context through workflow and activities, job ids on log lines.
@@ -22,7 +31,7 @@ export const WORKFLOWS_PATH = join(__dirname, '..', 'workflows', 'index.ts');
  */
 export const WORKFLOW_INTERCEPTOR_MODULES = [
   require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
-  join(__dirname, '..', 'workflows', 'log-attributes-interceptor.ts'),
+  join(__dirname, '..', 'workflows', `log-attributes-interceptor${SOURCE_EXTENSION}`),
 ];
 
 /** Bundled once per process and shared by the workers of every queue (bundling takes seconds). */
@@ -32,6 +41,14 @@ export async function bundleWorkflows(workflowsPath = WORKFLOWS_PATH): Promise<W
     workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
     logger: quietBundlerLogger,
   });
+}
+
+/**
+ * What a worker process runs: the bundle `npm run build` made (production: no webpack at start, and every pod runs
+ * the very code that was built and tested), else a bundle made now (development from source).
+ */
+export async function workflowBundleForProcess(prebuilt = PREBUILT_WORKFLOW_BUNDLE): Promise<WorkflowBundleOption> {
+  return existsSync(prebuilt) ? { codePath: prebuilt } : bundleWorkflows();
 }
 
 const quietBundlerLogger = {
@@ -47,7 +64,7 @@ export interface CreateWorkersOptions {
   connection: NativeConnection;
   config: Pick<Config, 'temporal' | 'worker'>;
   deps: ActivityDeps;
-  workflowBundle: WorkflowBundle;
+  workflowBundle: WorkflowBundleOption;
   priorities?: Priority[];
   /** Metrics and tracing; without it the workers still register the sinks the workflows call. */
   telemetry?: WorkerTelemetry;

@@ -1,6 +1,6 @@
 import { createActivityDeps } from './activity-deps';
 import { gatewayFromConfig } from '../gateway/gateway-from-config';
-import { bundleWorkflows, createWorkers } from './create-workers';
+import { createWorkers, workflowBundleForProcess } from './create-workers';
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { connectWorker } from '../lib/temporal-connection';
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     config,
     deps: createActivityDeps(config, gateway.gateway),
     activitySlots: (priority) => gateway.activitySlots(priority),
-    workflowBundle: await bundleWorkflows(),
+    workflowBundle: await workflowBundleForProcess(),
     telemetry: observability.telemetry,
   });
   log.info(

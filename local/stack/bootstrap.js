@@ -13,7 +13,8 @@ const [major, minor] = process.versions.node.split('.').map(Number);
 const supported = (major === 20 && minor >= 19) || (major === 22 && minor >= 13) || major >= 24;
 if (major > 24) console.warn(`Slowlane is tested on Node.js 20, 22 and 24; ${process.version} is newer.`);
 if (!supported) {
-  console.error(`Slowlane runs on Node.js 20.19+, 22.13+ or 24+ (22 or 24 recommended); this is ${process.version}.`);
+  console.error(`Slowlane runs on Node.js 20.19+, 22.13+ or 24+ (24 recommended); this is ${process.version}.`);
+  console.error('Node 24 from the npm registry: export PATH="$(node local/stack/node-runtime.js 24):$PATH"');
   process.exit(1);
 }
 
