@@ -1,4 +1,4 @@
-import type { JobView } from '../api/job-view';
+import type { Job } from '../common/api-contract/job';
 import type { Priority } from '../common/task-queues';
 
 export interface ClientOptions {
@@ -68,10 +68,10 @@ export function createSlowlaneClient(options: ClientOptions) {
     },
 
     /** The job, and how long the API suggests waiting before asking again. */
-    async get(jobId: string): Promise<{ job: JobView; retryAfterMs?: number }> {
+    async get(jobId: string): Promise<{ job: Job; retryAfterMs?: number }> {
       const response = await call(`/jobs/${encodeURIComponent(jobId)}`);
       const retryAfter = Number(response.headers.get('retry-after'));
-      return { job: (await response.json()) as JobView, ...(retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
+      return { job: (await response.json()) as Job, ...(retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
     },
   };
 }

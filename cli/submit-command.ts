@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { JobView } from '../api/job-view';
+import type { Job } from '../common/api-contract/job';
 import type { Priority } from '../common/task-queues';
 import { findDocuments, readDocument } from './documents';
 import { summarize, table, type Terminal } from './progress';
@@ -117,7 +117,7 @@ async function waitForJobs(client: SlowlaneClient, outcomes: JobOutcome[], timeo
   return true;
 }
 
-function fromJob(job: JobView): Partial<JobOutcome> {
+function fromJob(job: Job): Partial<JobOutcome> {
   return {
     status: job.status,
     step: job.step,
