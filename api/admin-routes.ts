@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import type { DeadLetterList } from '../common/api-contract/admin';
 import type { JobStep } from '../common/job';
 import type { Config } from '../lib/config';
 import { parseDurationMs } from '../lib/duration';
@@ -7,6 +8,7 @@ import type { ReplayAction } from '../ops/replay';
 import { ApiError, apiErrors } from './api-error';
 import { requireAdmin } from './admin-auth';
 import type { AdminService } from './admin-service';
+import { checkRequest, requestValidators } from './request-validation';
 
 /** How each replay outcome answers over HTTP. */
 const REPLAY_STATUS: Record<ReplayAction, number> = {
@@ -30,7 +32,8 @@ export function adminRouter(deps: { admin: AdminService; config: Pick<Config, 'a
       throw apiErrors.invalidRequest('limit must be a whole number from 1 to 1000', { field: 'limit' });
     }
     try {
-      res.json(await deps.admin.deadLetters(parseFilter(req.query), limit));
+      const list: DeadLetterList = await deps.admin.deadLetters(parseFilter(req.query), limit);
+      res.json(list);
     } catch (error) {
       if (error instanceof InvalidFilterError) throw apiErrors.invalidRequest(error.message);
       throw error;
@@ -38,9 +41,9 @@ export function adminRouter(deps: { admin: AdminService; config: Pick<Config, 'a
   });
 
   router.post('/admin/jobs/:id/replay', async (req: Request, res: Response) => {
-    const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
-    const text = (value: unknown, fallback: string) =>
-      typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 200) : fallback;
+    // The body is optional: `?dryRun=true` alone is a whole request.
+    const body = req.body === undefined ? {} : checkRequest(requestValidators.replayRequest, req.body);
+    const text = (value: string | undefined, fallback: string) => (value !== undefined && value.trim() !== '' ? value.trim().slice(0, 200) : fallback);
     const outcome = await deps.admin.replay(String(req.params.id), {
       operator: text(body.operator, 'admin-api'),
       reason: text(body.reason, 'replay after a fix'),

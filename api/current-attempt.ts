@@ -1,6 +1,6 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import { isActivityStep } from '../common/job-steps';
-import type { CurrentAttempt } from './job-view';
+import type { CurrentAttempt } from '../common/api-contract/job-parts';
 
 type PendingActivity = NonNullable<WorkflowExecutionDescription['raw']['pendingActivities']>[number];
 type Timestamp = { seconds?: unknown; nanos?: number | null } | null | undefined;

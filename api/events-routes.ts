@@ -4,7 +4,8 @@ import { isTerminal, type JobEvent, type JobStatus, type JobStep } from '../comm
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { authenticate, callerOf } from './auth';
-import type { JobEvents, JobsService } from './jobs-service';
+import type { JobEvents } from './jobs/job-events';
+import type { JobsService } from './jobs-service';
 
 /** Comments on an idle stream keep proxies and load balancers from closing it. */
 const KEEP_ALIVE_MS = 15_000;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
+import type { ErrorObject } from 'ajv/dist/2020';
+import { LIST_PAGE_SIZE } from '../common/api-contract/job-list';
+import type { Submission } from '../common/api-contract/submission';
 import { IDEMPOTENCY_KEY_PATTERN } from '../common/job-id';
-import type { Invoice } from '../common/invoice';
-import { JOB_STATUSES, type JobStatus } from '../common/job';
 import type { SubmitReviewInput } from '../common/messages';
-import { PRIORITIES, type Priority } from '../common/task-queues';
 import { checkCallbackUrl } from '../lib/callback-url';
 import type { Config } from '../lib/config';
 import { apiErrors } from './api-error';
@@ -12,9 +12,8 @@ import { authenticate, callerOf } from './auth';
 import type { JobsService } from './jobs-service';
 import { receiveUpload } from './multipart-upload';
 import { retryAfterSeconds } from './poll-hint';
+import { checkRequest, requestValidators } from './request-validation';
 import { reviewUpdateId } from './review-update-id';
-
-const ALLOWED_FIELDS = new Set(['type', 'priority', 'callbackUrl']);
 
 /** The request's Idempotency-Key, if it sent one; the same rule on every route that takes one. */
 function idempotencyKeyOf(req: Request): string | undefined {
@@ -36,22 +35,14 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
     const keyHeader = idempotencyKeyOf(req);
     const upload = await receiveUpload(req, { maxBytes: config.api.maxUploadBytes, tmpDir: config.api.uploadTmpDir });
     try {
-      const unknown = Object.keys(upload.fields).filter((name) => !ALLOWED_FIELDS.has(name));
-      if (unknown.length > 0) {
-        throw apiErrors.invalidRequest(`unknown field(s) ${unknown.join(', ')}; allowed: file, ${[...ALLOWED_FIELDS].join(', ')}`);
-      }
-      if (upload.fields.type !== 'invoice') {
-        throw apiErrors.invalidRequest('field "type" is required and must be "invoice"', { field: 'type' });
-      }
-      const priority = (upload.fields.priority ?? 'interactive') as Priority;
-      if (!PRIORITIES.includes(priority)) {
-        throw apiErrors.invalidRequest(`field "priority" must be one of ${PRIORITIES.join(', ')}`, { field: 'priority' });
-      }
+      // The file part stands in as its name: its bytes were judged by receiveUpload.
+      const form = checkRequest(requestValidators.submitJobForm, { ...upload.fields, file: upload.fileName });
+      const priority = form.priority ?? 'interactive';
       const tenant = callerOf(res).tenant;
-      const callbackUrl = upload.fields.callbackUrl ?? tenant.defaultCallbackUrl;
+      const callbackUrl = form.callbackUrl ?? tenant.defaultCallbackUrl;
       if (callbackUrl !== undefined) {
         const checked = checkCallbackUrl(callbackUrl, { allowPrivate: config.clients.allowPrivateCallbackUrls });
-        const what = upload.fields.callbackUrl !== undefined ? 'field "callbackUrl"' : "the tenant's defaultCallbackUrl";
+        const what = form.callbackUrl !== undefined ? 'field "callbackUrl"' : "the tenant's defaultCallbackUrl";
         if (!checked.ok) throw apiErrors.invalidRequest(`${what} ${checked.reason}`, { field: 'callbackUrl' });
       }
       const { job, replayed } = await jobs.submit({
@@ -62,27 +53,26 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
         ...(callbackUrl !== undefined ? { callbackUrl } : {}),
       });
       res.status(202).location(job.links.self ?? '').set('Idempotent-Replayed', String(replayed));
-      res.json({ jobId: job.jobId, status: job.status, links: job.links });
+      const submission: Submission = { jobId: job.jobId, status: job.status, links: job.links };
+      res.json(submission);
     } finally {
       await upload.cleanup();
     }
   });
 
   router.get('/jobs', reviewers, async (req: Request, res: Response) => {
-    const status = req.query.status;
-    if (status !== undefined && !JOB_STATUSES.includes(status as JobStatus)) {
-      throw apiErrors.invalidRequest(`status must be one of ${JOB_STATUSES.join(', ')}`, { field: 'status' });
-    }
-    const limit = req.query.limit === undefined ? 50 : Number(req.query.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
-      throw apiErrors.invalidRequest('limit must be a whole number from 1 to 200', { field: 'limit' });
-    }
-    const pageToken = typeof req.query.pageToken === 'string' ? req.query.pageToken : undefined;
+    const { limit } = req.query;
+    // Query values are text; the limit is read as a number the way the query schema's integer expects.
+    const query = checkRequest(requestValidators.listJobsQuery, {
+      status: req.query.status,
+      limit: limit === undefined ? undefined : Number(limit),
+      pageToken: req.query.pageToken,
+    });
     res.json(
       await jobs.list(callerOf(res).tenant.id, {
-        ...(status ? { status: status as JobStatus } : {}),
-        pageSize: limit,
-        ...(pageToken ? { pageToken } : {}),
+        ...(query.status ? { status: query.status } : {}),
+        pageSize: query.limit ?? LIST_PAGE_SIZE.default,
+        ...(query.pageToken ? { pageToken: query.pageToken } : {}),
       }),
     );
   });
@@ -106,24 +96,19 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
   return router;
 }
 
+const REVIEW_EXAMPLE = '{"decision":"approve","fields":{...}} or {"decision":"reject","reason":"..."}';
+
+/**
+ * Problems inside an approval's fields are not the request's shape: the use case answers them with a 422 while the
+ * job awaits review, and with a 409 once it moved on (then the fields no longer matter).
+ */
+const isAboutFieldValues = (error: ErrorObject): boolean =>
+  error.instancePath.startsWith('/fields/') || (error.instancePath === '/fields' && error.keyword !== 'type');
+
 function parseReview(body: unknown, defaultReviewer: string): SubmitReviewInput {
-  if (typeof body !== 'object' || body === null) {
-    throw apiErrors.invalidRequest('send a JSON body: {"decision":"approve","fields":{...}} or {"decision":"reject","reason":"..."}');
-  }
-  const { decision, fields, reason, reviewer } = body as Record<string, unknown>;
-  const who = typeof reviewer === 'string' && reviewer.trim() !== '' ? reviewer.trim().slice(0, 100) : defaultReviewer;
-  if (decision === 'approve') {
-    if (typeof fields !== 'object' || fields === null) {
-      throw apiErrors.invalidRequest('an approval needs "fields": the invoice as it should be posted', { field: 'fields' });
-    }
-    // Shape and schema are checked by the service and again by the workflow's update validator.
-    return { decision: 'approve', fields: fields as Invoice, reviewer: who };
-  }
-  if (decision === 'reject') {
-    if (typeof reason !== 'string' || reason.trim() === '') {
-      throw apiErrors.invalidRequest('a rejection needs a non-empty "reason"', { field: 'reason' });
-    }
-    return { decision: 'reject', reason: reason.trim().slice(0, 1000), reviewer: who };
-  }
-  throw apiErrors.invalidRequest('"decision" must be "approve" or "reject"', { field: 'decision' });
+  const request = checkRequest(requestValidators.reviewRequest, body, { example: REVIEW_EXAMPLE, deferred: isAboutFieldValues });
+  const named = request.reviewer?.trim();
+  const reviewer = named ? named.slice(0, 100) : defaultReviewer;
+  if (request.decision === 'approve') return { decision: 'approve', fields: request.fields, reviewer };
+  return { decision: 'reject', reason: request.reason.trim().slice(0, 1000), reviewer };
 }

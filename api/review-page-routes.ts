@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import express, { type Request, type Response, Router } from 'express';
+import type { ReviewSession } from '../common/api-contract/meta';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { type BuiltScript, loadReviewerScript } from '../reviewer/build';
@@ -85,12 +86,13 @@ export function reviewPageRouter(deps: { config: Pick<Config, 'tenants' | 'jobs'
 
   router.get('/review/session', authenticate(deps.config.tenants, ['api', 'reviewer']), (_req: Request, res: Response) => {
     const caller = callerOf(res);
-    res.set('cache-control', 'no-store').json({
+    const session: ReviewSession = {
       tenantId: caller.tenant.id,
       role: caller.role,
       reviewer: `${caller.tenant.id}-${caller.role === 'reviewer' ? 'reviewer' : 'api'}`,
       confidenceThreshold: deps.config.jobs.confidenceThreshold,
-    });
+    };
+    res.set('cache-control', 'no-store').json(session);
   });
 
   return router;

@@ -1,6 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-// eslint-disable-next-line no-restricted-imports -- moves to common/ in the contract change
-import type { JobView } from '../api/job-view';
+import type { Job } from '../common/api-contract/job';
 import type { Priority } from '../common/task-queues';
 
 export interface ClientOptions {
@@ -70,10 +69,10 @@ export function createSlowlaneClient(options: ClientOptions) {
     },
 
     /** The job, and how long the API suggests waiting before asking again. */
-    async get(jobId: string): Promise<{ job: JobView; retryAfterMs?: number }> {
+    async get(jobId: string): Promise<{ job: Job; retryAfterMs?: number }> {
       const response = await call(`/jobs/${encodeURIComponent(jobId)}`);
       const retryAfter = Number(response.headers.get('retry-after'));
-      return { job: (await response.json()) as JobView, ...(retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
+      return { job: (await response.json()) as Job, ...(retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
     },
   };
 }

@@ -1,7 +1,6 @@
 import { relative } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-// eslint-disable-next-line no-restricted-imports -- moves to common/ in the contract change
-import type { JobView } from '../api/job-view';
+import type { Job } from '../common/api-contract/job';
 import type { Priority } from '../common/task-queues';
 import { findDocuments, readDocument } from './documents';
 import { summarize, table, type Terminal } from './progress';
@@ -119,7 +118,7 @@ async function waitForJobs(client: SlowlaneClient, outcomes: JobOutcome[], timeo
   return true;
 }
 
-function fromJob(job: JobView): Partial<JobOutcome> {
+function fromJob(job: Job): Partial<JobOutcome> {
   return {
     status: job.status,
     step: job.step,

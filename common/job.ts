@@ -1,21 +1,15 @@
+import type { DeadLetter, JobError, ReviewDecision, Usage } from './api-contract/job-parts';
 import type { Invoice, InvoiceExtraction } from './invoice';
 import type { Priority } from './task-queues';
 
-export type JobType = 'invoice';
+// The parts the API shows as they are are defined once, with their JSON schema, in the API contract.
+export type { DeadLetter, JobError, ReviewDecision, Usage };
+
+export const JOB_TYPES = ['invoice'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
 
 /** The status vocabulary of the API's `status` field and the JobStatus search attribute. */
-export type JobStatus =
-  | 'queued'
-  | 'processing'
-  | 'awaiting_review'
-  | 'posted'
-  | 'rejected'
-  | 'review_expired'
-  | 'failed'
-  | 'dead_letter';
-
-export const TERMINAL_STATUSES: readonly JobStatus[] = ['posted', 'rejected', 'review_expired', 'failed'];
-export const JOB_STATUSES: readonly JobStatus[] = [
+export const JOB_STATUSES = [
   'queued',
   'processing',
   'awaiting_review',
@@ -24,13 +18,17 @@ export const JOB_STATUSES: readonly JobStatus[] = [
   'review_expired',
   'failed',
   'dead_letter',
-];
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const TERMINAL_STATUSES: readonly JobStatus[] = ['posted', 'rejected', 'review_expired', 'failed'];
 
 export function isTerminal(status: JobStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
 
-export type JobStep = 'extractText' | 'classifyDocument' | 'extractInvoiceFields' | 'validate' | 'review' | 'postInvoiceToLedger';
+export const JOB_STEPS = ['extractText', 'classifyDocument', 'extractInvoiceFields', 'validate', 'review', 'postInvoiceToLedger'] as const;
+export type JobStep = (typeof JOB_STEPS)[number];
 
 /** Where the uploaded document lives; workflows carry this reference, never the bytes. */
 export interface DocumentRef {
@@ -60,29 +58,6 @@ export interface InvoiceJobInput {
   submittedAt: string;
 }
 
-export interface JobError {
-  type: string;
-  message: string;
-  step?: JobStep;
-  retryable: boolean;
-  attempts?: number;
-}
-
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  calls: number;
-}
-
-export interface ReviewDecision {
-  decision: 'approved' | 'rejected';
-  reviewer: string;
-  fields?: Invoice;
-  reason?: string;
-  decidedAt: string;
-}
-
 /** One change the client can see: SSE streams these (id = seq) and webhooks carry the notable ones. */
 export interface JobEvent {
   seq: number;
@@ -90,14 +65,6 @@ export interface JobEvent {
   step?: JobStep;
   at: string;
   error?: JobError;
-}
-
-export interface DeadLetter {
-  error: JobError;
-  since: string;
-  expiresAt: string;
-  /** How many times an operator has sent this job back to its failed step. */
-  retries: number;
 }
 
 /** What the `status` query returns: the job as the workflow sees it. */

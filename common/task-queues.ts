@@ -1,5 +1,5 @@
-export type Priority = 'interactive' | 'bulk';
-export const PRIORITIES: readonly Priority[] = ['interactive', 'bulk'];
+export const PRIORITIES = ['interactive', 'bulk'] as const;
+export type Priority = (typeof PRIORITIES)[number];
 
 /** One task queue per priority class, so bulk backfills never sit in front of a waiting user. */
 export function taskQueueFor(priority: Priority, prefix = 'slowlane'): string {

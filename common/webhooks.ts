@@ -1,25 +1,12 @@
-import type { JobError, JobStatus } from './job';
+import type { WebhookEvent as WebhookBody, WebhookEventType } from './api-contract/webhook-event';
+import type { JobStatus } from './job';
 
-export type WebhookEventType =
-  | 'job.awaiting_review'
-  | 'job.posted'
-  | 'job.rejected'
-  | 'job.review_expired'
-  | 'job.failed';
+export type { WebhookEventType };
 
-/** The JSON body of a webhook (Standard Webhooks: `type`, `timestamp`, `data`). */
-export interface WebhookEvent {
+/** A webhook to deliver: its JSON body (the API contract's WebhookEvent) and its id. */
+export interface WebhookEvent extends WebhookBody {
   /** Stable across delivery retries, so receivers can drop duplicates: the `webhook-id` header. */
   id: string;
-  type: WebhookEventType;
-  timestamp: string;
-  data: {
-    jobId: string;
-    tenantId: string;
-    status: JobStatus;
-    error?: JobError;
-    ledgerEntryId?: string;
-  };
 }
 
 export interface DeliverWebhookInput {

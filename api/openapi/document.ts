@@ -1,8 +1,9 @@
-import { adminKeyScheme, adminPaths } from '../admin-openapi';
+import { apiComponents } from '../../common/api-contract/components';
+import { adminKeyScheme, adminPaths } from './admin-paths';
 import { jobPaths } from './job-paths';
 import { pagePaths } from './page-paths';
+import { bodyRef, type Schema } from './refs';
 import { json } from './responses';
-import { ref, type Schema, schemas } from './schemas';
 
 const DESCRIPTION = `Slowlane runs slow AI steps (invoice field extraction) durably on Temporal, outside the HTTP request.
 Submit a document, then follow the job by polling \`GET /jobs/{id}\` (honour \`Retry-After\`), by Server-Sent
@@ -25,7 +26,7 @@ const webhooks: Record<string, Schema> = {
         { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds when this attempt was signed.', schema: { type: 'string' } },
         { name: 'webhook-signature', in: 'header', required: true, description: '`v1,<base64 HMAC-SHA256 of id.timestamp.body>`', schema: { type: 'string' } },
       ],
-      requestBody: { required: true, content: json(ref('WebhookEvent')) },
+      requestBody: { required: true, content: json(bodyRef('WebhookEvent')) },
       responses: {
         '200': { description: 'Any 2xx: received; no more attempts for this event.' },
         '410': { description: 'Gone: this receiver never wants these events; delivery stops.' },
@@ -34,7 +35,10 @@ const webhooks: Record<string, Schema> = {
   },
 };
 
-/** The whole contract: every route the API serves, its errors, and the webhooks it sends. */
+/**
+ * The whole contract: every route the API serves, its errors, and the webhooks it sends. Its bodies are the API
+ * contract's schema objects themselves (common/api-contract), the ones the request validators are compiled from.
+ */
 export function openApiDocument(options: { serverUrl: string }): Schema {
   return {
     openapi: '3.1.0',
@@ -56,7 +60,7 @@ export function openApiDocument(options: { serverUrl: string }): Schema {
     paths: { ...jobPaths, ...pagePaths, ...adminPaths },
     webhooks,
     components: {
-      schemas,
+      schemas: apiComponents,
       securitySchemes: {
         adminKey: adminKeyScheme,
         apiKey: { type: 'http', scheme: 'bearer', description: 'A tenant’s API key (`demo-key` in the local stack).' },

@@ -1,5 +1,6 @@
+import { ListJobsQuery } from '../../common/api-contract/job-list';
+import { bodyRef, queryParameters, type Schema } from './refs';
 import { jobIdParameter, json, responses, retryAfterHeader } from './responses';
-import { ref, type Schema } from './schemas';
 
 const apiKeyOnly = [{ apiKey: [] }];
 const apiKeyOrReviewer = [{ apiKey: [] }, { reviewerToken: [] }];
@@ -27,23 +28,7 @@ export const jobPaths: Record<string, Schema> = {
       requestBody: {
         required: true,
         content: {
-          'multipart/form-data': {
-            schema: {
-              type: 'object',
-              required: ['file', 'type'],
-              properties: {
-                file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'A PDF or UTF-8 text file, judged by its bytes.' },
-                type: { type: 'string', enum: ['invoice'] },
-                priority: { ...ref('Priority'), description: '`interactive` (default; a person waits) or `bulk` (backfills).' },
-                callbackUrl: {
-                  type: 'string',
-                  format: 'uri',
-                  description:
-                    'Where signed webhooks go (Standard Webhooks). http(s) only; loopback, private and link-local targets are refused unless the deployment allows them. Defaults to the tenant’s `defaultCallbackUrl`.',
-                },
-              },
-            },
-          },
+          'multipart/form-data': { schema: bodyRef('SubmitJobForm') },
         },
       },
       responses: responses(
@@ -54,7 +39,7 @@ export const jobPaths: Record<string, Schema> = {
               Location: { description: 'The job’s URL.', schema: { type: 'string', format: 'uri' } },
               'Idempotent-Replayed': { description: '`true` when the key named an existing job.', schema: { type: 'string', enum: ['true', 'false'] } },
             },
-            content: json(ref('Submission')),
+            content: json(bodyRef('Submission')),
           },
         },
         400,
@@ -71,12 +56,8 @@ export const jobPaths: Record<string, Schema> = {
       description: 'From Temporal visibility (eventually consistent, usually within a second). The reviewer queue is `?status=awaiting_review`.',
       tags: ['jobs'],
       security: apiKeyOrReviewer,
-      parameters: [
-        { name: 'status', in: 'query', required: false, schema: ref('JobStatus') },
-        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
-        { name: 'pageToken', in: 'query', required: false, schema: { type: 'string' } },
-      ],
-      responses: responses({ '200': { description: 'A page of jobs, newest first.', content: json(ref('JobList')) } }, 400, 401, 503),
+      parameters: queryParameters(ListJobsQuery),
+      responses: responses({ '200': { description: 'A page of jobs, newest first.', content: json(bodyRef('JobList')) } }, 400, 401, 503),
     },
   },
   '/jobs/{id}': {
@@ -90,7 +71,7 @@ export const jobPaths: Record<string, Schema> = {
       security: apiKeyOrReviewer,
       parameters: [jobIdParameter],
       responses: responses(
-        { '200': { description: 'The job.', headers: { 'Retry-After': retryAfterHeader }, content: json(ref('Job')) } },
+        { '200': { description: 'The job.', headers: { 'Retry-After': retryAfterHeader }, content: json(bodyRef('Job')) } },
         401,
         404,
         503,
@@ -118,7 +99,7 @@ export const jobPaths: Record<string, Schema> = {
             description: 'An event stream.',
             content: {
               'text/event-stream': {
-                schema: { type: 'array', description: 'The stream read as its sequence of events: each `data:` is one JobEvent.', items: ref('JobEvent') },
+                schema: { type: 'array', description: 'The stream read as its sequence of events: each `data:` is one JobEvent.', items: bodyRef('JobEvent') },
               },
             },
           },
@@ -173,8 +154,8 @@ export const jobPaths: Record<string, Schema> = {
           schema: { type: 'string', pattern: '^[A-Za-z0-9._~-]{1,128}$' },
         },
       ],
-      requestBody: { required: true, content: json(ref('ReviewRequest')) },
-      responses: responses({ '200': { description: 'Accepted; the job as it is now.', content: json(ref('Job')) } }, 400, 401, 404, 409, 413, 415, 422, 503),
+      requestBody: { required: true, content: json(bodyRef('ReviewRequest')) },
+      responses: responses({ '200': { description: 'Accepted; the job as it is now.', content: json(bodyRef('Job')) } }, 400, 401, 404, 409, 413, 415, 422, 503),
     },
   },
 };

@@ -1,5 +1,5 @@
+import { bodyRef, type Schema } from './refs';
 import { json, responses } from './responses';
-import { ref, type Schema } from './schemas';
 
 interface AssetOptions {
   operationId: string;
@@ -41,7 +41,7 @@ export const pagePaths: Record<string, Schema> = {
       summary: 'Who a reviewer token belongs to',
       tags: ['reviewer page'],
       security: [{ reviewerToken: [] }, { apiKey: [] }],
-      responses: responses({ '200': { description: 'The tenant and the page settings.', content: json(ref('ReviewSession')) } }, 401),
+      responses: responses({ '200': { description: 'The tenant and the page settings.', content: json(bodyRef('ReviewSession')) } }, 401),
     },
   },
   '/review/assets/reviewer.js': publicAsset({
@@ -50,7 +50,7 @@ export const pagePaths: Record<string, Schema> = {
     mediaType: 'text/javascript',
     extraResponses: {
       '304': { description: 'Unchanged since the ETag sent in If-None-Match.' },
-      '503': { description: '`reviewer_unavailable`: the script could not be built.', content: json(ref('Error')) },
+      '503': { description: '`reviewer_unavailable`: the script could not be built.', content: json(bodyRef('ErrorBody')) },
     },
   }),
   '/review/assets/reviewer.css': publicAsset({ operationId: 'getReviewerStyles', summary: 'The page’s styles', mediaType: 'text/css' }),
@@ -75,7 +75,7 @@ export const pagePaths: Record<string, Schema> = {
       summary: 'The process is up',
       tags: ['meta'],
       security: [],
-      responses: responses({ '200': { description: 'Alive.', content: json(ref('Health')) } }),
+      responses: responses({ '200': { description: 'Alive.', content: json(bodyRef('Health')) } }),
     },
   },
   '/readyz': {
@@ -85,8 +85,8 @@ export const pagePaths: Record<string, Schema> = {
       tags: ['meta'],
       security: [],
       responses: {
-        '200': { description: 'Ready.', content: json(ref('Health')) },
-        '503': { description: 'Temporal does not answer.', content: json(ref('Health')) },
+        '200': { description: 'Ready.', content: json(bodyRef('Health')) },
+        '503': { description: 'Temporal does not answer.', content: json(bodyRef('Health')) },
       },
     },
   },

@@ -1,8 +1,8 @@
-import { ref, type Schema } from './schemas';
+import { bodyRef, type Schema } from './refs';
 
 export const json = (schema: Schema): Schema => ({ 'application/json': { schema } });
 
-const problem = (description: string): Schema => ({ description, content: json(ref('Error')) });
+const problem = (description: string): Schema => ({ description, content: json(bodyRef('ErrorBody')) });
 
 /** Error answers, each with the codes it carries. Every operation lists the ones it can give. */
 export const errors = {

@@ -1,27 +1,11 @@
-// eslint-disable-next-line no-restricted-imports -- moves to common/ in the contract change
-import type { JobView } from '../../api/job-view';
+import type { Job } from '../../common/api-contract/job';
+import type { JobSummary } from '../../common/api-contract/job-list';
+import type { ReviewSession } from '../../common/api-contract/meta';
 import { byOldest } from './time-left';
 
-export type { JobView };
-
-/** A row of the queue (GET /jobs?status=awaiting_review). */
-export interface QueueJob {
-  jobId: string;
-  status: string;
-  fileName?: string;
-  priority?: string;
-  submittedAt?: string;
-  reviewDeadline?: string;
-  links: Record<string, string>;
-}
-
-/** GET /review/session: who the token belongs to and what the page needs to know. */
-export interface ReviewSession {
-  tenantId: string;
-  role: 'api' | 'reviewer';
-  reviewer: string;
-  confidenceThreshold: number;
-}
+// The page's view of the API is the API contract: a job, a row of the queue (GET /jobs?status=awaiting_review), and
+// who the token belongs to (GET /review/session).
+export type { Job, JobSummary, ReviewSession };
 
 export type ReviewDecision =
   | { decision: 'approve'; fields: Record<string, unknown>; reviewer: string }
@@ -40,7 +24,7 @@ export class ApiRequestError extends Error {
 }
 
 export interface QueuePageAnswer {
-  jobs: QueueJob[];
+  jobs: JobSummary[];
   nextPageToken?: string;
 }
 
@@ -61,8 +45,8 @@ export const QUEUE_SCAN_PAGES = 100;
 export async function collectQueue(
   readPage: (pageToken: string | undefined) => Promise<QueuePageAnswer>,
   limits: { max: number; maxPages: number } = { max: QUEUE_MAX, maxPages: QUEUE_SCAN_PAGES },
-): Promise<QueueJob[]> {
-  let kept: QueueJob[] = [];
+): Promise<JobSummary[]> {
+  let kept: JobSummary[] = [];
   let pageToken: string | undefined;
   let pages = 0;
   do {
@@ -98,13 +82,13 @@ export function createApi(token: string) {
     session: () => json<ReviewSession>('/review/session'),
 
     /** Oldest first (see collectQueue). */
-    queue: (): Promise<QueueJob[]> =>
+    queue: (): Promise<JobSummary[]> =>
       collectQueue((pageToken) => {
         const query = new URLSearchParams({ status: 'awaiting_review', limit: String(QUEUE_PAGE), ...(pageToken ? { pageToken } : {}) });
         return json<QueuePageAnswer>(`/jobs?${query}`);
       }),
 
-    job: (jobId: string) => json<JobView>(`/jobs/${encodeURIComponent(jobId)}`),
+    job: (jobId: string) => json<Job>(`/jobs/${encodeURIComponent(jobId)}`),
 
     document: (jobId: string) => send(`/jobs/${encodeURIComponent(jobId)}/document`),
 
@@ -113,7 +97,7 @@ export function createApi(token: string) {
      * the same decision sent again after a lost answer is the same decision, not a second one.
      */
     review: (jobId: string, decision: ReviewDecision, requestId: string) =>
-      json<JobView>(`/jobs/${encodeURIComponent(jobId)}/review`, {
+      json<Job>(`/jobs/${encodeURIComponent(jobId)}/review`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': requestId },
         body: JSON.stringify(decision),

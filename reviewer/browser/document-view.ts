@@ -1,5 +1,5 @@
 import type * as PdfJs from 'pdfjs-dist';
-import type { JobView, ReviewerApi } from './api';
+import type { Job, ReviewerApi } from './api';
 import { h, mount } from './dom';
 
 const VENDOR = '/review/vendor';
@@ -18,7 +18,7 @@ function loadPdfJs(): Promise<typeof PdfJs> {
 }
 
 /** Shows the uploaded document: PDF pages drawn on canvases, or the text of a .txt job. */
-export async function showDocument(container: HTMLElement, api: ReviewerApi, job: JobView, isCurrent: () => boolean): Promise<void> {
+export async function showDocument(container: HTMLElement, api: ReviewerApi, job: Job, isCurrent: () => boolean): Promise<void> {
   mount(container, h('p', { class: 'muted' }, 'Loading the document…'));
   try {
     const response = await api.document(job.jobId);

@@ -1,5 +1,5 @@
 import type { InvoiceExtraction } from '../../common/invoice';
-import { ApiRequestError, type JobView } from './api';
+import { ApiRequestError, type Job } from './api';
 import { showDocument } from './document-view';
 import { h, mount } from './dom';
 import { createFieldsForm, type FieldsForm } from './fields-form';
@@ -18,7 +18,7 @@ export interface JobPage {
 /** One job: the document beside the fields, the model's confidence and raw output, and the decision. */
 export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string): JobPage {
   let open = true;
-  let job: JobView | undefined;
+  let job: Job | undefined;
   let form: FieldsForm | undefined;
   let busy = false;
   let decided = false;
@@ -72,7 +72,7 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
     });
     ctx.forget(jobId);
     // The header should not keep saying "awaiting review" with a countdown.
-    if (job && status !== 'awaiting_review') job = { ...job, status: status as JobView['status'] };
+    if (job && status !== 'awaiting_review') job = { ...job, status: status as Job['status'] };
     renderHeader();
   };
 
@@ -143,7 +143,7 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
     void decide({ decision: 'reject', reason: reason.value.trim() });
   };
 
-  const renderReview = (view: JobView) => {
+  const renderReview = (view: Job) => {
     const extraction = view.extraction as InvoiceExtraction | undefined;
     const source = (extraction?.invoice as Record<string, unknown> | undefined) ?? parseRawOutput(view.rawModelOutput);
     form = createFieldsForm({ source, extraction, threshold: ctx.session.confidenceThreshold, onChange: () => message.replaceChildren() });

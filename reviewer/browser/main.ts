@@ -1,4 +1,4 @@
-import { ApiRequestError, createApi, type QueueJob, type ReviewSession } from './api';
+import { ApiRequestError, createApi, type JobSummary, type ReviewSession } from './api';
 import { h, isTyping, mount } from './dom';
 import { type JobPage, renderJobPage } from './job-page';
 import { jobHash, type PageContext, queueHash } from './page-context';
@@ -60,7 +60,7 @@ async function start(token: string): Promise<void> {
     h('button', { type: 'button', class: 'link', onclick: () => stop('Signed out.') }, 'Sign out'),
   );
 
-  let queue: QueueJob[] = [];
+  let queue: JobSummary[] = [];
   let loadedAt: number | undefined;
   let queueError: string | undefined;
   let queuePage: QueuePage | undefined;

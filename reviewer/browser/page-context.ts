@@ -1,4 +1,4 @@
-import type { QueueJob, ReviewerApi, ReviewSession } from './api';
+import type { JobSummary, ReviewerApi, ReviewSession } from './api';
 
 /** What every view of the page shares: the API, who is signed in, the queue, and navigation. */
 export interface PageContext {
@@ -6,7 +6,7 @@ export interface PageContext {
   session: ReviewSession;
   reviewerName: string;
   /** The queue as last loaded, oldest first. */
-  queue(): QueueJob[];
+  queue(): JobSummary[];
   /** Forgets a decided job at once instead of waiting for the next refresh to drop it. */
   forget(jobId: string): void;
   go(hash: string): void;

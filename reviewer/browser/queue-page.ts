@@ -1,11 +1,11 @@
-import type { QueueJob } from './api';
+import type { JobSummary } from './api';
 import { h, mount } from './dom';
 import { jobHash, type PageContext } from './page-context';
 import { formatAge, formatTimeLeft, isUrgent } from './time-left';
 
 export interface QueuePage {
   /** Redraws with the latest queue, keeping the selection on the same job where it can. */
-  update(queue: QueueJob[], loadedAt: number | undefined, error: string | undefined): void;
+  update(queue: JobSummary[], loadedAt: number | undefined, error: string | undefined): void;
   move(offset: 1 | -1): void;
   openSelected(): void;
 }
@@ -13,7 +13,7 @@ export interface QueuePage {
 /** The jobs awaiting review for this tenant, oldest first, with the time each has left. */
 export function renderQueuePage(root: HTMLElement, ctx: PageContext): QueuePage {
   let selectedId: string | undefined;
-  let jobs: QueueJob[] = [];
+  let jobs: JobSummary[] = [];
   const heading = h('h1', {}, 'Awaiting review');
   const meta = h('p', { class: 'muted queue-meta', 'aria-live': 'polite' });
   const body = h('tbody');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { JobView } from '../../api/job-view';
+import type { Job } from '../../common/api-contract/job';
 import { TEST_TENANTS } from '../../local/stack/test-tenants';
 import { conformanceProblems, isCheckedBody } from './openapi-conformance';
 import { testEnv } from './test-env';
@@ -55,7 +55,7 @@ export interface SubmitOptions {
 }
 
 /** A JSON answer of the API: a job, a submission, or { error: { code, message, details } }. */
-export interface ApiAnswer<T = Partial<JobView>> {
+export interface ApiAnswer<T = Partial<Job>> {
   status: number;
   body: T & { error?: { code: string; message: string; details?: Record<string, unknown> } };
   headers: Headers;

@@ -1,7 +1,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '../../api/openapi/document';
-import type { Schema } from '../../api/openapi/schemas';
+import type { Schema } from '../../api/openapi/refs';
 
 /**
  * Holds API answers to the OpenAPI document the API serves: the route and method must be documented, the status
@@ -60,7 +60,7 @@ export function conformanceProblems(observed: ObservedResponse): string[] {
   if (!template || !operation || !METHODS.has(observed.method.toLowerCase())) {
     // Unknown routes are the API's generic 404 and must still be the documented error body.
     if (observed.status !== 404) return [`${where}: the route is not in the OpenAPI document`];
-    return bodyProblems(where, 'Error', { $ref: '#/components/schemas/Error' }, observed);
+    return bodyProblems(where, 'ErrorBody', { $ref: '#/components/schemas/ErrorBody' }, observed);
   }
   const responses = (operation.responses ?? {}) as Record<string, Schema>;
   const status = String(observed.status);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AdminService } from '../../api/admin-service';
-import type { JobView } from '../../api/job-view';
+import type { Job } from '../../common/api-contract/job';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
 import { JOB_STATUSES, type JobStatus } from '../../common/job';
@@ -16,8 +16,8 @@ describe('GET /jobs/:id Retry-After by status', () => {
   before(async () => {
     // Only the route is under test: the service answers a job in whatever status the test sets.
     const jobs = {
-      get: async (_tenantId: string, jobId: string): Promise<JobView> =>
-        ({ jobId, type: 'invoice', status, detailed: false, links: {} }) as unknown as JobView,
+      get: async (_tenantId: string, jobId: string): Promise<Job> =>
+        ({ jobId, type: 'invoice', status, detailed: false, links: {} }) as unknown as Job,
     } as unknown as JobsService;
     api = await startApiServer(
       { config: loadConfig({}), jobs, admin: {} as unknown as AdminService, log: createLogger('test', 'silent'), ready: async () => true },

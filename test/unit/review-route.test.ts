@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AdminService } from '../../api/admin-service';
-import type { JobView } from '../../api/job-view';
+import type { Job } from '../../common/api-contract/job';
 import type { JobsService } from '../../api/jobs-service';
 import { reviewUpdateId } from '../../api/review-update-id';
 import { type RunningApi, startApiServer } from '../../api/server';
@@ -68,9 +68,9 @@ describe('POST /jobs/:id/review: the Idempotency-Key and the Update id the route
   before(async () => {
     // Only the route is under test: the service just records what the route hands it.
     const jobs = {
-      review: async (_tenantId: string, id: string, review: SubmitReviewInput, updateId?: string): Promise<JobView> => {
+      review: async (_tenantId: string, id: string, review: SubmitReviewInput, updateId?: string): Promise<Job> => {
         calls.push({ jobId: id, review, updateId });
-        return { jobId: id, type: 'invoice', status: 'processing', detailed: false, links: {} } as unknown as JobView;
+        return { jobId: id, type: 'invoice', status: 'processing', detailed: false, links: {} } as unknown as Job;
       },
     } as unknown as JobsService;
     api = await startApiServer(

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { collectQueue, QUEUE_MAX, QUEUE_PAGE, type QueueJob, type QueuePageAnswer } from '../../reviewer/browser/api';
+import { collectQueue, QUEUE_MAX, QUEUE_PAGE, type JobSummary, type QueuePageAnswer } from '../../reviewer/browser/api';
 
 const HOUR = 3_600_000;
 const start = Date.parse('2026-12-01T00:00:00Z');
 
 /** `count` jobs awaiting review; job i entered review i minutes after the first, so job 0 expires first. */
-function backlog(count: number): QueueJob[] {
+function backlog(count: number): JobSummary[] {
   return Array.from({ length: count }, (_, i) => ({
     jobId: `invoice:demo:job-${String(i).padStart(5, '0')}`,
     status: 'awaiting_review',
@@ -20,7 +20,7 @@ function backlog(count: number): QueueJob[] {
  * Pages of `jobs` the way GET /jobs?status=awaiting_review gives them: Temporal's SQL visibility lists running
  * workflows newest first, so the jobs closest to expiring are on the last pages. Records the tokens it was given.
  */
-function newestFirstPages(jobs: QueueJob[], pageSize = QUEUE_PAGE) {
+function newestFirstPages(jobs: JobSummary[], pageSize = QUEUE_PAGE) {
   const newestFirst = [...jobs].reverse();
   const tokens: Array<string | undefined> = [];
   const readPage = async (pageToken: string | undefined): Promise<QueuePageAnswer> => {
@@ -53,7 +53,7 @@ describe('the reviewer queue: which jobs it shows', () => {
     const repeating = async (pageToken: string | undefined): Promise<QueuePageAnswer> => {
       const page = await readPage(pageToken);
       // The list moved between two requests: the last job of the previous page comes again.
-      return pageToken === '200' ? { ...page, jobs: [jobs[250] as QueueJob, ...page.jobs] } : page;
+      return pageToken === '200' ? { ...page, jobs: [jobs[250] as JobSummary, ...page.jobs] } : page;
     };
     const queue = await collectQueue(repeating);
     assert.deepEqual(

@@ -1,46 +1,11 @@
-import { errors, json, jobIdParameter } from './openapi/responses';
-import { ref, type Schema } from './openapi/schemas';
+import { bodyRef, type Schema } from './refs';
+import { errors, json, jobIdParameter } from './responses';
 
-/** The admin routes in the OpenAPI document (api/openapi/document.ts spreads these into `paths`). */
+/** The admin routes in the OpenAPI document (document.ts spreads these into `paths`). */
 
-const object = (properties: Record<string, Schema>, required: string[]): Schema => ({
-  type: 'object',
-  additionalProperties: false,
-  required,
-  properties,
-});
 const text: Schema = { type: 'string' };
-const problem = (description: string): Schema => ({ description, content: json(ref('Error')) });
+const problem = (description: string): Schema => ({ description, content: json(bodyRef('ErrorBody')) });
 const security = [{ adminKey: [] }];
-
-const deadLetter = object(
-  {
-    jobId: text,
-    runId: text,
-    tenantId: text,
-    priority: text,
-    fileName: text,
-    step: ref('JobStep'),
-    errorType: text,
-    error: ref('JobError'),
-    parkedSince: { type: 'string', format: 'date-time' },
-    parkedSeconds: { type: 'integer', minimum: 0 },
-    startedAt: { type: 'string', format: 'date-time' },
-  },
-  ['jobId', 'runId', 'startedAt'],
-);
-
-const replayOutcome = object(
-  {
-    jobId: text,
-    action: { type: 'string', enum: ['retried', 'reset', 'would_retry', 'would_reset'] },
-    detail: { type: 'string', description: 'What was done and why, in one line.' },
-    step: { ...text, description: 'The step that runs again.' },
-    runId: { ...text, description: 'After a reset: the run that continues the job.' },
-    resetEventId: { type: 'integer', minimum: 1, description: 'After a reset: the WorkflowTaskCompleted event reset to.' },
-  },
-  ['jobId', 'action', 'detail'],
-);
 
 const query = (name: string, description: string, schema: Schema = text): Schema => ({ name, in: 'query', required: false, description, schema });
 
@@ -54,7 +19,7 @@ export const adminPaths: Record<string, Schema> = {
       tags: ['admin'],
       security,
       parameters: [
-        query('step', 'Only jobs parked at this step.', ref('JobStep')),
+        query('step', 'Only jobs parked at this step.', bodyRef('JobStep')),
         query('errorType', 'Only this error type, e.g. `ModelRequestInvalidError`.'),
         query('tenant', 'Only this tenant.'),
         query('olderThan', 'Parked at least this long, e.g. `2h`, `3d`.'),
@@ -64,7 +29,7 @@ export const adminPaths: Record<string, Schema> = {
       responses: {
         '200': {
           description: 'The parked jobs.',
-          content: json(object({ query: text, deadLetters: { type: 'array', items: deadLetter }, truncated: { type: 'boolean' } }, ['query', 'deadLetters', 'truncated'])),
+          content: json(bodyRef('DeadLetterList')),
         },
         '400': errors[400],
         '401': problem('`unauthorized`: send the admin key (ADMIN_API_KEY) as a Bearer token; tenant keys do not work here.'),
@@ -84,10 +49,10 @@ export const adminPaths: Record<string, Schema> = {
       parameters: [jobIdParameter, query('dryRun', 'Say what would be done, change nothing.', { type: 'boolean' })],
       requestBody: {
         required: false,
-        content: json(object({ operator: text, reason: text, dryRun: { type: 'boolean' } }, [])),
+        content: json(bodyRef('ReplayRequest')),
       },
       responses: {
-        '200': { description: 'Done (or, in a dry run, what would be done).', content: json(replayOutcome) },
+        '200': { description: 'Done (or, in a dry run, what would be done).', content: json(bodyRef('ReplayOutcome')) },
         '400': errors[400],
         '401': problem('`unauthorized`: send the admin key (ADMIN_API_KEY) as a Bearer token.'),
         '404': problem('`not_found`: no such job.'),

@@ -1,0 +1,119 @@
+import { type WorkflowExecutionDescription, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Job } from '../../common/api-contract/job';
+import { compact } from '../../common/compact';
+import { parseJobId } from '../../common/job-id';
+import { errorWithCurrentStep, stepNamed } from '../../common/job-steps';
+import { isTerminal, type JobError, type JobState, type JobStatus, type JobType } from '../../common/job';
+import { statusQuery } from '../../common/messages';
+import { JobStatusKey, JobStepKey, JobTypeKey, TenantIdKey } from '../../common/search-attributes';
+import type { Priority } from '../../common/task-queues';
+import type { invoiceWorkflow } from '../../workflows';
+import { apiErrors } from '../api-error';
+import { currentAttemptOf } from '../current-attempt';
+import { jobLinks } from './job-links';
+import { type JobBase, toJobView } from './job-view';
+import type { JobsDeps } from './jobs-deps';
+
+/** What the API writes into a job's memo when it starts it, and the workflow adds to. */
+export interface JobMemo {
+  inputSha256?: string;
+  fileName?: string;
+  priority?: Priority;
+  submittedAt?: string;
+  /** Written by the workflow when a step fails for good (workflows/job-tracker.ts). */
+  error?: JobError;
+}
+
+/** How long GET /jobs/:id waits for a worker to answer the status query before answering from the server alone. */
+const QUERY_DEADLINE_MS = 1_500;
+
+/** Reading one job: from the server (description, memo, search attributes) and, when a worker answers, the workflow. */
+export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config'>) {
+  const { client, config } = deps;
+
+  async function describe(jobId: string): Promise<WorkflowExecutionDescription | undefined> {
+    try {
+      return await client.workflow.getHandle(jobId).describe();
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return undefined;
+      throw error;
+    }
+  }
+
+  function memoOf(description: WorkflowExecutionDescription): JobMemo {
+    return (description.memo ?? {}) as JobMemo;
+  }
+
+  function baseOf(description: WorkflowExecutionDescription): JobBase {
+    const memo = memoOf(description);
+    const attribute = (key: typeof JobStatusKey) => description.typedSearchAttributes.get(key);
+    const running = description.status.name === 'RUNNING';
+    const status = (attribute(JobStatusKey) as JobStatus | undefined) ?? 'queued';
+    return compact({
+      jobId: description.workflowId,
+      type: (attribute(JobTypeKey) as JobType | undefined) ?? 'invoice',
+      // A run the server ended (terminated, timed out) never got to write its own final status.
+      status: running || isTerminal(status) ? status : 'failed',
+      step: stepNamed(attribute(JobStepKey)),
+      priority: memo.priority,
+      fileName: memo.fileName,
+      submittedAt: memo.submittedAt,
+      closedAt: description.closeTime?.toISOString(),
+      error: errorWithCurrentStep(memo.error),
+      currentAttempt: running ? currentAttemptOf(description) : undefined,
+    });
+  }
+
+  /** The detail only the workflow knows: its result when closed, else the status query if a worker answers. */
+  async function stateOf(description: WorkflowExecutionDescription): Promise<JobState | undefined> {
+    const handle = client.workflow.getHandle<typeof invoiceWorkflow>(description.workflowId);
+    switch (description.status.name) {
+      case 'COMPLETED':
+        return handle.result();
+      case 'FAILED':
+        try {
+          await handle.result();
+        } catch (error) {
+          if (error instanceof WorkflowFailedError && error.cause instanceof ApplicationFailure) {
+            return error.cause.details?.[0] as JobState | undefined;
+          }
+        }
+        return undefined;
+      case 'RUNNING':
+        try {
+          return await client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(statusQuery));
+        } catch {
+          return undefined;
+        }
+      default:
+        return undefined;
+    }
+  }
+
+  async function getOwnedJob(tenantId: string, jobId: string): Promise<WorkflowExecutionDescription> {
+    const parsed = parseJobId(jobId);
+    // Another tenant's job answers exactly like a missing one, so ids reveal nothing.
+    if (!parsed || parsed.tenantId !== tenantId) throw apiErrors.notFound(`job ${jobId}`);
+    const description = await describe(jobId);
+    if (!description || description.typedSearchAttributes.get(TenantIdKey) !== tenantId) {
+      throw apiErrors.notFound(`job ${jobId}`);
+    }
+    return description;
+  }
+
+  /** The job as a client sees it, with the workflow's detail when a worker answers. */
+  async function view(description: WorkflowExecutionDescription): Promise<Job> {
+    const state = await stateOf(description);
+    return compact(toJobView(baseOf(description), state, jobLinks(config, description.workflowId)));
+  }
+
+  /** The server's view only: a submission answers without waiting for a worker to take the first task. */
+  function summary(description: WorkflowExecutionDescription): Job {
+    return compact(toJobView(baseOf(description), undefined, jobLinks(config, description.workflowId)));
+  }
+
+  return { describe, memoOf, baseOf, stateOf, getOwnedJob, view, summary };
+}
+
+export type JobReader = ReturnType<typeof createJobReader>;

@@ -1,0 +1,30 @@
+import type { Job } from '../../common/api-contract/job';
+import type { JobState } from '../../common/job';
+
+/** What the server alone knows of a job (search attributes, memo, close time): enough to answer with no worker. */
+export type JobBase = Pick<Job, 'jobId' | 'type' | 'status' | 'step' | 'priority' | 'fileName' | 'submittedAt' | 'closedAt' | 'error' | 'currentAttempt'>;
+
+/** The job as a client sees it: the server's part, and the workflow's when a worker answered. */
+export function toJobView(base: JobBase, state: JobState | undefined, links: Record<string, string>): Job {
+  if (!state) return { ...base, detailed: false, links };
+  return {
+    ...base,
+    status: state.status,
+    step: state.step,
+    updatedAt: state.updatedAt,
+    attempts: state.attempts,
+    documentType: state.documentType,
+    confidence: state.confidence,
+    extraction: state.extraction,
+    validationErrors: state.validationErrors?.length ? state.validationErrors : undefined,
+    rawModelOutput: state.rawModelOutput,
+    reviewDeadline: state.reviewDeadline,
+    review: state.review,
+    result: state.fields && state.status === 'posted' ? { fields: state.fields, ledgerEntryId: state.ledgerEntryId } : undefined,
+    error: state.error,
+    deadLetter: state.status === 'dead_letter' ? state.deadLetter : undefined,
+    usage: state.usage,
+    detailed: true,
+    links,
+  };
+}

@@ -1,0 +1,53 @@
+import type { JobList, JobSummary } from '../../common/api-contract/job-list';
+import { compact } from '../../common/compact';
+import type { JobStatus } from '../../common/job';
+import { stepNamed } from '../../common/job-steps';
+import { apiErrors } from '../api-error';
+import { jobLinks } from './job-links';
+import type { JobsDeps } from './jobs-deps';
+import { pageTokens } from './page-tokens';
+
+export interface ListJobsFilter {
+  status?: JobStatus;
+  pageSize: number;
+  pageToken?: string;
+}
+
+/** `GET /jobs`: a tenant's jobs, newest first, from Temporal visibility (so it answers with no worker). */
+export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
+  const { client, config } = deps;
+  const decode = (payload: unknown): unknown =>
+    payload ? client.options.loadedDataConverter.payloadConverter.fromPayload(payload as never) : undefined;
+
+  return async function listJobs(tenantId: string, filter: ListJobsFilter): Promise<JobList> {
+    const clauses = [`TenantId = '${tenantId}'`, `JobType = 'invoice'`];
+    if (filter.status) clauses.push(`JobStatus = '${filter.status}'`);
+    const nextPageToken = filter.pageToken === undefined ? undefined : pageTokens.read(filter.pageToken);
+    if (nextPageToken === null) {
+      throw apiErrors.invalidRequest('pageToken is not one this list gave out; start again without it', { field: 'pageToken' });
+    }
+    const response = await client.workflowService.listWorkflowExecutions({
+      namespace: config.temporal.namespace,
+      query: clauses.join(' AND '),
+      pageSize: filter.pageSize,
+      ...(nextPageToken ? { nextPageToken } : {}),
+    });
+    const jobs = (response.executions ?? []).map((execution): JobSummary => {
+      const fields = execution.searchAttributes?.indexedFields ?? {};
+      const memoFields = execution.memo?.fields ?? {};
+      const jobId = execution.execution?.workflowId ?? '';
+      return compact({
+        jobId,
+        status: (decode(fields.JobStatus) as JobStatus | undefined) ?? 'queued',
+        step: stepNamed(decode(fields.JobStep)),
+        priority: decode(memoFields.priority) as JobSummary['priority'],
+        fileName: decode(memoFields.fileName) as string | undefined,
+        submittedAt: decode(memoFields.submittedAt) as string | undefined,
+        reviewDeadline: (decode(fields.ReviewDeadline) as string | undefined) ?? undefined,
+        links: jobLinks(config, jobId),
+      });
+    });
+    const next = response.nextPageToken?.length ? pageTokens.write(response.nextPageToken) : undefined;
+    return compact({ jobs, nextPageToken: next });
+  };
+}

@@ -1,0 +1,47 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { JobError } from './job-parts';
+import { closed, dateTime, ref, stringEnum } from './schema-kit';
+import { JobStep } from './vocabulary';
+
+/** The operators' bodies under /admin (docs/operations.md). */
+
+export const ParkedJob = closed({
+  jobId: Type.String(),
+  runId: Type.String(),
+  tenantId: Type.Optional(Type.String()),
+  priority: Type.Optional(Type.String()),
+  fileName: Type.Optional(Type.String()),
+  step: Type.Optional(ref('JobStep', JobStep)),
+  errorType: Type.Optional(Type.String()),
+  error: Type.Optional(ref('JobError', JobError)),
+  parkedSince: Type.Optional(dateTime()),
+  parkedSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
+  startedAt: dateTime(),
+});
+
+export const DeadLetterList = closed({
+  query: Type.String({ description: 'The visibility query that found them; paste it into the Temporal Web UI.' }),
+  deadLetters: Type.Array(ref('ParkedJob', ParkedJob)),
+  truncated: Type.Boolean({ description: 'True when more jobs matched than `limit`.' }),
+});
+export type DeadLetterList = Static<typeof DeadLetterList>;
+
+export const ReplayRequest = closed({
+  operator: Type.Optional(Type.String()),
+  reason: Type.Optional(Type.String()),
+  dryRun: Type.Optional(Type.Boolean()),
+});
+export type ReplayRequest = Static<typeof ReplayRequest>;
+
+/** The outcomes that answer 200; a refusal or an unknown job answers as an error. */
+export const REPLAYED_ACTIONS = ['retried', 'reset', 'would_retry', 'would_reset'] as const;
+
+export const ReplayOutcome = closed({
+  jobId: Type.String(),
+  action: stringEnum(REPLAYED_ACTIONS),
+  detail: Type.String({ description: 'What was done and why, in one line.' }),
+  step: Type.Optional(Type.String({ description: 'The step that runs again.' })),
+  runId: Type.Optional(Type.String({ description: 'After a reset: the run that continues the job.' })),
+  resetEventId: Type.Optional(Type.Integer({ minimum: 1, description: 'After a reset: the WorkflowTaskCompleted event reset to.' })),
+});
+export type ReplayOutcome = Static<typeof ReplayOutcome>;

@@ -1,0 +1,49 @@
+import { DeadLetterList, ParkedJob, ReplayOutcome, ReplayRequest } from './admin';
+import { ErrorBody } from './error-body';
+import { Invoice, InvoiceExtraction } from './invoice';
+import { Job } from './job';
+import { JobEvent } from './job-event';
+import { JobList, JobSummary } from './job-list';
+import { DeadLetter, JobError, Links, ReviewDecision, Usage } from './job-parts';
+import { Health, ReviewSession } from './meta';
+import { ReviewApproval, ReviewRejection, ReviewRequest } from './review-request';
+import { SubmitJobForm, Submission } from './submission';
+import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
+import { WebhookEvent } from './webhook-event';
+
+/**
+ * Every body of the HTTP API by its name: the OpenAPI document's `components.schemas` is this object, and the
+ * API's request validators are compiled from it. A `ref(name, …)` inside a body names one of these keys.
+ */
+export const apiComponents = {
+  Invoice,
+  InvoiceExtraction,
+  JobStatus,
+  JobStep,
+  JobType,
+  Priority,
+  Links,
+  ErrorBody,
+  JobError,
+  Usage,
+  ReviewDecision,
+  DeadLetter,
+  Job,
+  SubmitJobForm,
+  Submission,
+  JobSummary,
+  JobList,
+  ReviewRequest,
+  ReviewApproval,
+  ReviewRejection,
+  JobEvent,
+  ReviewSession,
+  Health,
+  WebhookEvent,
+  ParkedJob,
+  DeadLetterList,
+  ReplayRequest,
+  ReplayOutcome,
+};
+
+export type ApiComponentName = keyof typeof apiComponents;

@@ -1,0 +1,33 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Links } from './job-parts';
+import { closed, dateTime, ref } from './schema-kit';
+import { JobStatus, JobStep, Priority } from './vocabulary';
+
+/** One job in `GET /jobs`: what Temporal visibility knows without asking a worker. */
+export const JobSummary = closed({
+  jobId: Type.String(),
+  status: ref('JobStatus', JobStatus),
+  step: Type.Optional(ref('JobStep', JobStep)),
+  priority: Type.Optional(ref('Priority', Priority)),
+  fileName: Type.Optional(Type.String()),
+  submittedAt: Type.Optional(dateTime()),
+  reviewDeadline: Type.Optional(dateTime()),
+  links: ref('Links', Links),
+});
+export type JobSummary = Static<typeof JobSummary>;
+
+export const JobList = closed({
+  jobs: Type.Array(ref('JobSummary', JobSummary)),
+  nextPageToken: Type.Optional(Type.String({ description: 'Pass as `pageToken` for the next page; absent on the last.' })),
+});
+export type JobList = Static<typeof JobList>;
+
+export const LIST_PAGE_SIZE = { default: 50, max: 200 } as const;
+
+/** The query of `GET /jobs`; the OpenAPI document lists each member as a query parameter. */
+export const ListJobsQuery = closed({
+  status: Type.Optional(ref('JobStatus', JobStatus)),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_PAGE_SIZE.max, default: LIST_PAGE_SIZE.default })),
+  pageToken: Type.Optional(Type.String()),
+});
+export type ListJobsQuery = Static<typeof ListJobsQuery>;

@@ -1,0 +1,67 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { JOB_STEPS, type JobStep as Step } from '../job';
+import { Invoice } from './invoice';
+import { closed, count, dateTime, ref, stringEnum } from './schema-kit';
+import { JobStep } from './vocabulary';
+
+/** The parts of a job that the workflow records and the API shows as they are. */
+
+export const REVIEW_OUTCOMES = ['approved', 'rejected'] as const;
+
+export const Links = Type.Record(Type.String(), Type.String({ format: 'uri' }), {
+  description: 'self, events (SSE), review, document, and temporal (the workflow in the Temporal Web UI).',
+});
+export type Links = Static<typeof Links>;
+
+export const JobError = closed({
+  type: Type.String(),
+  message: Type.String(),
+  step: Type.Optional(ref('JobStep', JobStep)),
+  retryable: Type.Boolean(),
+  attempts: Type.Optional(count()),
+});
+export type JobError = Static<typeof JobError>;
+
+export const Usage = closed({
+  inputTokens: count(),
+  outputTokens: count(),
+  costUsd: Type.Number({ minimum: 0 }),
+  calls: count(),
+});
+export type Usage = Static<typeof Usage>;
+
+export const ReviewDecision = closed({
+  decision: stringEnum(REVIEW_OUTCOMES),
+  reviewer: Type.String(),
+  fields: Type.Optional(ref('Invoice', Invoice)),
+  reason: Type.Optional(Type.String()),
+  decidedAt: dateTime(),
+});
+export type ReviewDecision = Static<typeof ReviewDecision>;
+
+export const DeadLetter = closed({
+  error: ref('JobError', JobError),
+  since: dateTime(),
+  expiresAt: dateTime(),
+  /** How many times an operator has sent this job back to its failed step. */
+  retries: count(),
+});
+export type DeadLetter = Static<typeof DeadLetter>;
+
+/** Attempts so far per step; a step that never ran is absent. */
+export const StepAttempts = Type.Unsafe<Partial<Record<Step, number>>>({
+  type: 'object',
+  propertyNames: { enum: JOB_STEPS },
+  additionalProperties: { type: 'integer', minimum: 1 },
+});
+
+export const CurrentAttempt = closed(
+  {
+    step: ref('JobStep', JobStep),
+    attempt: Type.Integer({ minimum: 1 }),
+    lastFailure: Type.Optional(closed({ type: Type.Optional(Type.String()), message: Type.String() })),
+    nextAttemptAt: Type.Optional(dateTime()),
+  },
+  { description: 'The step running now, from the server (known with no worker): which attempt, why the last one failed, when the next starts.' },
+);
+export type CurrentAttempt = Static<typeof CurrentAttempt>;

@@ -1,0 +1,35 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Invoice, InvoiceExtraction } from './invoice';
+import { CurrentAttempt, DeadLetter, JobError, Links, ReviewDecision, StepAttempts, Usage } from './job-parts';
+import { closed, dateTime, ref } from './schema-kit';
+import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
+
+/** What `GET /jobs/:id` answers (and a review, with the job as it is after the decision). */
+export const Job = closed({
+  jobId: Type.String({ description: '`<type>:<tenant>:<Idempotency-Key>`; also the Temporal workflow id.' }),
+  type: ref('JobType', JobType),
+  status: ref('JobStatus', JobStatus),
+  step: Type.Optional(ref('JobStep', JobStep)),
+  priority: Type.Optional(ref('Priority', Priority)),
+  fileName: Type.Optional(Type.String()),
+  submittedAt: Type.Optional(dateTime()),
+  updatedAt: Type.Optional(dateTime()),
+  closedAt: Type.Optional(dateTime()),
+  attempts: Type.Optional(StepAttempts),
+  /** From the server's pending activity, so it is known while no worker answers. */
+  currentAttempt: Type.Optional(CurrentAttempt),
+  documentType: Type.Optional(Type.String()),
+  confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'The weakest required field’s confidence.' })),
+  extraction: Type.Optional(ref('InvoiceExtraction', InvoiceExtraction)),
+  validationErrors: Type.Optional(Type.Array(Type.String())),
+  rawModelOutput: Type.Optional(Type.String({ description: 'The model’s answer when it failed the schema (truncated).' })),
+  reviewDeadline: Type.Optional(dateTime()),
+  review: Type.Optional(ref('ReviewDecision', ReviewDecision)),
+  result: Type.Optional(closed({ fields: ref('Invoice', Invoice), ledgerEntryId: Type.Optional(Type.String()) })),
+  error: Type.Optional(ref('JobError', JobError)),
+  deadLetter: Type.Optional(ref('DeadLetter', DeadLetter)),
+  usage: Type.Optional(ref('Usage', Usage)),
+  detailed: Type.Boolean({ description: 'False when no worker answered: only the server-side status is known.' }),
+  links: ref('Links', Links),
+});
+export type Job = Static<typeof Job>;

@@ -1,0 +1,26 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Invoice } from './invoice';
+import { closed, ref } from './schema-kit';
+
+const reviewer = Type.Optional(
+  Type.String({ description: 'Who decided; longer names are cut to 100 characters. Defaults to the caller’s role name.' }),
+);
+
+export const ReviewApproval = closed({ decision: Type.Literal('approve'), fields: ref('Invoice', Invoice), reviewer });
+export const ReviewRejection = closed({
+  decision: Type.Literal('reject'),
+  // At least one character that is not white space: a blank reason explains nothing.
+  reason: Type.String({ pattern: '\\S', description: 'Why; trimmed and cut to 1,000 characters.' }),
+  reviewer,
+});
+
+/**
+ * The body of `POST /jobs/:id/review`. A `oneOf` discriminated by `decision`, so a validator reports the problems of
+ * the decision that was sent rather than of every alternative.
+ */
+export const ReviewRequest = Type.Unsafe<Static<typeof ReviewApproval> | Static<typeof ReviewRejection>>({
+  type: 'object',
+  oneOf: [ref('ReviewApproval', ReviewApproval), ref('ReviewRejection', ReviewRejection)],
+  discriminator: { propertyName: 'decision' },
+});
+export type ReviewRequest = Static<typeof ReviewRequest>;

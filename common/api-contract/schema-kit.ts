@@ -1,0 +1,29 @@
+import { type Static, type TProperties, type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
+
+/** Where OpenAPI keeps named schemas; every `$ref` between API bodies points here. */
+export const COMPONENTS_PATH = '#/components/schemas/';
+
+/**
+ * A string union as JSON Schema `enum`, typed from the very array it lists. TypeBox's own unions of literals
+ * would emit `anyOf` of `const`s, which reads worse in the OpenAPI document and in ajv's errors.
+ */
+export function stringEnum<const T extends readonly string[]>(values: T, options: { description?: string } = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: values });
+}
+
+/**
+ * A reference to another API body by its component name. Bodies point at each other instead of nesting copies, so
+ * the OpenAPI document and the validators hold each shape once; the name must be a key of apiComponents
+ * (test/unit/api-contract.test.ts compiles every component, which fails on a dangling name).
+ */
+export function ref<T extends TSchema>(name: string, _schema: T, options: { description?: string } = {}): TUnsafe<Static<T>> {
+  return Type.Unsafe<Static<T>>({ ...options, $ref: `${COMPONENTS_PATH}${name}` });
+}
+
+/** An object that lists every member it may have: an unlisted field is an error, in the tests and in requests. */
+export function closed<T extends TProperties>(properties: T, options: { description?: string } = {}) {
+  return Type.Object(properties, { ...options, additionalProperties: false });
+}
+
+export const dateTime = () => Type.String({ format: 'date-time' });
+export const count = () => Type.Integer({ minimum: 0 });

@@ -1,0 +1,30 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Links } from './job-parts';
+import { closed, ref } from './schema-kit';
+import { JobStatus, JobType, Priority } from './vocabulary';
+
+/**
+ * The multipart form of `POST /jobs`. The route checks the form's text parts against it with the file part
+ * standing in as its file name; the bytes themselves are judged by multipart-upload.
+ */
+export const SubmitJobForm = closed({
+  file: Type.String({ contentMediaType: 'application/octet-stream', description: 'A PDF or UTF-8 text file, judged by its bytes.' }),
+  type: ref('JobType', JobType),
+  priority: Type.Optional(ref('Priority', Priority, { description: '`interactive` (default; a person waits) or `bulk` (backfills).' })),
+  callbackUrl: Type.Optional(
+    Type.String({
+      format: 'uri',
+      description:
+        'Where signed webhooks go (Standard Webhooks). http(s) only; loopback, private and link-local targets are refused unless the deployment allows them. Defaults to the tenant’s `defaultCallbackUrl`.',
+    }),
+  ),
+});
+export type SubmitJobForm = Static<typeof SubmitJobForm>;
+
+/** The 202 answer to `POST /jobs`. */
+export const Submission = closed({
+  jobId: Type.String(),
+  status: ref('JobStatus', JobStatus),
+  links: ref('Links', Links),
+});
+export type Submission = Static<typeof Submission>;

@@ -1,0 +1,11 @@
+import { JOB_STATUSES, JOB_STEPS, JOB_TYPES } from '../job';
+import { PRIORITIES } from '../task-queues';
+import { stringEnum } from './schema-kit';
+
+export const JobStatus = stringEnum(JOB_STATUSES, {
+  description:
+    'queued → processing (with step) → awaiting_review → posted | rejected | review_expired | failed; dead_letter while a failed step waits for an operator.',
+});
+export const JobStep = stringEnum(JOB_STEPS);
+export const JobType = stringEnum(JOB_TYPES);
+export const Priority = stringEnum(PRIORITIES);

@@ -1,0 +1,21 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { JobError } from './job-parts';
+import { closed, dateTime, ref, stringEnum } from './schema-kit';
+import { JobStatus } from './vocabulary';
+
+export const WEBHOOK_EVENT_TYPES = ['job.awaiting_review', 'job.posted', 'job.rejected', 'job.review_expired', 'job.failed'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The JSON body of a webhook (Standard Webhooks: `type`, `timestamp`, `data`); its id travels as `webhook-id`. */
+export const WebhookEvent = closed({
+  type: stringEnum(WEBHOOK_EVENT_TYPES),
+  timestamp: dateTime(),
+  data: closed({
+    jobId: Type.String(),
+    tenantId: Type.String(),
+    status: ref('JobStatus', JobStatus),
+    error: Type.Optional(ref('JobError', JobError)),
+    ledgerEntryId: Type.Optional(Type.String()),
+  }),
+});
+export type WebhookEvent = Static<typeof WebhookEvent>;
