@@ -15,7 +15,7 @@ const REPO_ROOT = join(__dirname, '..', '..');
  * Test files in tier order. `npm test -- unit workflow` runs only those tiers, `npm test -- webhooks` only the
  * files whose path contains "webhooks", and `--no-static` skips the type check and lint.
  */
-const TIERS = ['unit', 'workflow', 'integration', 'replay', 'browser'];
+const TIERS = ['unit', 'workflow', 'integration', 'replay', 'browser', 'fuzz'];
 
 async function findTests(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];

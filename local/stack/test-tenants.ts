@@ -13,3 +13,6 @@ export const TEST_TENANTS = [
     webhookSecret: 'whsec_YWNtZS13ZWJob29rLXNlY3JldC0wMTIzNDU2Nzg5',
   },
 ];
+
+/** The local stack's operator key (lib/config/api-settings.ts: ADMIN_API_KEY defaults to `admin-key` in `local`). */
+export const TEST_ADMIN_KEY = 'admin-key';

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
-import { TEST_TENANTS } from '../../local/stack/test-tenants';
+import { TEST_ADMIN_KEY, TEST_TENANTS } from '../../local/stack/test-tenants';
 import { apiUrl } from './api-client';
 import { sampleWith } from './samples';
 import { testEnv } from './test-env';
 
-/** The local stack's operator key (lib/config/api-settings.ts: ADMIN_API_KEY defaults to `admin-key` in `local`). */
-export const ADMIN_KEY = 'admin-key';
+export const ADMIN_KEY = TEST_ADMIN_KEY;
 
 export interface JsonAnswer<T> {
   status: number;
