@@ -65,7 +65,8 @@ describe('ledger: fault injection', () => {
     const body = sampleEntryRequest({ jobId: 'invoice:demo:commit-reset' });
     await armFault({ kind: 'commit_then_fail', failWith: 'connection_reset' });
 
-    await assert.rejects(postLedgerEntry({ url: ledger.url, idempotencyKey: 'commit-reset', body }), TypeError);
+    // By name: fetch's TypeError is Node's own, not the TypeError of the vm context Jest runs this file in.
+    await assert.rejects(postLedgerEntry({ url: ledger.url, idempotencyKey: 'commit-reset', body }), { name: 'TypeError' });
     const committed = await entriesFor('commit-reset');
     assert.equal(committed.length, 1);
 
