@@ -1,5 +1,8 @@
 // Jest for every test tier (`npm test`, local/stack/test-runner.ts, picks the files and the workers).
 // @swc/jest only strips types, file by file: the type check is `tsc --noEmit`, run before the tests.
+// One file alone: `NODE_OPTIONS=--experimental-vm-modules npx jest test/unit/samples.test.ts`. The flag is for
+// the files that reach ESM through import() (unpdf, the reviewer's bundled validator); swc keeps import() as is
+// (ignoreDynamic) so Node's loader, not a require(), runs it, as under tsx.
 'use strict';
 
 /** @type {import('jest').Config} */
