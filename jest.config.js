@@ -13,7 +13,11 @@ module.exports = {
   transform: {
     '^.+\\.(t|j|mj|cj)s$': [
       '@swc/jest',
-      { swcrc: false, jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: true } },
+      {
+        swcrc: false,
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        module: { type: 'commonjs', ignoreDynamic: true },
+      },
     ],
   },
   // node:test had no timeout at all; integration tests wait on real servers for tens of seconds.

@@ -50,7 +50,16 @@ function fail(
   throw new AssertionError({ message: detail, actual, expected, operator, stackStartFn: caller });
 }
 
-const realmAware = { deepEqual: deepStrictEqual, deepStrictEqual, notDeepEqual: notDeepStrictEqual, notDeepStrictEqual };
-const assert: typeof strict = Object.assign((value: unknown, message?: string | Error) => strict.ok(value, message), strict, realmAware);
+const realmAware = {
+  deepEqual: deepStrictEqual,
+  deepStrictEqual,
+  notDeepEqual: notDeepStrictEqual,
+  notDeepStrictEqual,
+};
+const assert: typeof strict = Object.assign(
+  (value: unknown, message?: string | Error) => strict.ok(value, message),
+  strict,
+  realmAware,
+);
 Object.assign(assert, { strict: assert });
 export default assert;

@@ -13,7 +13,13 @@ const jestRun = (counts: Partial<Parameters<typeof summaryLine>[0][number]>) => 
 
 describe("npm test's closing line", () => {
   test('when both Jest runs report, then the line adds them up, with files that failed to run as failed and todo as skipped', () => {
-    const unit = jestRun({ numPassedTests: 300, numFailedTests: 2, numPendingTests: 1, numTodoTests: 1, numRuntimeErrorTestSuites: 1 });
+    const unit = jestRun({
+      numPassedTests: 300,
+      numFailedTests: 2,
+      numPendingTests: 1,
+      numTodoTests: 1,
+      numRuntimeErrorTestSuites: 1,
+    });
     const stack = jestRun({ numPassedTests: 80, numPendingTests: 2 });
     assert.equal(summaryLine([unit, stack], 1), '380 passed, 3 failed, 4 skipped');
     assert.equal(summaryLine([jestRun({ numPassedTests: 386 })], 0), '386 passed, 0 failed, 0 skipped');
