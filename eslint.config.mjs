@@ -72,11 +72,8 @@ export default tseslint.config(
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
-      '@typescript-eslint/no-floating-promises': [
-        'error',
-        // node:test's test()/describe() return promises the runner itself awaits.
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] },
-      ],
+      // Jest's test()/describe() return nothing, so every promise left floating is a real one.
+      '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-explicit-any': 'error',
@@ -104,13 +101,14 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: 'CallExpression[callee.object.name=/^(test|it|describe|suite|t)$/][callee.property.name=/^(only|skip|todo)$/]',
+          // test.only, it.skip, describe.only.each, test.todo, …
+          selector: 'MemberExpression[object.name=/^(test|it|describe)$/][property.name=/^(only|skip|todo)$/]',
           message: 'no focused, skipped or todo tests',
         },
         {
-          selector:
-            'CallExpression[callee.name=/^(test|it|describe|suite)$/] > ObjectExpression > Property[key.name=/^(only|skip|todo)$/]',
-          message: 'no focused, skipped or todo tests',
+          // Jest's short forms: fit, fdescribe, xit, xtest, xdescribe (and their .each).
+          selector: ':matches(CallExpression > Identifier.callee, MemberExpression > Identifier.object)[name=/^(fit|fdescribe|xit|xtest|xdescribe)$/]',
+          message: 'no focused or skipped tests',
         },
       ],
     },

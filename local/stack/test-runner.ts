@@ -54,28 +54,34 @@ async function staticChecks(): Promise<void> {
   console.log(`[static] tsc --noEmit: ${typesOk ? 'ok' : 'FAILED'}; eslint: ${lint.code === 0 ? 'ok' : 'FAILED'}`);
   if (!typesOk || lint.code !== 0) {
     console.log(types.output + browserTypes.output + lint.output);
-    console.log('0 passed, 1 failed');
+    console.log(summaryLine([], 1));
     process.exit(1);
   }
 }
 
-export interface TestCounts {
-  pass?: number;
-  fail?: number;
-  cancelled?: number;
-  skipped?: number;
-  todo?: number;
+/** The part of Jest's `--json` result the closing line needs. */
+export interface JestCounts {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  /** Test files that failed outside any test: an import error, a syntax error; they count no failed test. */
+  numRuntimeErrorTestSuites: number;
 }
 
-/** The plain closing line; a failed run never claims 0 failures, whatever the counts say. */
-export function summaryLine(counts: TestCounts, exitCode: number): string {
-  const failed = (counts.fail ?? 0) + (counts.cancelled ?? 0);
-  return `${counts.pass ?? 0} passed, ${exitCode === 0 ? failed : Math.max(1, failed)} failed, ${(counts.skipped ?? 0) + (counts.todo ?? 0)} skipped`;
+/**
+ * The plain closing line, over every Jest run of `npm test` (unit, then the rest); a failed run never claims
+ * 0 failures, whatever the counts say.
+ */
+export function summaryLine(runs: Partial<JestCounts>[], exitCode: number): string {
+  const sum = (key: keyof JestCounts) => runs.reduce((total, run) => total + (run[key] ?? 0), 0);
+  const failed = sum('numFailedTests') + sum('numRuntimeErrorTestSuites');
+  return `${sum('numPassedTests')} passed, ${exitCode === 0 ? failed : Math.max(1, failed)} failed, ${sum('numPendingTests') + sum('numTodoTests')} skipped`;
 }
 
 /**
  * `npm test`: prepares the tools, starts a private stack on free ports with a fresh data folder (so it never
- * collides with a running `npm start`), runs every tier with Node's test runner against it, and stops it.
+ * collides with a running `npm start`), runs every tier with Jest (jest.config.js) against it, and stops it.
  * Unit and replay tests need no stack; a run of only those starts none.
  */
 export async function runTests(args: string[]): Promise<void> {
@@ -112,9 +118,8 @@ export async function runTests(args: string[]): Promise<void> {
   process.on('SIGTERM', interrupt);
 
   const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-test-'));
-  const summaryFile = join(dataDir, 'test-summary.json');
   let exitCode = 1;
-  let counts: TestCounts = {};
+  const counts: Partial<JestCounts>[] = [];
   try {
     if (files.some((file) => inTier(file, 'browser'))) await ensureChromium(log);
     let stack: Stack | undefined;
@@ -134,39 +139,55 @@ export async function runTests(args: string[]): Promise<void> {
       log(`stack ready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s; running ${files.length} test files`);
     }
     try {
-      interrupted.signal.throwIfAborted();
-      exitCode = await new Promise<number>((resolve, reject) => {
-        tests = spawn(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            '--test',
-            '--test-concurrency=1',
-            '--test-reporter=spec',
-            '--test-reporter-destination=stdout',
-            `--test-reporter=${join(REPO_ROOT, 'local', 'stack', 'test-summary-reporter.mjs')}`,
-            `--test-reporter-destination=${summaryFile}`,
-            ...files,
-          ],
-          {
-            cwd: REPO_ROOT,
-            stdio: ['ignore', 'inherit', 'inherit'],
-            // Its own process group: an interrupt reaches the runner and the test file it is running, whose
-            // after-hooks and child processes must not outlive the stack they use.
-            detached: true,
-            env: { ...process.env, LOG_LEVEL: 'warn', ...(stack ? stackEnv(stack, dataDir) : {}) },
-          },
-        );
-        reapOnExit(tests, { group: true });
-        tests.on('error', reject);
-        tests.on('exit', (code) => resolve(code ?? 1));
-      });
-      counts = JSON.parse(await readFile(summaryFile, 'utf8').catch(() => '{}')) as TestCounts;
+      // Unit files share nothing, so two Jest workers run them; the other tiers share the one stack (and its
+      // Temporal server, worker and ledger counts), so they run one file at a time, as they always did.
+      const unit = files.filter((file) => inTier(file, 'unit'));
+      const rest = files.filter((file) => !inTier(file, 'unit'));
+      const runs = [
+        { name: 'unit', files: unit, workers: ['--maxWorkers=2'] },
+        { name: 'stack', files: rest, workers: ['--runInBand'] },
+      ].filter((run) => run.files.length > 0);
+      exitCode = 0;
+      for (const run of runs) {
+        interrupted.signal.throwIfAborted();
+        const resultFile = join(dataDir, `jest-${run.name}.json`);
+        const code = await new Promise<number>((resolve, reject) => {
+          tests = spawn(
+            process.execPath,
+            [
+              // Jest runs ESM only on vm modules: unpdf (ESM) and the browser validator are loaded with import().
+              '--experimental-vm-modules',
+              '--disable-warning=ExperimentalWarning',
+              join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+              '--config',
+              join(REPO_ROOT, 'jest.config.js'),
+              ...run.workers,
+              '--json',
+              `--outputFile=${resultFile}`,
+              '--runTestsByPath',
+              ...run.files,
+            ],
+            {
+              cwd: REPO_ROOT,
+              stdio: ['ignore', 'inherit', 'inherit'],
+              // Its own process group: an interrupt reaches Jest and the test file it is running, whose
+              // afterAll hooks and child processes must not outlive the stack they use.
+              detached: true,
+              env: { ...process.env, LOG_LEVEL: 'warn', ...(stack ? stackEnv(stack, dataDir) : {}) },
+            },
+          );
+          reapOnExit(tests, { group: true });
+          tests.on('error', reject);
+          tests.on('exit', (code) => resolve(code ?? 1));
+        });
+        counts.push(JSON.parse(await readFile(resultFile, 'utf8').catch(() => '{}')) as Partial<JestCounts>);
+        if (code !== 0) exitCode = code;
+      }
     } finally {
       await stack?.stop();
     }
   } catch (error) {
+    exitCode = exitCode === 0 ? 1 : exitCode;
     if (!interrupted.signal.aborted) console.error(error instanceof Error ? error.message : error);
   }
   if (interrupted.signal.aborted) exitCode = 128 + constants.signals[interruptedBy];

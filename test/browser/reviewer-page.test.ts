@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { apiUrl, demo, getJob, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
 import { injectFault, markedInvoice } from '../support/operations';
@@ -27,12 +27,12 @@ const jobUrl = (jobId: string) => `${apiUrl()}/review#/jobs/${encodeURIComponent
 
 describe('the reviewer page in Chromium', () => {
   let browser: Browser;
-  before(async () => {
+  beforeAll(async () => {
     // Screenshots of an earlier run must not pass for this run's.
     await clearScreenshots('reviewer-');
     browser = await launchChromium();
   });
-  after(async () => browser.close());
+  afterAll(async () => browser.close());
 
   test('when a reviewer opens the queue, edits a field and approves with the keyboard, then the ledger holds the edited value', async () => {
     const other = await jobAwaitingReview();

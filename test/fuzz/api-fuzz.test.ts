@@ -1,8 +1,8 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import fc from 'fast-check';
 import { TEST_ADMIN_KEY, TEST_TENANTS } from '../../local/stack/test-tenants';
 import { type FuzzContext, type FuzzRequest, operationsOf, requestFor, type Schema } from '../support/fuzz-requests';

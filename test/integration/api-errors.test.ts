@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { acme, apiUrl, demo, getJob, review, submit, waitForJob } from '../support/api-client';
 import { sampleInvoice as validInvoice } from '../support/fake-activities';
 import { sampleWith } from '../support/samples';

@@ -1,11 +1,11 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { BUILT_ENTRYPOINTS, buildArtifact } from '../../local/build/build';
 import { freePort } from '../../local/stack/ports';
 import { Supervisor } from '../../local/stack/supervisor';
@@ -30,7 +30,7 @@ describe('the built artifact (npm run build, then node dist/…)', () => {
   let apiUrl: string;
   let workerEnv: Record<string, string>;
 
-  before(async () => {
+  beforeAll(async () => {
     const { productEnv, dataDir, temporalAddress, temporalNamespace } = testEnv();
     assert.ok(productEnv && dataDir && temporalAddress, 'needs the stack that `npm test` starts');
     await buildArtifact({ outDir, report: () => undefined });
@@ -61,7 +61,7 @@ describe('the built artifact (npm run build, then node dist/…)', () => {
     ]);
   });
 
-  after(async () => {
+  afterAll(async () => {
     await supervisor?.stopAll();
     await rm(outDir, { recursive: true, force: true });
   });

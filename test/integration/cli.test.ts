@@ -1,10 +1,10 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, test } from '@jest/globals';
 import { apiUrl, demo, getJob, ledgerEntries } from '../support/api-client';
 import { sampleWith } from '../support/samples';
 
@@ -47,7 +47,7 @@ interface Outcome {
 
 describe('the client CLI: npx slowlane', () => {
   let folder: string;
-  before(async () => {
+  beforeAll(async () => {
     // A backfill folder: PDFs and a text invoice, one in a subfolder, and a file that is not a document.
     folder = await mkdtemp(join(tmpdir(), 'slowlane-cli-'));
     await mkdir(join(folder, '2026-11'));

@@ -1,8 +1,8 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Client } from '@temporalio/client';
 import type { JobEvent } from '../../common/job';
 import { abandonUpdate } from '../../common/messages';
@@ -94,10 +94,10 @@ function runReplayCli(args: string[]) {
 
 describe('dead letters and replay after a fix (real stack)', () => {
   let client: Client;
-  before(async () => {
+  beforeAll(async () => {
     client = await temporalClient();
   });
-  after(async () => {
+  afterAll(async () => {
     await client?.connection.close();
   });
 

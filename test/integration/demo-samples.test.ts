@@ -1,18 +1,18 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { submitSamples } from '../../local/stack/demo';
 import { apiUrl, demo, ledgerEntries } from '../support/api-client';
 
 /** What `npm start` does once the stack is up: the project's samples through the public API. */
 describe('npm start\'s sample invoices', () => {
   let samplesDir: string;
-  before(async () => {
+  beforeAll(async () => {
     samplesDir = await mkdtemp(join(tmpdir(), 'slowlane-demo-'));
   });
-  after(async () => {
+  afterAll(async () => {
     await rm(samplesDir, { recursive: true, force: true });
   });
 

@@ -1,8 +1,8 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { ModelRateLimitedError, TokenBudgetExhaustedError } from '../../common/errors';
 import { RedisBudget } from '../../gateway/budget/redis-budget';
 import { type BudgetSettings, DEFAULT_POOL } from '../../gateway/budget/token-budget';
@@ -50,10 +50,10 @@ function fleetMember(
 
 describe('the gateway fleet on one Redis budget', () => {
   let redis: LocalRedis;
-  before(async () => {
+  beforeAll(async () => {
     redis = await startLocalRedis();
   });
-  after(async () => {
+  afterAll(async () => {
     await redis?.stop();
   });
 

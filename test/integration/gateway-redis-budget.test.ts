@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Priority } from '../../common/task-queues';
 import { type CallCost, DIMENSIONS, type PoolState } from '../../gateway/budget/bucket-math';
 import { InProcessBudget } from '../../gateway/budget/local-budget';
@@ -36,10 +36,10 @@ function sameState(redis: PoolState, local: PoolState): void {
 
 describe('the Redis budget script', () => {
   let redis: LocalRedis;
-  before(async () => {
+  beforeAll(async () => {
     redis = await startLocalRedis();
   });
-  after(async () => {
+  afterAll(async () => {
     await redis?.stop();
   });
 

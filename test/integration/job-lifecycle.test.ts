@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { taskQueueFor } from '../../common/task-queues';
 import { apiUrl, demo, getJob, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
 import { startExtraApi, startExtraWorker } from '../support/extra-api';

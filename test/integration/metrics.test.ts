@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { abandonUpdate } from '../../common/messages';
 import { submit, waitForJob } from '../support/api-client';
 import { injectFault, markedInvoice, type MetricSample, scrape, temporalClient, total } from '../support/operations';

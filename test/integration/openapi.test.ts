@@ -1,11 +1,11 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { openApiDocument } from '../../api/openapi/document';
 import { acme, apiUrl, demo, submit, waitForJob } from '../support/api-client';
 import { routeOf } from '../support/openapi-conformance';

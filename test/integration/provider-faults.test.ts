@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { getJob, ledgerEntries, submit, waitForJob } from '../support/api-client';
 import { cleanTextInvoice } from '../support/fault-harness';
 import { testEnv } from '../support/test-env';

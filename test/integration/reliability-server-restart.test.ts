@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { ledgerEntries } from '../support/api-client';
 import { cleanTextInvoice, FaultHarness } from '../support/fault-harness';
 
@@ -8,10 +8,10 @@ const JOBS = 5;
 
 describe('the Temporal server restarted under running jobs', () => {
   let harness: FaultHarness;
-  before(async () => {
+  beforeAll(async () => {
     harness = await FaultHarness.create();
   });
-  after(async () => {
+  afterAll(async () => {
     await harness?.close();
   });
 

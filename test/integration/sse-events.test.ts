@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { demo, openEvents, review, submit, waitForJob } from '../support/api-client';
 import { startExtraApi, startExtraWorker } from '../support/extra-api';
 import { schemaProblems } from '../support/openapi-conformance';

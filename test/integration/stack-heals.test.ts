@@ -1,7 +1,7 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { taskQueueFor } from '../../common/task-queues';

@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createJobsService } from '../../api/jobs-service';
@@ -31,7 +31,7 @@ describe('OpenTelemetry traces (API → workflow → activities)', () => {
   let running: Promise<void>;
   let closeClient: () => Promise<void>;
 
-  before(async () => {
+  beforeAll(async () => {
     const { productEnv } = testEnv();
     assert.ok(productEnv, 'needs the stack that `npm test` starts');
     const config = loadConfig({
@@ -66,7 +66,7 @@ describe('OpenTelemetry traces (API → workflow → activities)', () => {
     });
   });
 
-  after(async () => {
+  afterAll(async () => {
     worker?.shutdown();
     await running;
     await api?.close();

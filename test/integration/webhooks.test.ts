@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { TEST_TENANTS } from '../../local/stack/test-tenants';
@@ -75,11 +75,11 @@ const forJob = (jobId: string) => (d: ReceivedWebhook) => (JSON.parse(d.body) as
 describe('webhooks: signed deliveries to a callback URL', () => {
   let receiver: WebhookReceiver;
   let flaky: WebhookReceiver;
-  before(async () => {
+  beforeAll(async () => {
     receiver = await startWebhookReceiver();
     flaky = await startWebhookReceiver({ failFirst: 2 });
   });
-  after(async () => {
+  afterAll(async () => {
     await receiver.close();
     await flaky.close();
   });
@@ -157,7 +157,7 @@ describe('webhooks: signed deliveries to a callback URL', () => {
   describe('in a deployment that refuses private callback URLs (the production default)', () => {
     let strictApi: ExtraApi;
     const accepted: string[] = [];
-    before(async () => {
+    beforeAll(async () => {
       // No worker polls this API's queues: an accepted job must never try to deliver to its (public) URL,
       // since tests send traffic to loopback only.
       strictApi = await startExtraApi('api-strict-callbacks', {
@@ -165,7 +165,7 @@ describe('webhooks: signed deliveries to a callback URL', () => {
         TASK_QUEUE_PREFIX: 'nobody-polls-this',
       });
     });
-    after(async () => {
+    afterAll(async () => {
       await terminateJobs(accepted);
       await strictApi.stop();
     });
@@ -186,12 +186,12 @@ describe('webhooks: signed deliveries to a callback URL', () => {
   describe("a tenant's default callback URL", () => {
     let defaultsApi: ExtraApi;
     let tenantDefault: WebhookReceiver;
-    before(async () => {
+    beforeAll(async () => {
       tenantDefault = await startWebhookReceiver();
       const tenants = TEST_TENANTS.map((tenant) => (tenant.id === demo.id ? { ...tenant, defaultCallbackUrl: tenantDefault.url } : tenant));
       defaultsApi = await startExtraApi('api-default-callback', { SLOWLANE_TENANTS: JSON.stringify(tenants) });
     });
-    after(async () => {
+    afterAll(async () => {
       await defaultsApi.stop();
       await tenantDefault.close();
     });

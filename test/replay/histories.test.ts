@@ -1,7 +1,7 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, test } from '@jest/globals';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import Ajv from 'ajv';
@@ -29,7 +29,7 @@ async function replayAll(workflowBundle: WorkflowBundle) {
 
 describe('recorded histories replay on the current workflow code', () => {
   let current: WorkflowBundle;
-  before(async () => {
+  beforeAll(async () => {
     quietTemporalRuntime();
     current = await bundleWorkflows();
   });

@@ -6,7 +6,7 @@ import { testEnv } from './test-env';
 
 /**
  * A Temporal server for a test file: the test stack's server when `npm test` started one (fast), otherwise a
- * fresh dev server from the cached CLI binary, so a single file also runs alone with `tsx --test`.
+ * fresh dev server from the cached CLI binary, so a single file also runs alone with `npx jest <file>`.
  */
 export async function createTemporalTestEnv(): Promise<TestWorkflowEnvironment> {
   const { temporalAddress, temporalNamespace } = testEnv();

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createExtractText } from '../../activities/extract-text';
 import type { ExtractTextInput, ExtractTextResult } from '../../activities/contracts';

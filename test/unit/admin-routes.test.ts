@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { AdminService } from '../../api/admin-service';
 import type { JobsService } from '../../api/jobs-service';
@@ -36,7 +36,7 @@ describe('admin routes', () => {
   const metrics = createApiMetrics(new Registry());
   let api: RunningApi;
   let locked: RunningApi;
-  before(async () => {
+  beforeAll(async () => {
     const config = loadConfig({});
     const deps = { config, jobs: {} as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true };
     api = await startApiServer({ ...deps, admin: admin.service, metrics }, { host: '127.0.0.1', port: 0 });
@@ -45,7 +45,7 @@ describe('admin routes', () => {
       { host: '127.0.0.1', port: 0 },
     );
   });
-  after(async () => {
+  afterAll(async () => {
     await api?.close();
     await locked?.close();
   });

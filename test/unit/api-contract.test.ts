@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { openApiDocument } from '../../api/openapi/document';
 import { requestValidators, validatorFor } from '../../api/request-validation';
 import { DeadLetterList, ReplayOutcome, ReplayRequest } from '../../common/api-contract/admin';

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { AdminService } from '../../api/admin-service';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
@@ -13,7 +13,7 @@ import { conformanceProblems } from '../support/openapi-conformance';
  */
 describe('JSON request bodies the API cannot read', () => {
   let api: RunningApi;
-  before(async () => {
+  beforeAll(async () => {
     api = await startApiServer(
       {
         config: loadConfig({}),
@@ -25,7 +25,7 @@ describe('JSON request bodies the API cannot read', () => {
       { host: '127.0.0.1', port: 0 },
     );
   });
-  after(() => api?.close());
+  afterAll(() => api?.close());
 
   const cases: Array<{ when: string; headers: Record<string, string>; body: string; status: number; code: string }> = [
     { when: 'the JSON is malformed', headers: {}, body: '{"decision":', status: 400, code: 'invalid_request' },

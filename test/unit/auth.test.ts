@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { bearerToken, findCaller } from '../../api/auth';
 import { loadConfig } from '../../lib/config';
 import { Secret } from '../../lib/secret';

@@ -1,8 +1,8 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { parseCommand, UsageError } from '../../cli/arguments';
 import { findDocuments, idempotencyKeyFor } from '../../cli/documents';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../common/job-id';

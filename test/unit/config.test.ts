@@ -1,8 +1,8 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { ConfigError, loadCliConfig, loadConfig } from '../../lib/config';
 
 const root = join(__dirname, '..', '..');

@@ -1,7 +1,7 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { productAreas } from '../../lib/config/product-areas';
 import { SettingsReader } from '../../lib/settings/read-settings';
 import { CONFIGURATION_DOC_PATH, configurationDoc, REGENERATE_COMMAND } from '../../local/docs/configuration-doc';

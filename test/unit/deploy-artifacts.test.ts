@@ -1,7 +1,7 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import ts from 'typescript';
 import { parse, parseAllDocuments } from 'yaml';
 import { BUILT_ENTRYPOINTS } from '../../local/build/build';

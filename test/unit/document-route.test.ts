@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { Readable } from 'node:stream';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import pino from 'pino';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
@@ -12,7 +12,7 @@ describe('GET /jobs/:id/document: streaming the upload from the object store', (
   const logged: Array<{ level: number; msg: string; tenantId?: string; jobId?: string }> = [];
   let failStore = false;
   let api: RunningApi;
-  before(async () => {
+  beforeAll(async () => {
     // A document that keeps coming, or whose store connection breaks after the first chunk.
     const body = () =>
       Readable.from(
@@ -29,7 +29,7 @@ describe('GET /jobs/:id/document: streaming the upload from the object store', (
     const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) });
     api = await startApiServer({ config: loadConfig({}), jobs: jobs as unknown as JobsService, log, ready: async () => true }, { host: '127.0.0.1', port: 0 });
   });
-  after(() => api?.close());
+  afterAll(() => api?.close());
 
   const download = async () => {
     const client = new AbortController();

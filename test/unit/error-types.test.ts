@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { ApplicationFailure } from '@temporalio/common';
 import * as errors from '../../common/errors';
 import { toApplicationFailure } from '../../lib/failures';

@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { readFileSync } from 'node:fs';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import PDFDocument from 'pdfkit';
 import type { ExtractTextInput, ExtractTextResult } from '../../activities/contracts';

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import type { ActivitySlotInfo, SlotPermit, SlotReserveContext } from '@temporalio/worker';
 import { planCapacity, MODEL_CALLS_PER_JOB } from '../../gateway/capacity-plan';
 import { gatewayFromConfig, type WiredGateway } from '../../gateway/gateway-from-config';

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import type { CallCost } from '../../gateway/budget/bucket-math';
 import { InProcessBudget } from '../../gateway/budget/local-budget';
 import { DEFAULT_POOL } from '../../gateway/budget/token-budget';

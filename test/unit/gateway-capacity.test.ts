@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { type CapacityInputs, planCapacity } from '../../gateway/capacity-plan';
 
 /** DESIGN.md §3's example: 2 M tokens a minute at 8,000 tokens a job. */

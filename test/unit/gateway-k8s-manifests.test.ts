@@ -1,7 +1,7 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { parseAllDocuments } from 'yaml';
 import { PRIORITIES, taskQueueFor } from '../../common/task-queues';
 import { planCapacity } from '../../gateway/capacity-plan';

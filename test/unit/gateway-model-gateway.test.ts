@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { ApplicationFailure } from '@temporalio/common';
 import { NON_RETRYABLE_ERROR_TYPES, TokenBudgetExhaustedError } from '../../common/errors';
 import { InProcessBudget } from '../../gateway/budget/local-budget';
@@ -21,10 +21,10 @@ const SETTINGS: BudgetSettings = {
 describe('the model gateway with a token budget', () => {
   let simulator: RunningSimulator;
   let now = 5_000_000;
-  before(async () => {
+  beforeAll(async () => {
     simulator = await startSimulator({ port: 0, latencyBaseMs: 0, latencyPerOutputTokenMs: 0 });
   });
-  after(async () => {
+  afterAll(async () => {
     await simulator?.close();
   });
 

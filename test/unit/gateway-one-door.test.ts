@@ -1,7 +1,7 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 
 const ROOT = join(__dirname, '..', '..');
 const SKIPPED_DIRS = new Set(['node_modules', '.data', '.git', 'dist', 'test-artifacts', 'results', 'vendor']);

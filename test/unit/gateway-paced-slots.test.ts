@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import type { ActivitySlotInfo, SlotPermit, SlotReserveContext } from '@temporalio/worker';
 import type { CallCost, Wait } from '../../gateway/budget/bucket-math';
 import { InProcessBudget } from '../../gateway/budget/local-budget';

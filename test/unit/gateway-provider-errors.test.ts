@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import {
   ModelRateLimitedError,
   ModelRequestInvalidError,
@@ -37,10 +37,10 @@ async function rejection(call: Promise<unknown>): Promise<SlowlaneError> {
 
 describe('what a failed model call means for the retry (SDK errors through the gateway)', () => {
   let simulator: RunningSimulator;
-  before(async () => {
+  beforeAll(async () => {
     simulator = await startSimulator({ port: 0, latencyBaseMs: 0, latencyPerOutputTokenMs: 0 });
   });
-  after(async () => {
+  afterAll(async () => {
     await simulator?.close();
   });
 

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { readAmounts } from '../../local/simulator/reader/amount-fields';
 import { findAmounts, parseAmount } from '../../local/simulator/reader/amounts';
 import { toLines } from '../../local/simulator/reader/text';

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { readDueDate, readIssueDate } from '../../local/simulator/reader/date-fields';
 import { dayMonthOrderOf, findDates } from '../../local/simulator/reader/dates';
 import { toLines } from '../../local/simulator/reader/text';

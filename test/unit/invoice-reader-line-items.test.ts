@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { readLineItems } from '../../local/simulator/reader/line-items';
 import { toLines } from '../../local/simulator/reader/text';
 

@@ -1,7 +1,7 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import type { InvoiceExtraction } from '../../common/invoice';
 import { classifyDocument } from '../../local/simulator/reader/classify';
 import { extractionSchemaErrors } from '../../local/simulator/reader/output-schemas';

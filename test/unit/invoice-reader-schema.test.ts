@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { overallConfidence } from '../../common/invoice';
 import { extractionSchemaErrors } from '../../local/simulator/reader/output-schemas';
 import { readInvoice } from '../../local/simulator/reader/read-invoice';

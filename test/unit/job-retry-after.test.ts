@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { AdminService } from '../../api/admin-service';
 import type { Job } from '../../common/api-contract/job';
 import type { JobsService } from '../../api/jobs-service';
@@ -13,7 +13,7 @@ import { conformanceProblems } from '../support/openapi-conformance';
 describe('GET /jobs/:id Retry-After by status', () => {
   let api: RunningApi;
   let status: JobStatus = 'queued';
-  before(async () => {
+  beforeAll(async () => {
     // Only the route is under test: the service answers a job in whatever status the test sets.
     const jobs = {
       get: async (_tenantId: string, jobId: string): Promise<Job> =>
@@ -24,7 +24,7 @@ describe('GET /jobs/:id Retry-After by status', () => {
       { host: '127.0.0.1', port: 0 },
     );
   });
-  after(() => api?.close());
+  afterAll(() => api?.close());
 
   const expected: Record<JobStatus, string | null> = {
     queued: '2',

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { errorWithCurrentStep, isActivityStep, recordedNamesOf, stepNamed } from '../../common/job-steps';
 
 describe('job steps and their recorded names', () => {

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { postLedgerEntry, sampleEntryRequest, startTemporaryLedger, type TemporaryLedger } from '../../local/ledger/testing';
 
 interface ErrorBody {
@@ -21,10 +21,10 @@ describe('ledger: every client error has a stable code', () => {
     fetch(`${ledger.url}/entries`, { method: 'POST', ...init });
   const jsonBody = JSON.stringify(sampleEntryRequest());
 
-  before(async () => {
+  beforeAll(async () => {
     ledger = await startTemporaryLedger();
   });
-  after(async () => {
+  afterAll(async () => {
     await ledger.dispose();
   });
 

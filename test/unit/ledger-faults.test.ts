@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, beforeEach, describe, test } from '@jest/globals';
 import type { LedgerEntry } from '../../local/ledger/ledger-entry';
 import { postLedgerEntry, sampleEntryRequest, startTemporaryLedger, type TemporaryLedger } from '../../local/ledger/testing';
 
@@ -28,13 +28,13 @@ describe('ledger: fault injection', () => {
   };
   const stats = async (): Promise<Stats> => (await (await fetch(`${ledger.url}/_ledger/stats`)).json()) as Stats;
 
-  before(async () => {
+  beforeAll(async () => {
     ledger = await startTemporaryLedger();
   });
   beforeEach(async () => {
     assert.equal((await fetch(`${ledger.url}/_ledger/faults`, { method: 'DELETE' })).status, 204);
   });
-  after(async () => {
+  afterAll(async () => {
     await ledger.dispose();
   });
 
@@ -65,7 +65,8 @@ describe('ledger: fault injection', () => {
     const body = sampleEntryRequest({ jobId: 'invoice:demo:commit-reset' });
     await armFault({ kind: 'commit_then_fail', failWith: 'connection_reset' });
 
-    await assert.rejects(postLedgerEntry({ url: ledger.url, idempotencyKey: 'commit-reset', body }), TypeError);
+    // By name: fetch's TypeError is Node's own, not the TypeError of the vm context Jest runs this file in.
+    await assert.rejects(postLedgerEntry({ url: ledger.url, idempotencyKey: 'commit-reset', body }), { name: 'TypeError' });
     const committed = await entriesFor('commit-reset');
     assert.equal(committed.length, 1);
 

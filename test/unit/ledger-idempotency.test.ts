@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { readFile } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { LedgerEntry } from '../../local/ledger/ledger-entry';
 import { postLedgerEntry, sampleEntryRequest, startTemporaryLedger, type TemporaryLedger } from '../../local/ledger/testing';
 
@@ -18,10 +18,10 @@ async function journalLineCount(ledger: TemporaryLedger): Promise<number> {
 
 describe('ledger: idempotent posting', () => {
   let ledger: TemporaryLedger;
-  before(async () => {
+  beforeAll(async () => {
     ledger = await startTemporaryLedger();
   });
-  after(async () => {
+  afterAll(async () => {
     await ledger.dispose();
   });
 
@@ -134,7 +134,7 @@ describe('ledger: idempotent posting', () => {
 describe('ledger: reading entries', () => {
   let ledger: TemporaryLedger;
   const posted: LedgerEntry[] = [];
-  before(async () => {
+  beforeAll(async () => {
     ledger = await startTemporaryLedger();
     const posts = [
       { key: 'read-a1', tenantId: 'tenant-a', jobId: 'job-1' },
@@ -147,7 +147,7 @@ describe('ledger: reading entries', () => {
       posted.push((await response.json()) as LedgerEntry);
     }
   });
-  after(async () => {
+  afterAll(async () => {
     await ledger.dispose();
   });
 

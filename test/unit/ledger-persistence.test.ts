@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import pino from 'pino';
 import { JournalCorruptError } from '../../local/ledger/entry-journal';
 import type { LedgerEntry } from '../../local/ledger/ledger-entry';

@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { canonicalJson } from '../../common/canonical-json';
 import { KeyedMutex } from '../../local/ledger/keyed-mutex';
 import { ConfigError } from '../../lib/settings/config-error';

@@ -1,9 +1,9 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 
 const repo = join(__dirname, '..', '..');
 const eslintBin = join(dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js');
@@ -69,7 +69,7 @@ const planted: Record<string, { source: string; rule: string | undefined }> = {
 describe('the layer rules in eslint.config.mjs', () => {
   let scratch = '';
 
-  before(() => {
+  beforeAll(() => {
     scratch = mkdtempSync(join(tmpdir(), 'slowlane-lint-layers-'));
     for (const file of ['eslint.config.mjs', 'tsconfig.json', 'package.json'])
       cpSync(join(repo, file), join(scratch, file));
@@ -78,7 +78,7 @@ describe('the layer rules in eslint.config.mjs', () => {
       cpSync(join(repo, folder), join(scratch, folder), { recursive: true });
   });
 
-  after(() => {
+  afterAll(() => {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { Counter, Registry } from 'prom-client';
@@ -121,7 +121,7 @@ describe('ActivityMetricsInterceptor', () => {
 describe('startMetricsServer', () => {
   let server: MetricsServer;
   let sdkUp = true;
-  before(async () => {
+  beforeAll(async () => {
     const registry = new Registry();
     new Counter({ name: 'slowlane_test_total', help: 'a counter', registers: [registry] }).inc(3);
     server = await startMetricsServer({
@@ -131,7 +131,7 @@ describe('startMetricsServer', () => {
       extraSources: [async () => (sdkUp ? 'temporal_test_total 7\n' : Promise.reject(new Error('sdk exporter down')))],
     });
   });
-  after(async () => {
+  afterAll(async () => {
     await server?.close();
   });
 

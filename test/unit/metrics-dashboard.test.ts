@@ -1,7 +1,7 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import type { Client } from '@temporalio/client';
 import { Registry } from 'prom-client';
 import { parse } from 'yaml';

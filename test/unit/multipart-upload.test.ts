@@ -1,11 +1,11 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import express from 'express';
 import { ApiError } from '../../api/api-error';
 import { receiveUpload, type ReceivedUpload } from '../../api/multipart-upload';
@@ -80,11 +80,11 @@ describe('receiveUpload: multipart to a temporary file, hashed, size-limited and
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const leftovers = () => readdir(tmpDir);
 
-  before(async () => {
+  beforeAll(async () => {
     tmpDir = await mkdtemp(join(tmpdir(), 'slowlane-upload-test-'));
     receiver = await startReceiver(tmpDir);
   });
-  after(async () => {
+  afterAll(async () => {
     await receiver.close();
     await rm(tmpDir, { recursive: true, force: true });
   });

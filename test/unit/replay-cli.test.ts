@@ -1,7 +1,7 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 

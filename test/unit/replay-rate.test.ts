@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import type { Client } from '@temporalio/client';
 import { JobStatusKey, JobStepKey, StatusSinceKey } from '../../common/search-attributes';
 import { type BatchReplayOptions, replayJobs } from '../../ops/replay';

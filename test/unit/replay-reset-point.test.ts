@@ -1,7 +1,7 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { temporal } from '@temporalio/proto';
 import { isActivityStep, stepNamed } from '../../common/job-steps';
 import { historyFromFileText } from '../../ops/history-files';

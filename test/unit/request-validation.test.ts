@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { AdminService } from '../../api/admin-service';
 import type { JobsService } from '../../api/jobs-service';
 import type { ListJobsFilter } from '../../api/jobs/list-jobs';
@@ -34,13 +34,13 @@ function recordingServices() {
 describe('request checks: the routes validate with the contract schemas and answer 400 naming the field', () => {
   const services = recordingServices();
   let api: RunningApi;
-  before(async () => {
+  beforeAll(async () => {
     api = await startApiServer(
       { config: loadConfig({}), jobs: services.jobs, admin: services.admin, log: createLogger('test', 'silent'), ready: async () => true },
       { host: '127.0.0.1', port: 0 },
     );
   });
-  after(() => api?.close());
+  afterAll(() => api?.close());
 
   const call = async (method: string, path: string, key: string, body?: unknown) => {
     const response = await fetch(`${api.url}${path}`, {

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { AdminService } from '../../api/admin-service';
 import type { Job } from '../../common/api-contract/job';
 import type { JobsService } from '../../api/jobs-service';
@@ -65,7 +65,7 @@ describe('POST /jobs/:id/review: the Idempotency-Key and the Update id the route
   const calls: Array<{ jobId: string; review: SubmitReviewInput; updateId: string | undefined }> = [];
   const jobId = 'invoice:demo:k1';
   const path = `/jobs/${encodeURIComponent(jobId)}/review`;
-  before(async () => {
+  beforeAll(async () => {
     // Only the route is under test: the service just records what the route hands it.
     const jobs = {
       review: async (_tenantId: string, id: string, review: SubmitReviewInput, updateId?: string): Promise<Job> => {
@@ -78,7 +78,7 @@ describe('POST /jobs/:id/review: the Idempotency-Key and the Update id the route
       { host: '127.0.0.1', port: 0 },
     );
   });
-  after(() => api?.close());
+  afterAll(() => api?.close());
 
   const post = async (body: unknown, key?: string) => {
     const response = await fetch(`${api.url}${path}`, {

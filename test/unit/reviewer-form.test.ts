@@ -1,9 +1,9 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, test } from '@jest/globals';
 import { build } from 'esbuild';
 import { formatErrors, type SchemaError } from '../../common/schema-errors';
 import { validateInvoice } from '../../common/validation';
@@ -51,7 +51,7 @@ const valid = {
 
 describe('the review form: the same schema as the server, in the browser', () => {
   let browserValidate: BrowserValidator;
-  before(async () => {
+  beforeAll(async () => {
     browserValidate = await loadBrowserValidator();
   });
 

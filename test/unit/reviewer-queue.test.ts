@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { collectQueue, QUEUE_MAX, QUEUE_PAGE, type JobSummary, type QueuePageAnswer } from '../../reviewer/browser/api';
 
 const HOUR = 3_600_000;

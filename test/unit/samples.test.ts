@@ -1,9 +1,9 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { overallConfidence, REQUIRED_INVOICE_FIELDS } from '../../common/invoice';
 import { classifyDocument } from '../../local/simulator/reader/classify';
 import { extractionSchemaErrors } from '../../local/simulator/reader/output-schemas';
@@ -25,12 +25,12 @@ describe('the demo samples', () => {
   let second: string;
   let samples: SampleFile[];
 
-  before(async () => {
+  beforeAll(async () => {
     first = await mkdtemp(join(tmpdir(), 'slowlane-samples-'));
     second = await mkdtemp(join(tmpdir(), 'slowlane-samples-'));
     samples = await generateSamples(first);
   });
-  after(async () => {
+  afterAll(async () => {
     await rm(first, { recursive: true, force: true });
     await rm(second, { recursive: true, force: true });
   });

@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { inspect } from 'node:util';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { ConfigError } from '../../lib/settings/config-error';
 import { readSettings, SettingsReader } from '../../lib/settings/read-settings';
 import { setting } from '../../lib/settings/setting';

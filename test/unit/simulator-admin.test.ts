@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, beforeEach, describe, test } from '@jest/globals';
 import type { RuntimeSettings } from '../../local/simulator/options';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
 import type { CallRecord, StatsSnapshot } from '../../local/simulator/stats';
@@ -32,10 +32,10 @@ describe('the simulator control surface', () => {
   const message = (headers: Record<string, string> = {}) =>
     call('POST', '/v1/messages', MESSAGE, { 'x-api-key': 'k', ...headers });
 
-  before(async () => {
+  beforeAll(async () => {
     sim = await startSimulator({ port: 0, latencyBaseMs: 0, latencyPerOutputTokenMs: 0 });
   });
-  after(async () => sim.close());
+  afterAll(async () => sim.close());
   beforeEach(async () => {
     await call('PUT', '/_sim/config', {
       rate429: 0,

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { drawRandomFault, pickFault } from '../../local/simulator/fault-picker';
 import { FaultRuleBook } from '../../local/simulator/fault-rules';
 import { parseFaultHeader, parseFaultRuleInput } from '../../local/simulator/faults';

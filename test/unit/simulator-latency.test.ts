@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import extractionSchema from '../../common/schemas/invoice-extraction.schema.json';
 import type { Clock } from '../../local/simulator/clock';
 import { handleMessages } from '../../local/simulator/messages-handler';

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { buildAssistantMessage, OUTPUT_OVERHEAD_TOKENS, outputTokensOf } from '../../local/simulator/assistant-message';
 import { malform } from '../../local/simulator/malformed-output';
 import { parseMessagesRequest, type MessagesRequest } from '../../local/simulator/messages-request';

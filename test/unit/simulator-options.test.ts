@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { ConfigError } from '../../lib/settings/config-error';
 import { DEFAULT_OPTIONS, loadOptions, parseSettingsPatch } from '../../local/simulator/options';
 

@@ -1,6 +1,6 @@
 import Anthropic, { APIError } from '@anthropic-ai/sdk';
-import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, beforeEach, describe, test } from '@jest/globals';
 import classificationSchema from '../../common/schemas/classification.schema.json';
 import extractionSchema from '../../common/schemas/invoice-extraction.schema.json';
 import type { Clock } from '../../local/simulator/clock';
@@ -64,11 +64,11 @@ describe('the Anthropic SDK against the simulator', () => {
   let sim: RunningSimulator;
   let client: Anthropic;
 
-  before(async () => {
+  beforeAll(async () => {
     sim = await startSimulator({ port: 0, latencyBaseMs: 0, latencyPerOutputTokenMs: 0 });
     client = new Anthropic({ apiKey: 'sim-test-key', baseURL: sim.url, maxRetries: 0 });
   });
-  after(async () => sim.close());
+  afterAll(async () => sim.close());
   beforeEach(async () => {
     await admin(sim, 'POST', '/_sim/reset');
   });
@@ -260,14 +260,14 @@ describe('the simulator rate limits like the provider', () => {
   let sim: RunningSimulator;
   let client: Anthropic;
 
-  before(async () => {
+  beforeAll(async () => {
     sim = await startSimulator(
       { port: 0, requestsPerMinute: 2, latencyBaseMs: 0, latencyPerOutputTokenMs: 0 },
       { clock },
     );
     client = new Anthropic({ apiKey: 'sim-test-key', baseURL: sim.url, maxRetries: 0 });
   });
-  after(async () => sim.close());
+  afterAll(async () => sim.close());
 
   test('when the request bucket is empty, then a real 429 says when it refills, and afterwards calls pass', async () => {
     await client.messages.create(invoiceRequest(INVOICE));

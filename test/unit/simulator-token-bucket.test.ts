@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import type { Clock } from '../../local/simulator/clock';
 import { rateLimitHeaders } from '../../local/simulator/rate-limit-headers';
 import { RateLimiter } from '../../local/simulator/rate-limiter';

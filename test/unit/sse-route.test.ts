@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { JobEvents, JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
@@ -51,14 +51,14 @@ describe('GET /jobs/:id/events: the stream stops polling when the client goes aw
   const job = processingJob();
   const metrics = createApiMetrics(new Registry());
   let api: RunningApi;
-  before(async () => {
+  beforeAll(async () => {
     const config = loadConfig({ SSE_POLL_INTERVAL: `${POLL_MS}ms` });
     api = await startApiServer(
       { config, jobs: job.jobs, log: createLogger('test', 'silent'), ready: async () => true, metrics },
       { host: '127.0.0.1', port: 0 },
     );
   });
-  after(() => api?.close());
+  afterAll(() => api?.close());
 
   const open = (signal: AbortSignal) =>
     fetch(`${api.url}/jobs/${encodeURIComponent(jobId)}/events`, { headers: { authorization: 'Bearer demo-key' }, signal });

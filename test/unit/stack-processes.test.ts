@@ -1,11 +1,11 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Supervisor } from '../../local/stack/supervisor';
 
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -28,10 +28,10 @@ async function gone(pid: number): Promise<boolean> {
 
 describe('Supervisor', () => {
   let logDir: string;
-  before(async () => {
+  beforeAll(async () => {
     logDir = await mkdtemp(join(tmpdir(), 'slowlane-supervisor-'));
   });
-  after(async () => {
+  afterAll(async () => {
     await rm(logDir, { recursive: true, force: true });
   });
 

@@ -1,8 +1,8 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from '@jest/globals';
 import { ensureGoTool, type GoTool } from '../../local/stack/tools';
 
 const TOOL: GoTool = { name: 'tool', module: 'github.com/example/tool/cmd/tool', version: 'v1.2.0', usePath: true };

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
 import { loadConfig } from '../../lib/config';
 import { devServerArgs, devServerPorts, loadTemporalDevConfig } from '../../local/stack/temporal-dev-config';
 

@@ -1,6 +1,6 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import type { AddressInfo } from 'node:net';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import express from 'express';
 import { traceRequests } from '../../lib/tracing-http';

@@ -1,7 +1,7 @@
-import assert from 'node:assert/strict';
+import assert from '../support/assert';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { describe, test } from 'node:test';
+import { describe, test } from '@jest/globals';
 import { checkCallbackUrl, guardedLookup, isNonPublicAddress, NonPublicCallbackAddressError } from '../../lib/callback-url';
 
 const strict = { allowPrivate: false };

@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
@@ -44,10 +44,10 @@ const headersOf = (delivery: { headers: Record<string, string | string[] | undef
 
 describe('webhook delivery (Standard Webhooks)', () => {
   let receiver: WebhookReceiver;
-  before(async () => {
+  beforeAll(async () => {
     receiver = await startWebhookReceiver();
   });
-  after(async () => receiver.close());
+  afterAll(async () => receiver.close());
 
   test('when a webhook is delivered, then the standardwebhooks library verifies its signature with the tenant secret', async () => {
     const deliver = createDeliverWebhook({ tenants, policy: { allowPrivate: true } });

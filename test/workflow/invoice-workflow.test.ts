@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
@@ -17,10 +17,10 @@ import { createWorkflowHarness, type WorkflowHarness, waitForStatus } from '../s
 
 describe('invoiceWorkflow with mocked activities', () => {
   let harness: WorkflowHarness;
-  before(async () => {
+  beforeAll(async () => {
     harness = await createWorkflowHarness();
   });
-  after(async () => {
+  afterAll(async () => {
     await harness?.close();
   });
 

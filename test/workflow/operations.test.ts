@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import type { Counter, Histogram } from 'prom-client';
@@ -37,10 +37,10 @@ async function eventually(check: () => Promise<boolean>, what: string): Promise<
 
 describe('what the invoice workflow shows operators', () => {
   let harness: WorkflowHarness;
-  before(async () => {
+  beforeAll(async () => {
     harness = await createWorkflowHarness();
   });
-  after(async () => {
+  afterAll(async () => {
     await harness?.close();
   });
 
