@@ -5,7 +5,7 @@ import { stepNamed } from '../../common/job-steps';
 import { apiErrors } from '../api-error';
 import { jobLinks } from './job-links';
 import type { JobsDeps } from './jobs-deps';
-import { pageTokens } from './page-tokens';
+import { pageTokensFor } from './page-tokens';
 
 export interface ListJobsFilter {
   status?: JobStatus;
@@ -22,13 +22,15 @@ export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
   return async function listJobs(tenantId: string, filter: ListJobsFilter): Promise<JobList> {
     const clauses = [`TenantId = '${tenantId}'`, `JobType = 'invoice'`];
     if (filter.status) clauses.push(`JobStatus = '${filter.status}'`);
+    const query = clauses.join(' AND ');
+    const pageTokens = pageTokensFor(config.api.pageTokenSecret, query);
     const nextPageToken = filter.pageToken === undefined ? undefined : pageTokens.read(filter.pageToken);
     if (nextPageToken === null) {
       throw apiErrors.invalidRequest('pageToken is not one this list gave out; start again without it', { field: 'pageToken' });
     }
     const response = await client.workflowService.listWorkflowExecutions({
       namespace: config.temporal.namespace,
-      query: clauses.join(' AND '),
+      query,
       pageSize: filter.pageSize,
       ...(nextPageToken ? { nextPageToken } : {}),
     });

@@ -3,7 +3,7 @@ import { adminKeyScheme, adminPaths } from './admin-paths';
 import { jobPaths } from './job-paths';
 import { pagePaths } from './page-paths';
 import { bodyRef, type Schema } from './refs';
-import { json } from './responses';
+import { errors, json } from './responses';
 
 const DESCRIPTION = `Slowlane runs slow AI steps (invoice field extraction) durably on Temporal, outside the HTTP request.
 Submit a document, then follow the job by polling \`GET /jobs/{id}\` (honour \`Retry-After\`), by Server-Sent
@@ -36,6 +36,25 @@ const webhooks: Record<string, Schema> = {
 };
 
 /**
+ * Node's HTTP parser refuses a request line plus headers over its limit (16 KB) before any route runs; the server
+ * answers it in the documented error shape (api/server.ts), so every operation can give it.
+ */
+function withHeaderLimit(paths: Record<string, Schema>): Record<string, Schema> {
+  const tooLarge = { ...errors[400], description: '`request_header_fields_too_large`: the URL and headers together are over 16 KB.' };
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([method, operation]) => [
+          method,
+          { ...(operation as Schema), responses: { ...((operation as Schema).responses as Schema), '431': tooLarge } },
+        ]),
+      ),
+    ]),
+  );
+}
+
+/**
  * The whole contract: every route the API serves, its errors, and the webhooks it sends. Its bodies are the API
  * contract's schema objects themselves (common/api-contract), the ones the request validators are compiled from.
  */
@@ -57,7 +76,7 @@ export function openApiDocument(options: { serverUrl: string }): Schema {
       { name: 'meta', description: 'Health and this document.' },
       { name: 'webhooks', description: 'What Slowlane sends to callback URLs.' },
     ],
-    paths: { ...jobPaths, ...pagePaths, ...adminPaths },
+    paths: withHeaderLimit({ ...jobPaths, ...pagePaths, ...adminPaths }),
     webhooks,
     components: {
       schemas: apiComponents,

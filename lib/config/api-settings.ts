@@ -37,5 +37,13 @@ export const apiArea = {
       localDefault: 'admin-key',
       doc: "the operators' key for `/admin/*`; unset, the admin routes refuse every request",
     }),
+    pageTokenSecret: setting({
+      env: 'API_PAGE_TOKEN_SECRET',
+      type: secret(),
+      localDefault: 'slowlane-local-page-token-secret',
+      required: 'production',
+      defaultDoc: 'a fixed local value; required in production (the same on every API replica)',
+      doc: 'keys the HMAC on `GET /jobs` page tokens, so a forged token is a 400 at once and never reaches Temporal',
+    }),
   },
 } satisfies SettingsArea;
