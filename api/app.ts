@@ -3,6 +3,7 @@ import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { measureRequests, type ApiMetrics } from '../lib/metrics-api';
 import { traceRequests } from '../lib/tracing-http';
+import { limitJsonDepth } from './json-depth';
 import { adminRouter } from './admin-routes';
 import type { AdminService } from './admin-service';
 import { ApiError } from './api-error';
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(express.json({ limit: '1mb' }));
+  app.use(limitJsonDepth());
   if (deps.metrics) app.use(measureRequests(deps.metrics));
   app.use(traceRequests());
 

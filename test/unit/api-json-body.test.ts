@@ -31,6 +31,13 @@ describe('JSON request bodies the API cannot read', () => {
     { when: 'the JSON is malformed', headers: {}, body: '{"decision":', status: 400, code: 'invalid_request' },
     { when: 'the charset is not UTF-8', headers: { 'content-type': 'application/json; charset=latin1' }, body: '{}', status: 415, code: 'unsupported_media_type' },
     { when: 'the Content-Encoding is unknown', headers: { 'content-encoding': 'compress' }, body: '{}', status: 415, code: 'unsupported_media_type' },
+    {
+      when: 'the JSON nests 20,000 levels deep, with an Idempotency-Key',
+      headers: { 'idempotency-key': 'deep-body' },
+      body: `{"decision":"approve","fields":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`,
+      status: 400,
+      code: 'invalid_request',
+    },
     { when: 'the body is over 1 MB', headers: {}, body: JSON.stringify({ reason: 'x'.repeat(1024 * 1024) }), status: 413, code: 'payload_too_large' },
   ];
   for (const path of ['/jobs/invoice%3Ademo%3Ak/review', '/admin/jobs/invoice%3Ademo%3Ak/replay']) {
