@@ -142,6 +142,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       SLOWLANE_ENV: 'production',
       ANTHROPIC_API_KEY: 'k',
+      API_PAGE_TOKEN_SECRET: 'p',
       SLOWLANE_TENANTS: '[{"id":"acme","apiKey":"a","reviewerToken":"r","webhookSecret":"w"}]',
     });
     assert.deepEqual(

@@ -76,6 +76,7 @@ describe('Kubernetes and KEDA manifests', () => {
     const config = loadConfig({
       ...data,
       ANTHROPIC_API_KEY: 'unused',
+      API_PAGE_TOKEN_SECRET: 'unused',
       SLOWLANE_TENANTS: '[{"id":"t","apiKey":"k","reviewerToken":"r","webhookSecret":"w"}]',
     });
     for (const priority of PRIORITIES) {
