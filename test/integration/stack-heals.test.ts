@@ -8,15 +8,7 @@ import { taskQueueFor } from '../../common/task-queues';
 import { getJob, ledgerEntries, submit } from '../support/api-client';
 import { cleanTextInvoice } from '../support/fault-harness';
 import { testEnv } from '../support/test-env';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive } from '../support/process-alive';
 
 /** Live worker processes polling the stack's interactive queue, from the server's poller list (`<pid>@<host>`). */
 async function interactiveWorkerPids(): Promise<number[]> {

@@ -7,18 +7,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Supervisor } from '../../local/stack/supervisor';
+import { alive } from '../support/process-alive';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 const idle = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Waits until `pid` is gone; a process that outlives its parent stays and fails the test. */
 async function gone(pid: number): Promise<boolean> {
