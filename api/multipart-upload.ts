@@ -7,6 +7,9 @@ import busboy from 'busboy';
 import { ApiError, apiErrors } from './api-error';
 import { sniffContentType, type SniffedType } from './sniff-content-type';
 
+/** As long as most file systems allow for one name. */
+export const MAX_FILE_NAME_BYTES = 255;
+
 export interface ReceivedUpload {
   /** A temporary file holding the upload; removed by cleanup(). */
   path: string;
@@ -93,6 +96,10 @@ export function receiveUpload(req: Request, options: { maxBytes: number; tmpDir:
         return;
       }
       fileName = info.filename || 'document';
+      // The name is kept in the memo and repeated on every list page: a 10 kB name would be stored and sent forever.
+      if (Buffer.byteLength(fileName) > MAX_FILE_NAME_BYTES) {
+        fail(apiErrors.invalidRequest(`the file name is longer than ${MAX_FILE_NAME_BYTES} bytes; rename the file`, { field: 'file' }));
+      }
       const file = createWriteStream(path, { mode: 0o600 });
       out = file;
       fileClosed = new Promise((done) => file.once('close', done));

@@ -172,6 +172,27 @@ describe('receiveUpload: multipart to a temporary file, hashed, size-limited and
     socket.destroy();
   });
 
+  test('when the file name is longer than 255 bytes, then 400 naming the file, and nothing is left behind', async () => {
+    const outcome = receiver.nextOutcome();
+    const status = await post(receiver.url, body(part('type', 'invoice'), part('file', '%PDF-1.7 tiny', `${'é'.repeat(128)}.pdf`)));
+    assert.equal(status, 400);
+    const received = await outcome;
+    assert.ok('error' in received);
+    assert.equal(received.error.details?.field, 'file');
+    assert.match(received.error.message, /file name is longer than 255 bytes/);
+    assert.deepEqual(await leftovers(), []);
+  });
+
+  test('when the file name is 255 bytes, then it is kept as sent', async () => {
+    const outcome = receiver.nextOutcome();
+    const name = `${'n'.repeat(251)}.pdf`;
+    assert.equal(await post(receiver.url, body(part('file', '%PDF-1.7 tiny', name))), 204);
+    const received = await outcome;
+    assert.ok('upload' in received);
+    assert.equal(received.upload.fileName, name);
+    await received.upload.cleanup();
+  });
+
   test('when the body is not multipart, then 400 saying how to send it', async () => {
     const outcome = receiver.nextOutcome();
     const response = await fetch(receiver.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
