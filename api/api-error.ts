@@ -12,6 +12,12 @@ export class ApiError extends Error {
 }
 
 export const apiErrors = {
+  /** One tenant holds its whole share of a bounded resource; `retryAfterSeconds` goes out as Retry-After. */
+  tooManyRequests: (what: string, limit: number, retryAfterSeconds: number) =>
+    new ApiError(429, 'too_many_requests', `this tenant already has ${limit} ${what} open; retry after ${retryAfterSeconds}s`, {
+      limit,
+      retryAfterSeconds,
+    }),
   unauthorized: () =>
     new ApiError(401, 'unauthorized', 'send your API key as "Authorization: Bearer <key>"'),
   notFound: (what: string) => new ApiError(404, 'not_found', `${what} was not found`),

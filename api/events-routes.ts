@@ -6,6 +6,8 @@ import type { Logger } from '../lib/logger';
 import { authenticate, callerOf } from './auth';
 import type { JobEvents } from './jobs/job-events';
 import type { JobsService } from './jobs-service';
+import { apiErrors } from './api-error';
+import { tenantSlots } from './tenant-slots';
 
 /** Comments on an idle stream keep proxies and load balancers from closing it. */
 const KEEP_ALIVE_MS = 15_000;
@@ -20,17 +22,26 @@ const RECONNECT_MS = 2_000;
  * query; while no worker answers, the server-side status is sent as an event without an id, so a resuming
  * client's position is kept.
  */
-export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'tenants' | 'clients'>; log: Logger }): Router {
+export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'tenants' | 'clients' | 'api'>; log: Logger }): Router {
   const router = Router();
   const callers = authenticate(deps.config.tenants, ['api', 'reviewer']);
+  const streams = tenantSlots(deps.config.api.maxEventStreamsPerTenant);
 
   router.get('/jobs/:id/events', callers, async (req: Request, res: Response) => {
     const tenantId = callerOf(res).tenant.id;
     const jobId = String(req.params.id);
     const after = lastEventIdOf(req);
+    const release = streams.tryAcquire(tenantId);
+    if (!release) {
+      res.set('Retry-After', String(RECONNECT_MS / 1000));
+      throw apiErrors.tooManyRequests('event streams', streams.limit, RECONNECT_MS / 1000);
+    }
     // Listening from the start: a client that leaves while the first snapshot is read must not leave a poller behind.
     const closed = new AbortController();
-    res.on('close', () => closed.abort());
+    res.on('close', () => {
+      closed.abort();
+      release();
+    });
     // Not found and not yours answer as JSON errors, before the stream starts.
     let snapshot = await deps.jobs.events(tenantId, jobId);
     if (closed.signal.aborted) return;

@@ -14,6 +14,7 @@ import { receiveUpload } from './multipart-upload';
 import { retryAfterSeconds } from './poll-hint';
 import { checkRequest, requestValidators } from './request-validation';
 import { reviewUpdateId } from './review-update-id';
+import { tenantSlots } from './tenant-slots';
 
 /** The request's Idempotency-Key, if it sent one; the same rule on every route that takes one. */
 function idempotencyKeyOf(req: Request): string | undefined {
@@ -24,17 +25,28 @@ function idempotencyKeyOf(req: Request): string | undefined {
   return key;
 }
 
+/** A rejected upload comes back soon: most uploads take a second or less on the local network. */
+const UPLOAD_RETRY_AFTER_SECONDS = 1;
+
 /** Routes stay thin: check the request, call one service function, answer. */
 export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants' | 'clients'> }): Router {
   const { jobs, config } = deps;
   const router = Router();
   const apiCallers = authenticate(config.tenants, ['api']);
   const reviewers = authenticate(config.tenants, ['api', 'reviewer']);
+  const uploads = tenantSlots(config.api.maxUploadsPerTenant);
 
   router.post('/jobs', apiCallers, async (req: Request, res: Response) => {
     const keyHeader = idempotencyKeyOf(req);
-    const upload = await receiveUpload(req, { maxBytes: config.api.maxUploadBytes, tmpDir: config.api.uploadTmpDir });
+    const release = uploads.tryAcquire(callerOf(res).tenant.id);
+    if (!release) {
+      res.set('Retry-After', String(UPLOAD_RETRY_AFTER_SECONDS));
+      throw apiErrors.tooManyRequests('uploads', uploads.limit, UPLOAD_RETRY_AFTER_SECONDS);
+    }
+    // Held until the spooled file is gone: the slot stands for disk space as much as for the request.
+    let upload: Awaited<ReturnType<typeof receiveUpload>> | undefined;
     try {
+      upload = await receiveUpload(req, { maxBytes: config.api.maxUploadBytes, tmpDir: config.api.uploadTmpDir });
       // The file part stands in as its name: its bytes were judged by receiveUpload.
       const form = checkRequest(requestValidators.submitJobForm, { ...upload.fields, file: upload.fileName });
       const priority = form.priority ?? 'interactive';
@@ -56,7 +68,8 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
       const submission: Submission = { jobId: job.jobId, status: job.status, links: job.links };
       res.json(submission);
     } finally {
-      await upload.cleanup();
+      await upload?.cleanup();
+      release();
     }
   });
 

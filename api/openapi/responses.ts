@@ -12,6 +12,10 @@ export const errors = {
   409: problem('`idempotency_key_reused` (same key, different file; `details.jobId`) or `not_awaiting_review` (the job already moved on; `details.status`).'),
   413: problem('`payload_too_large`: the file (or JSON body) is over the limit; `details.limitBytes`.'),
   415: problem('`unsupported_media_type`: the uploaded bytes are neither a PDF nor UTF-8 text, or a JSON body is not UTF-8 (or has an unknown Content-Encoding).'),
+  429: {
+    ...problem('`too_many_requests`: this tenant already has its limit of uploads (or event streams) in flight; `details.limit`.'),
+    headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } },
+  },
   422: problem('`invalid_fields`: the fields do not match the invoice schema; `details.errors` lists each problem.'),
   500: problem('`internal`: a fault on our side; retrying with the same Idempotency-Key is safe.'),
   503: problem('`temporal_unavailable` (the job service is unreachable; retry shortly) or `reviewer_unavailable`.'),

@@ -37,6 +37,18 @@ export const apiArea = {
       localDefault: 'admin-key',
       doc: "the operators' key for `/admin/*`; unset, the admin routes refuse every request",
     }),
+    maxUploadsPerTenant: setting({
+      env: 'API_MAX_UPLOADS_PER_TENANT',
+      type: int({ min: 1, max: 10_000 }),
+      default: '32',
+      doc: "uploads one tenant may have in flight on one API process (each is spooled to disk); past it `POST /jobs` is a 429 with `Retry-After`",
+    }),
+    maxEventStreamsPerTenant: setting({
+      env: 'API_MAX_EVENT_STREAMS_PER_TENANT',
+      type: int({ min: 1, max: 10_000 }),
+      default: '32',
+      doc: 'open `GET /jobs/:id/events` streams per tenant on one API process (each polls Temporal); past it a 429 with `Retry-After`',
+    }),
     pageTokenSecret: setting({
       env: 'API_PAGE_TOKEN_SECRET',
       type: secret(),
