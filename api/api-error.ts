@@ -12,7 +12,7 @@ export class ApiError extends Error {
 }
 
 export const apiErrors = {
-  /** One tenant holds its whole share of a bounded resource; `retryAfterSeconds` goes out as Retry-After. */
+  /** One tenant holds its whole share of a bounded resource; the error handler sends `retryAfterSeconds` as Retry-After. */
   tooManyRequests: (what: string, limit: number, retryAfterSeconds: number) =>
     new ApiError(429, 'too_many_requests', `this tenant already has ${limit} ${what} open; retry after ${retryAfterSeconds}s`, {
       limit,

@@ -81,6 +81,9 @@ function errorHandler(log: Logger) {
       res.end();
       return;
     }
+    // An error that says when to come back (a 429) says it in the header clients and proxies read, too.
+    const retryAfter = apiError.details?.retryAfterSeconds;
+    if (typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
     res.status(apiError.status).json({
       error: { code: apiError.code, message: apiError.message, ...(apiError.details ? { details: apiError.details } : {}) },
     });

@@ -32,10 +32,7 @@ export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'te
     const jobId = String(req.params.id);
     const after = lastEventIdOf(req);
     const release = streams.tryAcquire(tenantId);
-    if (!release) {
-      res.set('Retry-After', String(RECONNECT_MS / 1000));
-      throw apiErrors.tooManyRequests('event streams', streams.limit, RECONNECT_MS / 1000);
-    }
+    if (!release) throw apiErrors.tooManyRequests('event streams', streams.limit, RECONNECT_MS / 1000);
     // Listening from the start: a client that leaves while the first snapshot is read must not leave a poller behind.
     const closed = new AbortController();
     res.on('close', () => {

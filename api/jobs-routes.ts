@@ -39,10 +39,7 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
   router.post('/jobs', apiCallers, async (req: Request, res: Response) => {
     const keyHeader = idempotencyKeyOf(req);
     const release = uploads.tryAcquire(callerOf(res).tenant.id);
-    if (!release) {
-      res.set('Retry-After', String(UPLOAD_RETRY_AFTER_SECONDS));
-      throw apiErrors.tooManyRequests('uploads', uploads.limit, UPLOAD_RETRY_AFTER_SECONDS);
-    }
+    if (!release) throw apiErrors.tooManyRequests('uploads', uploads.limit, UPLOAD_RETRY_AFTER_SECONDS);
     // Held until the spooled file is gone: the slot stands for disk space as much as for the request.
     let upload: Awaited<ReturnType<typeof receiveUpload>> | undefined;
     try {

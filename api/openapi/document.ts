@@ -40,7 +40,7 @@ const webhooks: Record<string, Schema> = {
  * answers it in the documented error shape (api/server.ts), so every operation can give it.
  */
 function withHeaderLimit(paths: Record<string, Schema>): Record<string, Schema> {
-  const tooLarge = { ...errors[400], description: '`request_header_fields_too_large`: the URL and headers together are over 16 KB.' };
+  const tooLarge = errors[431];
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
       path,

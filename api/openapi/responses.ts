@@ -16,6 +16,7 @@ export const errors = {
     ...problem('`too_many_requests`: this tenant already has its limit of uploads (or event streams) in flight; `details.limit`.'),
     headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } },
   },
+  431: problem('`request_header_fields_too_large`: the URL and headers together are over 16 KB.'),
   422: problem('`invalid_fields`: the fields do not match the invoice schema; `details.errors` lists each problem.'),
   500: problem('`internal`: a fault on our side; retrying with the same Idempotency-Key is safe.'),
   503: problem('`temporal_unavailable` (the job service is unreachable; retry shortly) or `reviewer_unavailable`.'),
