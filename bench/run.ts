@@ -1,5 +1,5 @@
 import { runClientsBenchmark } from './clients';
-import { runOverheadBenchmark } from './overhead';
+import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
 import { runWorkerStartBenchmark } from './worker-start';
 
@@ -7,7 +7,7 @@ import { runWorkerStartBenchmark } from './worker-start';
 const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   quota: runQuotaBenchmark,
   clients: runClientsBenchmark,
-  overhead: runOverheadBenchmark,
+  latency: runLatencyBenchmark,
   'worker-start': runWorkerStartBenchmark,
 };
 
