@@ -1,6 +1,7 @@
 import { runClientsBenchmark } from './clients';
 import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
+import { runThroughputBenchmark } from './throughput';
 import { runWorkerStartBenchmark } from './worker-start';
 
 /** `npm run bench -- <name> [options]`: benchmarks compare our way and the naive way in one run (DESIGN.md §6). */
@@ -8,6 +9,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   quota: runQuotaBenchmark,
   clients: runClientsBenchmark,
   latency: runLatencyBenchmark,
+  throughput: runThroughputBenchmark,
   'worker-start': runWorkerStartBenchmark,
 };
 
