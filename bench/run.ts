@@ -1,3 +1,4 @@
+import { runChaosBenchmark } from './chaos';
 import { runClientsBenchmark } from './clients';
 import { runOverheadBenchmark } from './overhead';
 import { runQuotaBenchmark } from './quota';
@@ -9,6 +10,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   clients: runClientsBenchmark,
   overhead: runOverheadBenchmark,
   'worker-start': runWorkerStartBenchmark,
+  chaos: runChaosBenchmark,
 };
 
 async function main(): Promise<void> {
