@@ -80,7 +80,9 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
     const chaosEndedAt = Date.now();
     say(`chaos over; waiting up to ${settings.settleLimitMs / 1000} s for every job to settle`);
     let statuses = await jobStatuses(client);
-    while (Date.now() - chaosEndedAt < settings.settleLimitMs) {
+    // What is left of the budget after the settle wait goes to the histories and the naive side.
+    const settleUntil = Math.min(chaosEndedAt + settings.settleLimitMs, startedAt + settings.budgetMs - 120_000);
+    while (Date.now() < settleUntil) {
       const open = submitted.filter((job) => !TERMINAL.has(statuses.get(job.jobId) ?? 'missing')).length;
       if (open === 0) break;
       await sleep(3_000);
@@ -115,7 +117,13 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
 
     say('the same jobs the synchronous way, under the same provider and ledger faults');
     const naiveLedgerFaults = keepLedgerFaulty(stack.urls.ledger, settings.ledgerFaultRate);
-    const naive = await runNaive(stack.productEnv, plan, runId, settings.concurrency);
+    const naive = await runNaive(
+      stack.productEnv,
+      plan,
+      runId,
+      settings.concurrency,
+      startedAt + settings.budgetMs - 15_000,
+    );
     const naiveLedgerTally = await naiveLedgerFaults.stop();
 
     const slowlane = {

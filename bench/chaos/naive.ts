@@ -35,6 +35,8 @@ export async function runNaive(
   plan: JobKind[],
   runId: string,
   concurrency: number,
+  /** No new request starts after this moment (epoch ms): the run's budget. */
+  stopAt: number,
 ): Promise<NaiveFigures> {
   const config = loadConfig({ ...productEnv, ANTHROPIC_MAX_RETRIES: '2' });
   const wired = gatewayFromConfig(config, createLogger('bench', 'silent'));
@@ -52,7 +54,7 @@ export async function runNaive(
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < plan.length) {
+      while (next < plan.length && Date.now() < stopAt) {
         const index = next++;
         const kind = plan[index] as JobKind;
         const { file } = await kind.form(index, runId);

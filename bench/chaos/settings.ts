@@ -17,6 +17,11 @@ export interface ChaosSettings {
   modelLatencyMs: number;
   /** After the last kill, how long jobs may take to settle before the rest count as stuck. */
   settleLimitMs: number;
+  /**
+   * The whole run's bound: jobs still open when the settle wait would pass it count as stuck, and the naive side
+   * stops taking new requests at it, so the report is always written.
+   */
+  budgetMs: number;
   /** Simultaneous uploads, and simultaneous requests of the naive side. */
   concurrency: number;
   /** Seeds the kill moments and the simulator's fault draws, so a run can be repeated. */
@@ -26,12 +31,13 @@ export interface ChaosSettings {
 export const DEFAULT_SETTINGS: ChaosSettings = {
   jobs: 240,
   workerKills: 22,
-  killGapMs: [4_000, 9_000],
+  killGapMs: [6_000, 12_000],
   temporalRestarts: 2,
   providerFaultRate: 0.1,
   ledgerFaultRate: 0.1,
   modelLatencyMs: 300,
   settleLimitMs: 240_000,
+  budgetMs: 600_000,
   concurrency: 8,
   seed: 1203,
 };
