@@ -26,7 +26,7 @@ export interface NaiveFigures {
 }
 
 /**
- * The same jobs the synchronous way (the `overhead` benchmark's naive path): the four steps called one after another
+ * The same jobs the synchronous way (the `latency` benchmark’s naive path): the four steps called one after another
  * inside the request, no Temporal, against the same simulator and ledger with the same faults. The Anthropic SDK's
  * own retries are on (its default, 2), as an application without a durable engine would run it.
  */
