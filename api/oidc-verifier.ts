@@ -1,3 +1,4 @@
+import type * as JoseModule from 'jose';
 import type { JWTPayload } from 'jose';
 import type { Tenant } from '../lib/config';
 import type { OidcSettings } from '../lib/config/people';
@@ -14,7 +15,7 @@ const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256
 /** Clocks of the issuer and this host may differ a little; an hour-old token is still refused. */
 const CLOCK_TOLERANCE_SECONDS = 30;
 
-type Jose = typeof import('jose');
+type Jose = typeof JoseModule;
 // jose is ESM only; import() loads it in the CommonJS build and under Jest alike.
 let jose: Promise<Jose> | undefined;
 const loadJose = (): Promise<Jose> => (jose ??= import('jose'));

@@ -8,6 +8,7 @@ import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } fr
 import { taskQueueFor } from '../../common/task-queues';
 import { loadConfig } from '../../lib/config';
 import { createObjectStore, objectKeys } from '../../lib/object-store';
+import { localPaths } from '../../local/stack/local-paths';
 import { freePort } from '../../local/stack/ports';
 import { type ManagedProcess, Supervisor } from '../../local/stack/supervisor';
 import { applyNamespaceSettings, temporalReady, workerIsPolling } from '../../local/stack/temporal-setup';
@@ -64,7 +65,7 @@ export class FaultHarness {
 
   async startTemporal(): Promise<void> {
     const devConfig = loadTemporalDevConfig();
-    const binary = await ensureGoTool(TEMPORAL_CLI, loadConfig({}).toolCacheDir, process.env.PATH ?? '', () => undefined);
+    const binary = await ensureGoTool(TEMPORAL_CLI, localPaths().toolCacheDir, process.env.PATH ?? '', () => undefined);
     this.temporalProcess = await this.supervisor.start({
       name: 'temporal',
       command: binary,

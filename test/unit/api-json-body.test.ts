@@ -1,9 +1,9 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig } from '../support/test-credentials';
 import type { AdminService } from '../../api/admin-service';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { conformanceProblems } from '../support/openapi-conformance';
 
@@ -16,7 +16,7 @@ describe('JSON request bodies the API cannot read', () => {
   beforeAll(async () => {
     api = await startApiServer(
       {
-        config: loadConfig({}),
+        config: localTestConfig(),
         jobs: {} as unknown as JobsService,
         admin: {} as unknown as AdminService,
         log: createLogger('test', 'silent'),

@@ -1,10 +1,10 @@
 import assert from '../support/assert';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig } from '../support/test-credentials';
 import pino from 'pino';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
-import { loadConfig } from '../../lib/config';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,7 +27,7 @@ describe('GET /jobs/:id/document: streaming the upload from the object store', (
       );
     const jobs = { openDocument: async () => ({ body: body(), contentType: 'application/pdf', fileName: 'a.pdf' }) };
     const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) });
-    api = await startApiServer({ config: loadConfig({}), jobs: jobs as unknown as JobsService, log, ready: async () => true }, { host: '127.0.0.1', port: 0 });
+    api = await startApiServer({ config: localTestConfig(), jobs: jobs as unknown as JobsService, log, ready: async () => true }, { host: '127.0.0.1', port: 0 });
   });
   afterAll(() => api?.close());
 

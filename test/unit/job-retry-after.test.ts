@@ -1,11 +1,11 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig } from '../support/test-credentials';
 import type { AdminService } from '../../api/admin-service';
 import type { Job } from '../../common/api-contract/job';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
 import { JOB_STATUSES, type JobStatus } from '../../common/job';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { conformanceProblems } from '../support/openapi-conformance';
 
@@ -20,7 +20,7 @@ describe('GET /jobs/:id Retry-After by status', () => {
         ({ jobId, type: 'invoice', status, detailed: false, links: {} }) as unknown as Job,
     } as unknown as JobsService;
     api = await startApiServer(
-      { config: loadConfig({}), jobs, admin: {} as unknown as AdminService, log: createLogger('test', 'silent'), ready: async () => true },
+      { config: localTestConfig(), jobs, admin: {} as unknown as AdminService, log: createLogger('test', 'silent'), ready: async () => true },
       { host: '127.0.0.1', port: 0 },
     );
   });

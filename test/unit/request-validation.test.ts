@@ -1,11 +1,11 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig } from '../support/test-credentials';
 import type { AdminService } from '../../api/admin-service';
 import type { JobsService } from '../../api/jobs-service';
 import type { ListJobsFilter } from '../../api/jobs/list-jobs';
 import { type RunningApi, startApiServer } from '../../api/server';
 import type { SubmitReviewInput } from '../../common/messages';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { conformanceProblems } from '../support/openapi-conformance';
 
@@ -36,7 +36,7 @@ describe('request checks: the routes validate with the contract schemas and answ
   let api: RunningApi;
   beforeAll(async () => {
     api = await startApiServer(
-      { config: loadConfig({}), jobs: services.jobs, admin: services.admin, log: createLogger('test', 'silent'), ready: async () => true },
+      { config: localTestConfig(), jobs: services.jobs, admin: services.admin, log: createLogger('test', 'silent'), ready: async () => true },
       { host: '127.0.0.1', port: 0 },
     );
   });
