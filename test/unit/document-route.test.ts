@@ -1,10 +1,12 @@
 import assert from '../support/assert';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
-import { localTestConfig } from '../support/test-credentials';
+import { localTestConfig, testTenant } from '../support/test-credentials';
 import pino from 'pino';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
+
+const DEMO = testTenant('demo');
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -33,7 +35,7 @@ describe('GET /jobs/:id/document: streaming the upload from the object store', (
 
   const download = async () => {
     const client = new AbortController();
-    const response = await fetch(`${api.url}/jobs/invoice%3Ademo%3Ak/document`, { headers: { authorization: 'Bearer demo-key' }, signal: client.signal });
+    const response = await fetch(`${api.url}/jobs/invoice%3Ademo%3Ak/document`, { headers: { authorization: `Bearer ${DEMO.apiKey}` }, signal: client.signal });
     assert.equal(response.status, 200);
     const reader = response.body?.getReader();
     assert.ok(reader);

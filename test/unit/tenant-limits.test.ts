@@ -1,11 +1,13 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
-import { localTestConfig } from '../support/test-credentials';
+import { localTestConfig, testTenant } from '../support/test-credentials';
 import type { JobEvents, JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
 import { tenantSlots } from '../../api/tenant-slots';
 import { createLogger } from '../../lib/logger';
 import { conformanceProblems } from '../support/openapi-conformance';
+
+const DEMO = testTenant('demo');
 
 describe('tenantSlots', () => {
   test('when a tenant holds every slot, then it gets none more until one is released, and other tenants are not affected', () => {
@@ -36,7 +38,7 @@ describe('per-tenant limits on uploads in flight and open event streams', () => 
   });
   afterAll(() => api?.close());
 
-  const demo = { authorization: 'Bearer demo-key' };
+  const demo = { authorization: `Bearer ${DEMO.apiKey}` };
 
   async function expectTooMany(response: Response, path: string): Promise<void> {
     assert.equal(response.status, 429);
