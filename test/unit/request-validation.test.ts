@@ -101,6 +101,6 @@ describe('request checks: the routes validate with the contract schemas and answ
     assert.equal(refused.body.error?.details?.field, 'dryRun');
     assert.equal(services.handed.replays.length, before);
     assert.equal((await call('POST', '/admin/jobs/invoice:demo:k1/replay?dryRun=true', TEST_OPERATOR.token)).status, 200);
-    assert.deepEqual(services.handed.replays.at(-1), { operator: 'admin-api', dryRun: true });
+    assert.deepEqual(services.handed.replays.at(-1), { operator: TEST_OPERATOR.id, dryRun: true });
   });
 });
