@@ -1,11 +1,8 @@
 import assert from '../support/assert';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
-// Types only: jose is ESM-only, so the test loads it with import() as the product does.
-import type * as JoseModule from 'jose';
 import { type Authenticator, bearerToken, createAuthenticator } from '../../api/auth';
 import { Secret } from '../../lib/secret';
+import { type IdentityProvider, startIdentityProvider } from '../support/identity-provider';
 import { localTestConfig, TEST_OPERATOR, testTenant } from '../support/test-credentials';
 
 const demo = testTenant('demo');
@@ -68,56 +65,17 @@ describe('authentication with configured tokens: bearer token → tenant, role a
   });
 });
 
-/** A test identity provider: a signing key, its JWKS on a loopback server, and a key it never published. */
 describe('authentication with OIDC identity tokens (JWT, verified with jose against a JWKS)', () => {
-  type Jose = typeof JoseModule;
-  type CryptoKey = Awaited<ReturnType<Jose['generateKeyPair']>>['privateKey'];
-  let jose: Jose;
-  let server: Server;
+  let idp: IdentityProvider;
   let auth: Authenticator;
-  let signingKey: CryptoKey;
-  let unpublishedKey: CryptoKey;
-  const issuer = 'https://id.slowlane.test/';
-  const audience = 'slowlane-review';
-  const kid = 'test-key-1';
-
   beforeAll(async () => {
-    jose = await import('jose');
-    const published = await jose.generateKeyPair('ES256');
-    signingKey = published.privateKey;
-    unpublishedKey = (await jose.generateKeyPair('ES256')).privateKey;
-    const jwk = { ...(await jose.exportJWK(published.publicKey)), kid, alg: 'ES256', use: 'sig' };
-    server = createServer((req, res) => {
-      if (req.url !== '/jwks.json') return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    auth = createAuthenticator(
-      localTestConfig({ OIDC_ISSUER: issuer, OIDC_AUDIENCE: audience, OIDC_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` }),
-    );
+    idp = await startIdentityProvider();
+    auth = createAuthenticator(localTestConfig(idp.settings));
   });
-  afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
-
-  interface TokenOptions {
-    claims?: Record<string, unknown>;
-    issuer?: string;
-    audience?: string;
-    expiresAt?: number | string;
-    key?: CryptoKey;
-  }
-  const tokenFor = (sub: string, options: TokenOptions = {}): Promise<string> =>
-    new jose.SignJWT({ slowlane_tenant: 'demo', slowlane_roles: ['reviewer'], ...options.claims })
-      .setProtectedHeader({ alg: 'ES256', kid })
-      .setSubject(sub)
-      .setIssuer(options.issuer ?? issuer)
-      .setAudience(options.audience ?? audience)
-      .setIssuedAt()
-      .setExpirationTime(options.expiresAt ?? '10m')
-      .sign(options.key ?? signingKey);
+  afterAll(() => idp?.close());
 
   test('when a valid identity token is sent, then the reviewer is its subject, in the tenant it names', async () => {
-    const caller = await auth.caller(`Bearer ${await tokenFor('carol@demo.example')}`);
+    const caller = await auth.caller(`Bearer ${await idp.token('carol@demo.example')}`);
     assert.deepEqual(caller && { tenant: caller.tenant.id, role: caller.role, identity: caller.identity, via: caller.via }, {
       tenant: 'demo',
       role: 'reviewer',
@@ -127,38 +85,39 @@ describe('authentication with OIDC identity tokens (JWT, verified with jose agai
   });
 
   test('when the token expired an hour ago, then no one is signed in', async () => {
-    const expired = await tokenFor('carol', { expiresAt: Math.floor(Date.now() / 1000) - 3600 });
+    const expired = await idp.token('carol', { expiresAt: Math.floor(Date.now() / 1000) - 3600 });
     assert.equal(await auth.caller(`Bearer ${expired}`), undefined);
   });
 
   test('when the issuer or the audience is another, then no one is signed in', async () => {
-    assert.equal(await auth.caller(`Bearer ${await tokenFor('carol', { issuer: 'https://evil.example/' })}`), undefined);
-    assert.equal(await auth.caller(`Bearer ${await tokenFor('carol', { issuer: 'https://id.slowlane.test' })}`), undefined, 'the issuer exactly');
-    assert.equal(await auth.caller(`Bearer ${await tokenFor('carol', { audience: 'another-app' })}`), undefined);
+    assert.equal(await auth.caller(`Bearer ${await idp.token('carol', { issuer: 'https://evil.example/' })}`), undefined);
+    assert.equal(await auth.caller(`Bearer ${await idp.token('carol', { issuer: 'https://id.slowlane.test' })}`), undefined, 'the issuer exactly');
+    assert.equal(await auth.caller(`Bearer ${await idp.token('carol', { audience: 'another-app' })}`), undefined);
   });
 
   test('when the token is signed by a key the issuer never published, then no one is signed in', async () => {
-    assert.equal(await auth.caller(`Bearer ${await tokenFor('carol', { key: unpublishedKey })}`), undefined);
+    assert.equal(await auth.caller(`Bearer ${await idp.token('carol', { unpublishedKey: true })}`), undefined);
   });
 
   test('when the token is unsigned (alg none) or its payload was edited after signing, then no one is signed in', async () => {
-    const valid = await tokenFor('carol');
+    const valid = await idp.token('carol');
     const [header, payload, signature] = valid.split('.') as [string, string, string];
-    const edited = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'mallory' })).toString('base64url');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+    const edited = Buffer.from(JSON.stringify({ ...claims, sub: 'mallory' })).toString('base64url');
     assert.equal(await auth.caller(`Bearer ${header}.${edited}.${signature}`), undefined);
-    const none = new jose.UnsecuredJWT({ slowlane_tenant: 'demo', slowlane_roles: ['reviewer'] }).setSubject('carol').setIssuer(issuer).setAudience(audience).setExpirationTime('10m').encode();
-    assert.equal(await auth.caller(`Bearer ${none.replace(/\.$/, '.e30')}`), undefined);
+    const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    assert.equal(await auth.caller(`Bearer ${none}.${payload}.e30`), undefined);
   });
 
   test("when the token names another tenant, then the reviewer is that tenant's, and an unknown tenant or a missing role is nobody", async () => {
-    assert.equal((await auth.caller(`Bearer ${await tokenFor('kim', { claims: { slowlane_tenant: 'acme' } })}`))?.tenant.id, 'acme');
-    assert.equal(await auth.caller(`Bearer ${await tokenFor('kim', { claims: { slowlane_tenant: 'nobody' } })}`), undefined);
-    assert.equal(await auth.caller(`Bearer ${await tokenFor('kim', { claims: { slowlane_roles: ['operator'] } })}`), undefined);
+    assert.equal((await auth.caller(`Bearer ${await idp.token('kim', { claims: { slowlane_tenant: 'acme' } })}`))?.tenant.id, 'acme');
+    assert.equal(await auth.caller(`Bearer ${await idp.token('kim', { claims: { slowlane_tenant: 'nobody' } })}`), undefined);
+    assert.equal(await auth.caller(`Bearer ${await idp.token('kim', { claims: { slowlane_roles: ['operator'] } })}`), undefined);
   });
 
   test('when a token carries the operator role, then it opens /admin as its subject; a reviewer token does not', async () => {
-    const operatorToken = await tokenFor('olga', { claims: { slowlane_roles: ['operator'], slowlane_tenant: undefined } });
+    const operatorToken = await idp.token('olga', { claims: { slowlane_roles: ['operator'], slowlane_tenant: undefined } });
     assert.deepEqual(await auth.operator(`Bearer ${operatorToken}`), { id: 'olga', via: 'oidc' });
-    assert.equal(await auth.operator(`Bearer ${await tokenFor('carol')}`), undefined);
+    assert.equal(await auth.operator(`Bearer ${await idp.token('carol')}`), undefined);
   });
 });
