@@ -1,7 +1,7 @@
 import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
-import { localTestConfig } from '../support/test-credentials';
+import { localTestConfig, testTenant } from '../support/test-credentials';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createJobsService } from '../../api/jobs-service';
@@ -79,7 +79,7 @@ describe('OpenTelemetry traces (API → workflow → activities)', () => {
     const form = new FormData();
     form.set('type', 'invoice');
     form.set('file', new Blob([sample.bytes]), sample.fileName);
-    const headers = { authorization: 'Bearer demo-key' };
+    const headers = { authorization: `Bearer ${testTenant('demo').apiKey}` };
     const submitted = await fetch(`${api.url}/jobs`, {
       method: 'POST',
       headers: { ...headers, 'idempotency-key': `trace-${randomUUID()}` },

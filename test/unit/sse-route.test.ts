@@ -1,6 +1,6 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
-import { localTestConfig } from '../support/test-credentials';
+import { localTestConfig, testTenant } from '../support/test-credentials';
 import { Registry } from 'prom-client';
 import type { JobEvents, JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
@@ -61,7 +61,7 @@ describe('GET /jobs/:id/events: the stream stops polling when the client goes aw
   afterAll(() => api?.close());
 
   const open = (signal: AbortSignal) =>
-    fetch(`${api.url}/jobs/${encodeURIComponent(jobId)}/events`, { headers: { authorization: 'Bearer demo-key' }, signal });
+    fetch(`${api.url}/jobs/${encodeURIComponent(jobId)}/events`, { headers: { authorization: `Bearer ${testTenant('demo').apiKey}` }, signal });
 
   test('when the client disconnects while the stream runs, then no further status is asked for, and the request is counted', async () => {
     const client = new AbortController();
