@@ -8,7 +8,7 @@ import { reviewUpdateId } from '../../api/review-update-id';
 import { type RunningApi, startApiServer } from '../../api/server';
 import { canonicalJson } from '../../common/canonical-json';
 import type { SubmitReviewInput } from '../../common/messages';
-import { createLogger } from '../../lib/logger';
+import pino from 'pino';
 import { conformanceProblems } from '../support/openapi-conformance';
 
 const invoice = {
@@ -64,6 +64,9 @@ describe('the review Update id: the same decision is the same Update, a changed 
 describe('POST /jobs/:id/review: the Idempotency-Key and the Update id the route sends', () => {
   let api: RunningApi;
   const calls: Array<{ tenantId: string; jobId: string; review: SubmitReviewInput; updateId: string | undefined }> = [];
+  // The API's log as JSON lines, where the audit trail of decisions is read.
+  const logLines: string[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
   const jobId = 'invoice:demo:k1';
   const path = `/jobs/${encodeURIComponent(jobId)}/review`;
   beforeAll(async () => {
@@ -75,7 +78,7 @@ describe('POST /jobs/:id/review: the Idempotency-Key and the Update id the route
       },
     } as unknown as JobsService;
     api = await startApiServer(
-      { config: localTestConfig(), jobs, admin: {} as unknown as AdminService, log: createLogger('test', 'silent'), ready: async () => true },
+      { config: localTestConfig(), jobs, admin: {} as unknown as AdminService, log, ready: async () => true },
       { host: '127.0.0.1', port: 0 },
     );
   });
@@ -141,6 +144,20 @@ describe('POST /jobs/:id/review: the Idempotency-Key and the Update id the route
     assert.equal((await post({ decision: 'reject', reason: 'duplicate' }, undefined, demo.apiKey)).status, 200);
     assert.equal(calls.at(-1)?.review.reviewer, 'api-key', 'a program with the API key is recorded as such');
     assert.notEqual(demo.reviewer.id, second.id);
+  });
+
+  test('when a decision is taken, then the audit log has one line saying who, how they signed in, which job and what', async () => {
+    const before = logLines.length;
+    assert.equal((await post({ decision: 'reject', reason: 'duplicate' })).status, 200);
+    const audits = logLines.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.audit === 'review');
+    assert.equal(audits.length, 1);
+    assert.deepEqual(
+      { tenantId: audits[0]?.tenantId, jobId: audits[0]?.jobId, reviewer: audits[0]?.reviewer, via: audits[0]?.via, decision: audits[0]?.decision },
+      { tenantId: 'demo', jobId, reviewer: demo.reviewer.id, via: 'token', decision: 'reject' },
+    );
+    const refusedBefore = logLines.length;
+    await post({ decision: 'reject', reason: 'duplicate', reviewer: 'someone-else' });
+    assert.ok(!logLines.slice(refusedBefore).some((line) => line.includes('"audit":"review"')), 'a refused request records no decision');
   });
 
   test("when another tenant's reviewer sends a decision, then the job is looked up as that tenant's (whose it is not)", async () => {
