@@ -16,7 +16,7 @@ import { openApiRouter } from './openapi-routes';
 import { reviewPageRouter } from './review-page-routes';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'tenants' | 'clients' | 'jobs'>;
+  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs'>;
   jobs: JobsService;
   log: Logger;
   /** Whether the job service (Temporal) answers; /readyz reports it. */
@@ -44,7 +44,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.status(ready ? 200 : 503).json({ ok: ready });
   });
   app.use(jobsRouter(deps));
-  if (deps.admin) app.use(adminRouter({ admin: deps.admin, config: deps.config }));
+  if (deps.admin) app.use(adminRouter({ admin: deps.admin, config: deps.config, log: deps.log }));
   app.use(eventsRouter(deps));
   app.use(documentRouter(deps));
   app.use(reviewPageRouter(deps));
