@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { NamespaceNotFoundError } from '@temporalio/common';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { measureRequests, type ApiMetrics } from '../lib/metrics-api';
@@ -105,6 +106,9 @@ function toApiError(error: unknown): ApiError {
 
 function isUnavailable(error: unknown): boolean {
   const code = (error as { code?: number }).code;
-  // gRPC UNAVAILABLE (14) and DEADLINE_EXCEEDED (4) from the Temporal client.
+  // gRPC UNAVAILABLE (14) and DEADLINE_EXCEEDED (4) from the Temporal client. A loaded dev server also answers
+  // NamespaceNotFound for a namespace that exists while its namespace cache refreshes (found by Schemathesis):
+  // the client can retry it like an outage, so it is a 503, not a 500.
+  if (error instanceof NamespaceNotFoundError) return true;
   return code === 14 || code === 4 || (error instanceof Error && error.name === 'ServiceError' && /UNAVAILABLE/.test(error.message));
 }
