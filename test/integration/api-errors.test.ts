@@ -55,7 +55,6 @@ describe('API errors: a status, a stable code, a message that says what to fix',
       body: '{}',
     });
     assert.equal(response.status, 400);
-    // JSON bodies are for JSON-input types; the answer's example says file types upload a multipart form.
     assert.match(((await response.json()) as { error: { message: string } }).error.message, /invoice jobs upload their file as multipart/);
   });
 
