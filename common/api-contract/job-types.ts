@@ -51,7 +51,10 @@ function submissionOf(definition: JobTypeDefinition): TSchema {
   );
 }
 
+/** One of the types' bodies; with a single type, that body itself (an `anyOf` of one says nothing more). */
 function oneOfRefs<T = unknown>(names: string[], description: string) {
+  const [only] = names;
+  if (names.length === 1 && only !== undefined) return Type.Unsafe<T>({ description, $ref: `${COMPONENTS_PATH}${only}` });
   return Type.Unsafe<T>({ description, anyOf: names.map((name) => refTo(name)) });
 }
 
