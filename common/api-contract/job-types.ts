@@ -51,10 +51,13 @@ function submissionOf(definition: JobTypeDefinition): TSchema {
   );
 }
 
-/** One of the types' bodies; with a single type, that body itself (an `anyOf` of one says nothing more). */
+/**
+ * One of the types' bodies (each an object); with a single type, that body itself, as an `anyOf` of one says
+ * nothing more. `type` keeps it a schema of its own, not an alias ajv would resolve to the body it names.
+ */
 function oneOfRefs<T = unknown>(names: string[], description: string) {
   const [only] = names;
-  if (names.length === 1 && only !== undefined) return Type.Unsafe<T>({ description, $ref: `${COMPONENTS_PATH}${only}` });
+  if (names.length === 1 && only !== undefined) return Type.Unsafe<T>({ description, type: 'object', $ref: `${COMPONENTS_PATH}${only}` });
   return Type.Unsafe<T>({ description, anyOf: names.map((name) => refTo(name)) });
 }
 
