@@ -15,6 +15,7 @@ import { devServerArgs, loadTemporalDevConfig } from '../../local/stack/temporal
 import { ensureGoTool, TEMPORAL_CLI } from '../../local/stack/tools';
 import type { invoiceWorkflow } from '../../workflows';
 import { testEnv } from './test-env';
+import { testDataConverter } from './test-codec';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 
@@ -104,6 +105,7 @@ export class FaultHarness {
     this.client ??= new Client({
       connection: await Connection.connect({ address: this.temporalAddress }),
       namespace: this.namespace,
+      dataConverter: testDataConverter(),
     });
     return this.client;
   }

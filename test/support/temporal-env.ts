@@ -3,6 +3,7 @@ import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../common/search-attributes';
 import { loadConfig } from '../../lib/config';
 import { ensureGoTool, TEMPORAL_CLI } from '../../local/stack/tools';
 import { testEnv } from './test-env';
+import { testDataConverter } from './test-codec';
 
 /**
  * A Temporal server for a test file: the test stack's server when `npm test` started one (fast), otherwise a
@@ -11,11 +12,16 @@ import { testEnv } from './test-env';
 export async function createTemporalTestEnv(): Promise<TestWorkflowEnvironment> {
   const { temporalAddress, temporalNamespace } = testEnv();
   if (temporalAddress) {
-    return TestWorkflowEnvironment.createFromExistingServer({ address: temporalAddress, namespace: temporalNamespace });
+    return TestWorkflowEnvironment.createFromExistingServer({
+      address: temporalAddress,
+      namespace: temporalNamespace,
+      client: { dataConverter: testDataConverter() },
+    });
   }
   const config = loadConfig({});
   const path = await ensureGoTool(TEMPORAL_CLI, config.toolCacheDir, process.env.PATH ?? '', () => undefined);
   return TestWorkflowEnvironment.createLocal({
+    client: { dataConverter: testDataConverter() },
     server: {
       executable: { type: 'existing-path', path },
       namespace: 'default',
