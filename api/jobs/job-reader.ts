@@ -10,7 +10,7 @@ import { JobStatusKey, JobStepKey, JobTypeKey, TenantIdKey } from '../../common/
 import type { Priority } from '../../common/task-queues';
 import type { invoiceWorkflow } from '../../workflows';
 import { apiErrors } from '../api-error';
-import { currentAttemptOf } from '../current-attempt';
+import { currentAttemptOf, decodePendingFailures } from '../current-attempt';
 import { jobLinks } from './job-links';
 import { type JobBase, toJobView } from './job-view';
 import type { JobsDeps } from './jobs-deps';
@@ -34,7 +34,9 @@ export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config'>) {
 
   async function describe(jobId: string): Promise<WorkflowExecutionDescription | undefined> {
     try {
-      return await client.workflow.getHandle(jobId).describe();
+      const description = await client.workflow.getHandle(jobId).describe();
+      await decodePendingFailures(description, client.options.loadedDataConverter);
+      return description;
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return undefined;
       throw error;
