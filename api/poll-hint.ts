@@ -15,6 +15,8 @@ const RETRY_AFTER_SECONDS: Record<JobStatus, number | undefined> = {
   rejected: undefined,
   review_expired: undefined,
   failed: undefined,
+  completed: undefined,
+  cancelled: undefined,
 };
 
 export function retryAfterSeconds(status: JobStatus): number | undefined {

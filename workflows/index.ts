@@ -1,2 +1,3 @@
 export { invoiceWorkflow } from './invoice-workflow';
+export { orderScoreWorkflow } from './order-score/order-score-workflow';
 export { deliverWebhookWorkflow } from './webhook-delivery-workflow';

@@ -3,7 +3,8 @@ import { errors, json, jobIdParameter } from './responses';
 
 /** The admin routes in the OpenAPI document (document.ts spreads these into `paths`). */
 
-const text: Schema = { type: 'string' };
+// The route refuses an empty filter (`?errorType=`) with a 400, so the document does too.
+const text: Schema = { type: 'string', minLength: 1 };
 const problem = (description: string): Schema => ({ description, content: json(bodyRef('ErrorBody')) });
 const security = [{ adminKey: [] }];
 

@@ -4,16 +4,19 @@ import { jobIdParameter, json, responses, retryAfterHeader } from './responses';
 
 const apiKeyOnly = [{ apiKey: [] }];
 const apiKeyOrReviewer = [{ apiKey: [] }, { reviewerToken: [] }];
+const lastEventIdText = 'The `seq` of the last event seen; anything else (not a positive whole number) reads the stream from the start.';
 
 /** /jobs and everything under it: submit, list, read, stream, download, review. */
 export const jobPaths: Record<string, Schema> = {
   '/jobs': {
     post: {
       operationId: 'submitJob',
-      summary: 'Submit a document',
+      summary: 'Submit a job: upload a file, or send a JSON input',
       description:
-        'Streams the file to object storage and starts the job; answers in milliseconds, never waits for the model. ' +
-        'The same Idempotency-Key with the same file returns the same job (`Idempotent-Replayed: true`).',
+        'A type that takes a file (`FileJobType`, e.g. `invoice`) is a multipart form; the file is streamed to object storage. ' +
+        'A type that takes JSON (e.g. `order.score`) is a JSON body `{ "type", "input", "priority"?, "callbackUrl"? }` whose `input` is the type’s `<Type>Input`. ' +
+        'Starts the job and answers in milliseconds, never waits for the model. ' +
+        'The same Idempotency-Key with the same file or input returns the same job (`Idempotent-Replayed: true`).',
       tags: ['jobs'],
       security: apiKeyOnly,
       parameters: [
@@ -29,6 +32,7 @@ export const jobPaths: Record<string, Schema> = {
         required: true,
         content: {
           'multipart/form-data': { schema: bodyRef('SubmitJobForm') },
+          'application/json': { schema: bodyRef('SubmitJobRequest') },
         },
       },
       responses: responses(
@@ -54,7 +58,8 @@ export const jobPaths: Record<string, Schema> = {
     get: {
       operationId: 'listJobs',
       summary: 'List jobs',
-      description: 'From Temporal visibility (eventually consistent, usually within a second). The reviewer queue is `?status=awaiting_review`.',
+      description:
+        'Every type’s jobs, or one type’s with `?type=`, from Temporal visibility (eventually consistent, usually within a second). The reviewer queue is `?status=awaiting_review`.',
       tags: ['jobs'],
       security: apiKeyOrReviewer,
       parameters: queryParameters(ListJobsQuery),
@@ -79,20 +84,44 @@ export const jobPaths: Record<string, Schema> = {
       ),
     },
   },
+  '/jobs/{id}/cancel': {
+    post: {
+      operationId: 'cancelJob',
+      summary: 'Cancel a job that has not finished',
+      description:
+        'Any type, any unfinished status (queued, processing, awaiting review, dead letter). A running step learns of the cancel at its next heartbeat and stops; nothing is posted or delivered for the job after it, except its `job.cancelled` webhook. ' +
+        '200 with the job once it is `cancelled` (also for a job that already was: cancelling is idempotent); 202 while it is still stopping (follow it on SSE or `GET /jobs/{id}`). ' +
+        'A cancel that arrives while an invoice is being posted to the ledger is too late: the job ends `posted`. A finished job answers 409 `job_finished` with `details.status`.',
+      tags: ['jobs'],
+      security: apiKeyOnly,
+      parameters: [jobIdParameter],
+      responses: responses(
+        {
+          '200': { description: 'The job, closed: `cancelled` (or, if the cancel came too late, how it ended).', content: json(bodyRef('Job')) },
+          '202': { description: 'Cancel requested; the job is still stopping.', content: json(bodyRef('Job')) },
+        },
+        401,
+        404,
+        409,
+        503,
+      ),
+    },
+  },
   '/jobs/{id}/events': {
     get: {
       operationId: 'streamJobEvents',
       summary: 'Stream a job’s status changes (SSE)',
       description:
-        'Server-Sent Events. Each status change is an `event: status` with `id: <seq>` and a JobEvent as `data`; after the terminal status an `event: end` follows and the stream closes. ' +
+        'Server-Sent Events. Each status change is an `event: status` with `id: <seq>` and a JobEvent as `data`; after the terminal status an `event: end` with a JobStreamEnd as `data` follows and the stream closes. ' +
         'Reconnect with `Last-Event-ID` (or `?lastEventId=`) to get only what you missed; a reconnect after the end answers 204. ' +
         'While no worker answers, the server-side status is sent as an event without an id (`detailed: false`).',
       tags: ['jobs'],
       security: apiKeyOrReviewer,
       parameters: [
         jobIdParameter,
-        { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
-        { name: 'lastEventId', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
+        // Browsers send back whatever id they saw last, so an id that is not a seq is not an error: the stream starts over.
+        { name: 'Last-Event-ID', in: 'header', required: false, description: lastEventIdText, schema: { type: 'string' } },
+        { name: 'lastEventId', in: 'query', required: false, description: lastEventIdText, schema: { type: 'string' } },
       ],
       responses: responses(
         {
@@ -100,7 +129,8 @@ export const jobPaths: Record<string, Schema> = {
             description: 'An event stream.',
             content: {
               'text/event-stream': {
-                schema: { type: 'array', description: 'The stream read as its sequence of events: each `data:` is one JobEvent.', items: bodyRef('JobEvent') },
+                // Each event, as OpenAPI 3.2's itemSchema would say; before 3.2 `schema` of an event stream describes one event.
+                schema: bodyRef('JobStreamEvent'),
               },
             },
           },

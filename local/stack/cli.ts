@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../lib/config';
 import { submitSamples } from './demo';
 import { portIsFree, portOf } from './ports';
+import { TEMPORAL_KINDS, type TemporalKind } from './postgres-temporal';
 import { startStack, type Stack } from './stack';
 import { devServerPorts, loadTemporalDevConfig } from './temporal-dev-config';
 import { runTests } from './test-runner';
@@ -9,7 +10,7 @@ import { runTests } from './test-runner';
 const say = (line: string) => console.log(line);
 
 /** `npm start`: the whole local stack on the default ports, the sample invoices, and where to look. */
-async function start(): Promise<void> {
+async function start(temporal: TemporalKind): Promise<void> {
   const startedAt = Date.now();
   const config = loadConfig();
   const devConfig = loadTemporalDevConfig();
@@ -33,6 +34,7 @@ async function start(): Promise<void> {
     ports,
     toolCacheDir: config.toolCacheDir,
     pathEnv: process.env.PATH ?? '',
+    temporal,
     report: (line) => say(`  ${line}`),
     onRestart: (name, code, delayMs, crashes) =>
       say(`${name} exited unexpectedly (code ${code}); restarting it in ${delayMs / 1000}s (crash ${crashes} this minute, log in ${join(config.dataDir, 'logs', `${name}.log`)})`),
@@ -91,7 +93,7 @@ Where to look
   Jobs              curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/jobs'
   Awaiting review   curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/jobs?status=awaiting_review'
   Reviewer page     ${stack.urls.api}/review   (reviewer token: ${tenant?.reviewerToken.reveal()})
-  Temporal Web UI   ${ui ? `${ui}/namespaces/${stack.namespace}/workflows` : '(disabled in temporal-dev.yaml)'}
+  Temporal Web UI   ${ui ? `${ui}/namespaces/${stack.namespace}/workflows` : temporal === 'cluster' ? '(none: the cluster runs without the UI server)' : '(disabled in temporal-dev.yaml)'}
   Ledger entries    ${stack.urls.ledger}/entries
   Metrics           ${Object.entries(stack.metricsUrls).map(([name, url]) => `${name} ${url}`).join('\n                    ')}
   Dead letters      curl -H 'Authorization: Bearer ${config.api.adminKey?.reveal() ?? '<ADMIN_API_KEY>'}' '${stack.urls.api}/admin/dead-letters'
@@ -101,9 +103,17 @@ Where to look
 ${jobs.filter((job) => job.status === 'awaiting_review').length} job(s) await review. Ctrl-C stops everything.`);
 }
 
+/** `npm start -- --temporal=cluster`: the Temporal cluster on PostgreSQL instead of the dev server (docs/deployment.md). */
+function temporalKindArg(args: string[]): TemporalKind {
+  const value = args.find((arg) => arg.startsWith('--temporal='))?.slice('--temporal='.length) ?? 'dev';
+  if (!(TEMPORAL_KINDS as readonly string[]).includes(value)) throw new Error(`--temporal must be one of ${TEMPORAL_KINDS.join(', ')}`);
+  return value as TemporalKind;
+}
+
 async function main(): Promise<void> {
-  const command = process.argv[2] ?? 'start';
-  if (command === 'start') return start();
+  const args = process.argv.slice(2);
+  const command = args[0] === undefined || args[0].startsWith('--') ? 'start' : args[0];
+  if (command === 'start') return start(temporalKindArg(args));
   if (command === 'test') return runTests(process.argv.slice(3));
   throw new Error(`unknown command "${command}"; use start or test`);
 }

@@ -1,5 +1,5 @@
 import assert from '../support/assert';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
@@ -80,16 +80,24 @@ async function submitFailingExtraction() {
   return { marker, removeFault, jobId: submitted.body.jobId as string };
 }
 
-function runReplayCli(args: string[]) {
+/**
+ * Runs the replay tool without blocking this process: a blocked event loop misses the API closing an idle
+ * keep-alive socket, and the next request on it fails with "other side closed" once the tool takes over 5 s.
+ */
+function runReplayCli(args: string[]): Promise<{ code: number | null; output: string }> {
   const { productEnv } = testEnv();
   assert.ok(productEnv, 'needs the stack that `npm test` starts');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'ops', 'replay-command.ts'), ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...productEnv, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-    timeout: 120_000,
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(REPO_ROOT, 'ops', 'replay-command.ts'), ...args],
+      { cwd: REPO_ROOT, env: { ...process.env, ...productEnv, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, output: `${stdout}${stderr}` });
+      },
+    );
   });
-  return { code: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
 describe('dead letters and replay after a fix (real stack)', () => {
@@ -143,7 +151,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
       assert.ok(!otherStep.body.deadLetters.some((d) => d.jobId === jobId));
       assert.equal((await admin('GET', '/admin/dead-letters', undefined, demoTenant.apiKey)).status, 401, 'a tenant key is not an admin key');
 
-      const dryRun = runReplayCli(['--dry-run', '--query', `TenantId = 'demo' AND JobStatus = 'dead_letter' AND JobStep = 'extractInvoiceFields'`]);
+      const dryRun = await runReplayCli(['--dry-run', '--query', `TenantId = 'demo' AND JobStatus = 'dead_letter' AND JobStep = 'extractInvoiceFields'`]);
       assert.match(dryRun.output, new RegExp(`would_retry\\s+${jobId}`), dryRun.output);
       assert.equal((await getJob(jobId)).body.status, 'dead_letter', 'a dry run changes nothing');
 
@@ -185,7 +193,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
 
       await removeFault();
       faultActive = false;
-      const replay = runReplayCli([jobId, '--reason', 'provider fixed']);
+      const replay = await runReplayCli([jobId, '--reason', 'provider fixed']);
       assert.equal(replay.code, 0, replay.output);
       assert.match(replay.output, new RegExp(`reset\\s+${jobId}\\s+extractInvoiceFields`), replay.output);
       assert.match(replay.output, /summary: 1 reset/);
@@ -210,7 +218,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
       const extractions = await simulatorCalls(marker, 'record_invoice');
       assert.deepEqual(extractions.map((call) => call.status), [400, 200]);
 
-      const again = runReplayCli([jobId]);
+      const again = await runReplayCli([jobId]);
       assert.equal(again.code, 1, 'a refused job makes the tool exit non-zero');
       assert.match(again.output, new RegExp(`refused\\s+${jobId}.*finished as posted`), again.output);
     } finally {

@@ -23,6 +23,9 @@ async function collect(response: Response, stopAfter = Number.POSITIVE_INFINITY)
   const statuses: StatusEvent[] = [];
   for await (const event of readSse(response.body)) {
     events.push(event);
+    // As an outside client (Schemathesis) checks it: the event against the stream's schema, its data against the body named.
+    assert.deepEqual(schemaProblems('JobStreamEvent', event), [], 'each event matches the documented stream event');
+    if (event.event === 'end') assert.deepEqual(schemaProblems('JobStreamEnd', JSON.parse(event.data)), [], 'the end event matches JobStreamEnd');
     if (event.event !== 'status') continue;
     const data = JSON.parse(event.data) as StatusEvent;
     assert.deepEqual(schemaProblems('JobEvent', data), [], 'each event matches JobEvent in the OpenAPI document');

@@ -5,6 +5,7 @@ import { validateReviewFields } from '../../activities/validate-review-fields';
 import type { Invoice, InvoiceExtraction } from '../../common/invoice';
 import { overallConfidence } from '../../common/invoice';
 import type { Usage } from '../../common/job';
+import type { OrderScoreInput, OrderScoreProposal } from '../../common/job-types/order-score/order-score';
 import type { DeliverWebhookInput } from '../../common/webhooks';
 
 export const sampleInvoice: Invoice = {
@@ -17,6 +18,14 @@ export const sampleInvoice: Invoice = {
   subtotalAmount: 100,
   taxAmount: 21,
   lineItems: [{ description: 'Widgets', quantity: 10, unitPrice: 10, amount: 100 }],
+};
+
+/** A returning customer whose checks all pass. */
+export const sampleOrder: OrderScoreInput = {
+  order: { id: 'ord-1', totalAmount: 120, currency: 'EUR', itemCount: 2 },
+  customer: { id: 'cus-1', accountAgeDays: 400, previousOrders: 12, previousChargebacks: 0 },
+  payment: { method: 'card', billingCountry: 'DE', cardCountry: 'DE', cvvMatch: true, avsMatch: true },
+  shipping: { country: 'DE', expedited: false },
 };
 
 export function extractionOf(invoice: Invoice, confidence: number): InvoiceExtraction {
@@ -53,7 +62,29 @@ export function script<T>(name: string, answers: Array<T | Error>): () => Promis
   };
 }
 
+/**
+ * An activity that never finishes on its own: it heartbeats until its cancel arrives (which it learns through the
+ * heartbeat's answer), records that it saw it, and stops, as the real ones do through the call's AbortSignal.
+ */
+async function runUntilCancelled(seen: { cancelled: number }): Promise<never> {
+  const context = Context.current();
+  const timer = setInterval(() => context.heartbeat(), 200);
+  try {
+    await context.cancelled;
+  } catch (error) {
+    seen.cancelled++;
+    throw error;
+  } finally {
+    clearInterval(timer);
+  }
+  throw new Error('unreachable: `cancelled` only rejects');
+}
+
 export interface FakeActivitiesOptions {
+  /** order.score: each call takes the next proposal; `'invalid'` answers as a schema-invalid model output. */
+  scores?: Array<OrderScoreProposal | 'invalid' | Error>;
+  /** These steps run until the job is cancelled. */
+  hangIn?: Array<'extractText' | 'scoreOrder'>;
   documentType?: 'invoice' | 'other';
   extractions?: Array<ExtractInvoiceFieldsResult | Error>;
   extractText?: Array<{ textKey: string } | Error>;
@@ -63,7 +94,9 @@ export interface FakeActivitiesOptions {
 
 /** Typed against the real activities, with a record of every call the workflow made. */
 export function fakeActivities(options: FakeActivitiesOptions = {}) {
-  const calls = { extractText: 0, classifyDocument: 0, extractInvoiceFields: 0, postInvoiceToLedger: 0 };
+  const calls = { extractText: 0, classifyDocument: 0, extractInvoiceFields: 0, postInvoiceToLedger: 0, scoreOrder: 0, cancelled: 0 };
+  const hangIn = new Set(options.hangIn ?? []);
+  const scoreAnswers = script('scoreOrder', options.scores ?? []);
   const posted: Invoice[] = [];
   const webhooks: DeliverWebhookInput[] = [];
   const textAnswers = script('extractText', options.extractText ?? [{ textKey: 'texts/t/abc.txt' }]);
@@ -74,6 +107,7 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
   const activities: InvoiceActivities = {
     async extractText() {
       calls.extractText++;
+      if (hangIn.has('extractText')) return runUntilCancelled(calls);
       const { textKey } = await textAnswers();
       return { textKey, characters: 1200, pages: 1, attempt: attempt() };
     },
@@ -97,6 +131,13 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
       if (failure) throw failure;
       posted.push(invoice);
       return { entryId: `led_${posted.length}`, replayed: false, attempt: attempt() };
+    },
+    async scoreOrder() {
+      calls.scoreOrder++;
+      if (hangIn.has('scoreOrder')) return runUntilCancelled(calls);
+      const answer = await scoreAnswers();
+      if (answer === 'invalid') return { outcome: 'schema_invalid', errors: ['/score must be <= 1'], usage: callUsage, attempt: attempt() };
+      return { outcome: 'valid', proposal: answer, usage: callUsage, attempt: attempt() };
     },
     async deliverWebhook(input) {
       webhooks.push(input);

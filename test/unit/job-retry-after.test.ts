@@ -35,6 +35,8 @@ describe('GET /jobs/:id Retry-After by status', () => {
     rejected: null,
     review_expired: null,
     failed: null,
+    completed: null,
+    cancelled: null,
   };
 
   test('every status has an expectation here', () => {
