@@ -36,7 +36,7 @@ describe('payloads are ciphertext on the Temporal server', () => {
     const jobId = submitted.body.jobId as string;
     const done = await waitForJob(jobId, ['posted', 'awaiting_review', 'failed', 'rejected']);
     assert.equal(done.status, 'posted', JSON.stringify(done));
-    const fields = done.result?.fields;
+    const fields = done.result && 'fields' in done.result ? done.result.fields : undefined;
     assert.ok(fields?.invoiceNumber && fields.issuer && typeof fields.totalAmount === 'number');
     const secrets = [fields.invoiceNumber, fields.issuer, String(fields.totalAmount), fileName];
 
