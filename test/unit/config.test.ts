@@ -143,6 +143,7 @@ describe('loadConfig', () => {
       SLOWLANE_ENV: 'production',
       ANTHROPIC_API_KEY: 'k',
       API_PAGE_TOKEN_SECRET: 'p',
+      PAYLOAD_CODEC_KEYS: JSON.stringify({ k1: Buffer.alloc(32, 1).toString('base64') }),
       SLOWLANE_TENANTS: '[{"id":"acme","apiKey":"a","reviewerToken":"r","webhookSecret":"w"}]',
     });
     assert.deepEqual(

@@ -70,7 +70,7 @@ describe('the setting tables', () => {
       // Production reports its required settings and nothing else.
       const expected =
         deployment === 'production'
-          ? /^Invalid configuration:\n {2}- SLOWLANE_TENANTS is required in production\n {2}- ANTHROPIC_API_KEY is required in production\n {2}- API_PAGE_TOKEN_SECRET is required in production$/
+          ? /^Invalid configuration:\n {2}- SLOWLANE_TENANTS is required in production\n {2}- PAYLOAD_CODEC_KEYS is required in production\n {2}- ANTHROPIC_API_KEY is required in production\n {2}- API_PAGE_TOKEN_SECRET is required in production$/
           : /^$/;
       assert.match(problems, expected);
     });

@@ -77,6 +77,7 @@ describe('Kubernetes and KEDA manifests', () => {
       ...data,
       ANTHROPIC_API_KEY: 'unused',
       API_PAGE_TOKEN_SECRET: 'unused',
+      PAYLOAD_CODEC_KEYS: JSON.stringify({ unused: Buffer.alloc(32, 1).toString('base64') }),
       SLOWLANE_TENANTS: '[{"id":"t","apiKey":"k","reviewerToken":"r","webhookSecret":"w"}]',
     });
     for (const priority of PRIORITIES) {
