@@ -2,7 +2,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { Config } from '../lib/config';
 import { PayloadDecryptionError } from '../lib/payload-codec/encryption-codec';
-import { requireAdmin } from './admin-auth';
+import { requireOperator } from './admin-auth';
 import { ApiError, apiErrors } from './api-error';
 
 /** A payload as the Temporal Web UI and CLI send it to a codec server: metadata values and data in base64. */
@@ -13,19 +13,19 @@ interface JsonPayload {
 
 export interface CodecRouteDeps {
   codec: PayloadCodec;
-  config: Pick<Config, 'api' | 'deployment'> & { temporal: Pick<Config['temporal'], 'namespace' | 'webUiUrl'> };
+  config: Pick<Config, 'tenants' | 'people' | 'deployment'> & { temporal: Pick<Config['temporal'], 'namespace' | 'webUiUrl'> };
 }
 
 /**
  * `/codec/encode` and `/codec/decode`, the protocol of the Temporal Web UI's `--ui-codec-endpoint` and the CLI's
- * `--codec-endpoint`, for operators allowed to read payloads: the admin credential, answering the Web UI's origin
+ * `--codec-endpoint`, for operators allowed to read payloads: an operator's token or OIDC identity (as `/admin/*`), answering the Web UI's origin
  * (TEMPORAL_WEB_UI_URL) with CORS. In local mode the Web UI's own requests need no credential, because the dev
  * server's UI has no sign-in to pass one on and everything listens on loopback with public demo keys anyway.
  */
 export function codecRouter(deps: CodecRouteDeps): Router {
   const router = Router();
   const uiOrigin = new URL(deps.config.temporal.webUiUrl).origin;
-  const admin = requireAdmin(deps.config.api.adminKey);
+  const operator = requireOperator(deps.config);
 
   router.use('/codec', (req: Request, res: Response, next: NextFunction) => {
     if (req.headers.origin === uiOrigin) {
@@ -44,7 +44,7 @@ export function codecRouter(deps: CodecRouteDeps): Router {
     }
     const localUi = deps.config.deployment === 'local' && req.headers.origin === uiOrigin;
     if (localUi) return next();
-    admin(req, res, next);
+    operator(req, res, next).catch(next);
   });
 
   const handle = (direction: 'encode' | 'decode') => async (req: Request, res: Response) => {

@@ -23,9 +23,9 @@ const RECONNECT_MS = 2_000;
  * query; while no worker answers, the server-side status is sent as an event without an id, so a resuming
  * client's position is kept.
  */
-export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'tenants' | 'clients' | 'api'>; log: Logger }): Router {
+export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'tenants' | 'people' | 'clients' | 'api'>; log: Logger }): Router {
   const router = Router();
-  const callers = authenticate(deps.config.tenants, ['api', 'reviewer']);
+  const callers = authenticate(deps.config, ['api', 'reviewer']);
   const streams = tenantSlots(deps.config.api.maxEventStreamsPerTenant);
 
   router.get('/jobs/:id/events', callers, async (req: Request, res: Response) => {

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { PRIORITIES } from '../../common/task-queues';
-import { loadConfig } from '../../lib/config';
 import { freeStackPorts, startStack } from '../../local/stack/stack';
 import { type ChaosWorker, runChaos } from './chaos-monkey';
 import { keepLedgerFaulty, ledgerEntries, providerFaultEnv, providerStats } from './faults';
@@ -15,7 +14,8 @@ import { checkLedger, DEAD_WORKER_NOTICED_AFTER_MS, percentile, recoveries, reru
 import { runNaive } from './naive';
 import { printReport } from './report';
 import { parseChaosArgs, seededRandom } from './settings';
-import { keepApproving, submitAll } from './submit';
+import { keepApproving, SECRETS, submitAll } from './submit';
+import { localPaths } from '../../local/stack/local-paths';
 
 const RESULTS_DIR = join(__dirname, '..', 'results');
 const TERMINAL = new Set(['posted', 'rejected', 'review_expired', 'failed']);
@@ -38,7 +38,8 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
   const stack = await startStack({
     dataDir,
     ports: await freeStackPorts(),
-    toolCacheDir: loadConfig({}).toolCacheDir,
+    toolCacheDir: localPaths().toolCacheDir,
+    secrets: SECRETS,
     pathEnv: process.env.PATH ?? '',
     productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
     simulatorEnv: providerFaultEnv(settings.providerFaultRate, settings.seed, settings.modelLatencyMs),

@@ -1,8 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { generateLocalSecrets, type LocalPerson, type LocalTenant } from '../../local/stack/local-secrets';
 import type { JobKind } from './job-mix';
 
-export const API_KEY = 'demo-key';
-export const REVIEWER_TOKEN = 'demo-reviewer-token';
+/** The bench's own stack credentials, generated per run like `npm start`'s (the product refuses demo values). */
+export const SECRETS = generateLocalSecrets();
+const tenant = SECRETS.tenants[0] as LocalTenant;
+export const API_KEY = tenant.apiKey;
+export const REVIEWER_TOKEN = (tenant.reviewers[0] as LocalPerson).token;
 
 export interface SubmittedJob {
   index: number;

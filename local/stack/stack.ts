@@ -6,6 +6,7 @@ import { Secret } from '../../lib/secret';
 import { applyNamespaceSettings, temporalReady, workerIsPolling } from './temporal-setup';
 import { devServerArgs, loadTemporalDevConfig } from './temporal-dev-config';
 import { DEFAULT_RESTART_POLICY, type ManagedProcess, type RestartPolicy, Supervisor } from './supervisor';
+import { LOCAL_MODE_ENV, type LocalSecrets, loadOrCreateLocalSecrets, localSecretsEnv } from './local-secrets';
 import { localCodecKeys } from './local-codec-keys';
 import { freePort } from './ports';
 import type { PostgresAddress } from './postgres-server';
@@ -34,6 +35,10 @@ export interface StackOptions {
   pathEnv: string;
   /** Settings for the product's processes (worker, API) on top of what the stack derives. */
   productEnv?: Record<string, string>;
+  /** The credentials the stack runs with; by default those kept in `<dataDir>/local-secrets.json` (made if absent). */
+  secrets?: LocalSecrets;
+  /** The tenants of generated secrets (default: `demo`). */
+  tenantIds?: string[];
   /** Settings for the provider simulator (SIM_*). */
   simulatorEnv?: Record<string, string>;
   /** The dev server (default), or the Temporal cluster on PostgreSQL that production runs (docs/deployment.md). */
@@ -62,6 +67,8 @@ export interface Stack {
   postgres?: PostgresAddress;
   /** The environment the worker and API run with; tests start extra workers with it. */
   productEnv: Record<string, string>;
+  /** The tenants', reviewers' and operators' credentials in productEnv, for printing and for clients. */
+  secrets: LocalSecrets;
   processes: Map<string, ManagedProcess>;
   /** Each product process's Prometheus endpoint by process name (api, worker-interactive, …); each has its own port. */
   metricsUrls: Record<string, string>;
@@ -100,8 +107,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     simulator: `http://${host}:${ports.simulator}`,
     ledger: `http://${host}:${ports.ledger}`,
   };
+  const secrets = options.secrets ?? (await loadOrCreateLocalSecrets(dataDir, options.tenantIds));
   const productEnv: Record<string, string> = {
-    SLOWLANE_ENV: 'local',
+    ...LOCAL_MODE_ENV,
+    ...localSecretsEnv(secrets),
     SLOWLANE_DATA_DIR: dataDir,
     TEMPORAL_ADDRESS: urls.temporal,
     TEMPORAL_NAMESPACE: temporalConfig.namespace,
@@ -264,6 +273,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       temporalKind,
       ...(postgres ? { postgres } : {}),
       productEnv,
+      secrets,
       processes,
       metricsUrls,
       startWorker,

@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { loadConfig } from '../../lib/config';
 import { reapOnExit, signalChild } from './reaper';
 import type { TemporalKind } from './postgres-temporal';
 import { freeStackPorts, type Stack, startStack } from './stack';
-import { TEST_TENANTS } from './test-tenants';
+import { localPaths } from './local-paths';
+import { TEST_TENANT_IDS } from './test-tenants';
 import { ensureChromium } from './tools';
 
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -110,7 +110,7 @@ export async function runTests(args: string[]): Promise<void> {
   const needsStack = files.some((file) => !inTier(file, 'unit') && !inTier(file, 'replay'));
 
   if (!skipStatic) await staticChecks();
-  const config = loadConfig();
+  const { toolCacheDir } = localPaths();
   const log = (line: string) => console.log(`[stack] ${line}`);
 
   // Ctrl-C, or SIGTERM passed on by bootstrap.js: stop the tests, then the stack, and leave no data folder behind.
@@ -138,10 +138,12 @@ export async function runTests(args: string[]): Promise<void> {
       const stack = await startStack({
         dataDir: stackDataDir,
         ports: await freeStackPorts(),
-        toolCacheDir: config.toolCacheDir,
+        toolCacheDir,
         pathEnv: process.env.PATH ?? '',
         temporal,
-        productEnv: { LOG_LEVEL: 'warn', SLOWLANE_TENANTS: JSON.stringify(TEST_TENANTS) },
+        // Fresh credentials for every run (kept in its data folder): the tests read them from SLOWLANE_TEST_PRODUCT_ENV.
+        tenantIds: TEST_TENANT_IDS,
+        productEnv: { LOG_LEVEL: 'warn' },
         report: log,
         onUnexpectedExit: (name, code, logTail) => log(`${name} exited unexpectedly (code ${code}):\n${logTail}`),
         onRestart: (name, code, delayMs) =>

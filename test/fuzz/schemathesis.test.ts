@@ -3,10 +3,10 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from '@jest/globals';
-import { loadConfig } from '../../lib/config';
 import { ensurePythonTool, SCHEMATHESIS } from '../../local/stack/python-tools';
-import { TEST_ADMIN_KEY, TEST_TENANTS } from '../../local/stack/test-tenants';
+import { TEST_OPERATOR, testTenant } from '../support/test-credentials';
 import { testEnv } from '../support/test-env';
+import { localPaths } from '../../local/stack/local-paths';
 
 /** Bounded: at most this many generated cases per operation and phase, and the run is stopped past DEADLINE_MS. */
 const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 25);
@@ -42,7 +42,7 @@ function configToml(apiKey: string): string {
     '',
     '[[operations]]',
     'include-path-regex = "^/admin/"',
-    `headers = { Authorization = ${JSON.stringify(`Bearer ${TEST_ADMIN_KEY}`)} }`,
+    `headers = { Authorization = ${JSON.stringify(`Bearer ${TEST_OPERATOR.token}`)} }`,
     '',
   ].join('\n');
 }
@@ -85,7 +85,7 @@ describe('the API under Schemathesis, an outside client reading /openapi.json', 
       assert.ok(apiUrl, 'the fuzz tier needs the stack that `npm test` starts');
       const schemathesis = await ensurePythonTool(
         SCHEMATHESIS,
-        loadConfig({}).toolCacheDir,
+        localPaths().toolCacheDir,
         process.env.PATH ?? '',
         (line) => console.log(line),
       );
@@ -93,7 +93,7 @@ describe('the API under Schemathesis, an outside client reading /openapi.json', 
       await rm(reportDir, { recursive: true, force: true });
       await mkdir(reportDir, { recursive: true });
       const configFile = join(reportDir, 'schemathesis.toml');
-      await writeFile(configFile, configToml(TEST_TENANTS[0]?.apiKey as string));
+      await writeFile(configFile, configToml(testTenant('demo').apiKey));
 
       const { code, output, timedOut } = await run(
         schemathesis,

@@ -1,5 +1,5 @@
 import assert from '../support/assert';
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
@@ -81,22 +81,25 @@ async function submitFailingExtraction() {
 }
 
 /**
- * Runs the replay tool without blocking this process: a blocked event loop misses the API closing an idle
- * keep-alive socket, and the next request on it fails with "other side closed" once the tool takes over 5 s.
+ * Runs the replay tool without blocking this process: a synchronous spawn stalls the event loop for as long as tsx
+ * starts (seconds on a loaded machine), so the API closes the idle keep-alive socket unseen and the next fetch
+ * fails with "other side closed".
  */
 function runReplayCli(args: string[]): Promise<{ code: number | null; output: string }> {
   const { productEnv } = testEnv();
   assert.ok(productEnv, 'needs the stack that `npm test` starts');
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(REPO_ROOT, 'ops', 'replay-command.ts'), ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, ...productEnv, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 120_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, output: `${stdout}${stderr}` });
-      },
-    );
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'ops', 'replay-command.ts'), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...productEnv, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
   });
 }
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { loadConfig } from '../../lib/config';
 import { freePort } from '../../local/stack/ports';
 import type { ManagedProcess, Supervisor } from '../../local/stack/supervisor';
 import { freeClusterPort, startTemporalCluster, type TemporalCluster } from '../../local/stack/temporal-cluster';
 import { devServerArgs, loadTemporalDevConfig } from '../../local/stack/temporal-dev-config';
 import { ensureTemporalServerTools } from '../../local/stack/temporal-server-tools';
 import { applyNamespaceSettings, temporalReady } from '../../local/stack/temporal-setup';
+import { localPaths } from '../../local/stack/local-paths';
 import { ensureGoTool, TEMPORAL_CLI } from '../../local/stack/tools';
 import { testEnv } from './test-env';
 
@@ -23,7 +23,7 @@ export interface RestartableTemporal {
   restart(): Promise<void>;
 }
 
-const toolCacheDir = () => loadConfig({}).toolCacheDir;
+const toolCacheDir = () => localPaths().toolCacheDir;
 const quiet = () => undefined;
 
 export async function startRestartableTemporal(supervisor: Supervisor, dataDir: string): Promise<RestartableTemporal> {

@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { DefaultPayloadConverter } from '@temporalio/common';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
-import { type Config, loadConfig } from '../../lib/config';
+import type { Config } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { EncryptionCodec } from '../../lib/payload-codec/encryption-codec';
 import { EnvKeyProvider } from '../../lib/payload-codec/key-provider';
 import { Secret } from '../../lib/secret';
+import { localTestConfig, TEST_OPERATOR, TEST_SECRETS } from '../support/test-credentials';
 
 const UI = 'http://127.0.0.1:8233';
 const converter = new DefaultPayloadConverter();
@@ -32,9 +33,9 @@ describe('the codec endpoint (/codec, the Temporal Web UI and CLI protocol)', ()
     return api;
   };
   beforeAll(async () => {
-    const config = loadConfig({ TEMPORAL_WEB_UI_URL: UI });
+    const config = localTestConfig({ TEMPORAL_WEB_UI_URL: UI });
     local = await start(config);
-    production = await start({ ...config, deployment: 'production', api: { ...config.api, adminKey: new Secret('operator-secret') } });
+    production = await start({ ...config, deployment: 'production' });
   });
   afterAll(async () => {
     for (const api of servers) await api.close();
@@ -43,8 +44,8 @@ describe('the codec endpoint (/codec, the Temporal Web UI and CLI protocol)', ()
   const post = (api: RunningApi, path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${api.url}/codec/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
-  test('when an operator encodes then decodes with the admin key, then the payload comes back and the encoded one is ciphertext', async () => {
-    const auth = { authorization: 'Bearer operator-secret', 'x-namespace': 'slowlane' };
+  test('when an operator encodes then decodes with their token, then the payload comes back and the encoded one is ciphertext', async () => {
+    const auth = { authorization: `Bearer ${TEST_OPERATOR.token}`, 'x-namespace': 'slowlane' };
     const encoded = await post(production, 'encode', { payloads: [asJson(converter.toPayload(invoice))] }, auth);
     assert.equal(encoded.status, 200);
     const encodedBody = (await encoded.json()) as { payloads: Array<{ metadata: Record<string, string>; data: string }> };
@@ -56,9 +57,9 @@ describe('the codec endpoint (/codec, the Temporal Web UI and CLI protocol)', ()
     assert.deepEqual(JSON.parse(Buffer.from(payload!.data, 'base64').toString()), invoice);
   });
 
-  test('when no or a wrong credential is sent in production, then it is a 401, even from the Web UI origin', async () => {
+  test('when no credential or a tenant key is sent in production, then it is a 401, even from the Web UI origin', async () => {
     const [encoded] = await codec.encode([converter.toPayload(invoice)]);
-    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer demo-key' }, { origin: UI }];
+    const attempts: Array<Record<string, string>> = [{}, { authorization: `Bearer ${TEST_SECRETS.tenants[0]?.apiKey ?? ''}` }, { origin: UI }];
     for (const headers of attempts) {
       const response = await post(production, 'decode', { payloads: [asJson(encoded!)] }, headers);
       assert.equal(response.status, 401, JSON.stringify(headers));
@@ -91,7 +92,7 @@ describe('the codec endpoint (/codec, the Temporal Web UI and CLI protocol)', ()
   });
 
   test('when a payload was altered or the body is malformed or for another namespace, then the answer is a 4xx that says why', async () => {
-    const auth = { authorization: 'Bearer operator-secret' };
+    const auth = { authorization: `Bearer ${TEST_OPERATOR.token}` };
     const [encoded] = await codec.encode([converter.toPayload(invoice)]);
     const altered = { ...asJson(encoded!), data: Buffer.from(Buffer.from(encoded!.data!).map((b, i) => (i === 20 ? b ^ 1 : b))).toString('base64') };
     const tampered = await post(production, 'decode', { payloads: [altered] }, auth);

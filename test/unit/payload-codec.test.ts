@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from '@jest/globals';
 import { DefaultPayloadConverter } from '@temporalio/common';
 import { loadConfig } from '../../lib/config';
+import { localTestEnv } from '../support/test-credentials';
 import { EncryptionCodec, KEY_ID_METADATA, PayloadDecryptionError } from '../../lib/payload-codec/encryption-codec';
 import { EnvKeyProvider } from '../../lib/payload-codec/key-provider';
 import { ConfigError } from '../../lib/settings/config-error';
@@ -77,7 +78,7 @@ describe('the codec settings', () => {
   const key = randomBytes(32).toString('base64');
 
   test('when several keys are set without PAYLOAD_CODEC_KEY_ID, then the key provider refuses to choose', () => {
-    const config = loadConfig({ PAYLOAD_CODEC_KEYS: JSON.stringify({ a: key, b: key }) });
+    const config = loadConfig(localTestEnv({ PAYLOAD_CODEC_KEYS: JSON.stringify({ a: key, b: key }) }));
     assert.throws(() => new EnvKeyProvider(config.temporal.payloadCodecKeys!, undefined), (error: unknown) => {
       assert.ok(error instanceof ConfigError);
       assert.match(error.message, /PAYLOAD_CODEC_KEY_ID must name the current key/);
@@ -86,13 +87,13 @@ describe('the codec settings', () => {
   });
 
   test('when PAYLOAD_CODEC_KEY_ID names no configured key, then the error says so', () => {
-    const config = loadConfig({ PAYLOAD_CODEC_KEYS: JSON.stringify({ a: key }), PAYLOAD_CODEC_KEY_ID: 'b' });
+    const config = loadConfig(localTestEnv({ PAYLOAD_CODEC_KEYS: JSON.stringify({ a: key }), PAYLOAD_CODEC_KEY_ID: 'b' }));
     assert.throws(() => new EnvKeyProvider(config.temporal.payloadCodecKeys!, config.temporal.payloadCodecKeyId), /PAYLOAD_CODEC_KEY_ID=b is not one of/);
   });
 
   test('when a key is not 32 bytes, then the configuration is refused naming the variable and the key id, not the key', () => {
     const short = randomBytes(16).toString('base64');
-    assert.throws(() => loadConfig({ PAYLOAD_CODEC_KEYS: JSON.stringify({ k1: short }) }), (error: unknown) => {
+    assert.throws(() => loadConfig(localTestEnv({ PAYLOAD_CODEC_KEYS: JSON.stringify({ k1: short }) })), (error: unknown) => {
       assert.ok(error instanceof ConfigError);
       assert.match(error.message, /PAYLOAD_CODEC_KEYS\.k1 must be the base64 text of a 32-byte key/);
       assert.ok(!error.message.includes(short));
@@ -101,6 +102,6 @@ describe('the codec settings', () => {
   });
 
   test('when production starts without PAYLOAD_CODEC_KEYS, then the configuration is refused naming it', () => {
-    assert.throws(() => loadConfig({ SLOWLANE_ENV: 'production' }), /PAYLOAD_CODEC_KEYS is required in production/);
+    assert.throws(() => loadConfig(localTestEnv({ SLOWLANE_ENV: 'production', PAYLOAD_CODEC_KEYS: undefined })), /PAYLOAD_CODEC_KEYS is required in production/);
   });
 });
