@@ -20,7 +20,7 @@ export interface CodecRouteDeps {
  * `/codec/encode` and `/codec/decode`, the protocol of the Temporal Web UI's `--ui-codec-endpoint` and the CLI's
  * `--codec-endpoint`, for operators allowed to read payloads: an operator's token or OIDC identity (as `/admin/*`), answering the Web UI's origin
  * (TEMPORAL_WEB_UI_URL) with CORS. In local mode the Web UI's own requests need no credential, because the dev
- * server's UI has no sign-in to pass one on and everything listens on loopback with public demo keys anyway.
+ * server's UI has no sign-in to pass one on, and everything of the local stack listens on loopback.
  */
 export function codecRouter(deps: CodecRouteDeps): Router {
   const router = Router();
