@@ -52,6 +52,9 @@ function submissionOf(definition: JobTypeDefinition): TSchema {
 }
 
 function oneOfRefs<T = unknown>(names: string[], description: string) {
+  // A one-member anyOf is an illogical composition to OpenAPI linters: with one type, the component itself.
+  const [only] = names;
+  if (names.length === 1 && only !== undefined) return Type.Unsafe<T>(refTo(only));
   return Type.Unsafe<T>({ description, anyOf: names.map((name) => refTo(name)) });
 }
 
