@@ -1,3 +1,5 @@
+import type { Payload } from '@temporalio/common';
+import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import type { JobList, JobSummary } from '../../common/api-contract/job-list';
 import { compact } from '../../common/compact';
 import type { JobStatus, JobType } from '../../common/job';
@@ -18,8 +20,10 @@ export interface ListJobsFilter {
 /** `GET /jobs`: a tenant's jobs, newest first, from Temporal visibility (so it answers with no worker). */
 export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
   const { client, config } = deps;
+  const { loadedDataConverter } = client.options;
+  // Search attributes are never encoded; memo values go through the payload codec (encrypted on the server).
   const decode = (payload: unknown): unknown =>
-    payload ? client.options.loadedDataConverter.payloadConverter.fromPayload(payload as never) : undefined;
+    payload ? loadedDataConverter.payloadConverter.fromPayload(payload as never) : undefined;
 
   return async function listJobs(tenantId: string, filter: ListJobsFilter): Promise<JobList> {
     // Jobs only (webhook deliveries share the namespace and the tenant); the types come from the registry.
@@ -38,18 +42,22 @@ export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
       pageSize: filter.pageSize,
       ...(nextPageToken ? { nextPageToken } : {}),
     });
-    const jobs = (response.executions ?? []).map((execution): JobSummary => {
+    const executions = response.executions ?? [];
+    const memos = await Promise.all(
+      executions.map(async (execution) => (await decodeMapFromPayloads(loadedDataConverter, execution.memo?.fields as Record<string, Payload> | undefined)) ?? {}),
+    );
+    const jobs = executions.map((execution, index): JobSummary => {
       const fields = execution.searchAttributes?.indexedFields ?? {};
-      const memoFields = execution.memo?.fields ?? {};
+      const memo = memos[index] ?? {};
       const jobId = execution.execution?.workflowId ?? '';
       return compact({
         jobId,
         type: decode(fields.JobType) as JobType | undefined,
         status: (decode(fields.JobStatus) as JobStatus | undefined) ?? 'queued',
         step: stepNamed(decode(fields.JobStep)),
-        priority: decode(memoFields.priority) as JobSummary['priority'],
-        fileName: decode(memoFields.fileName) as string | undefined,
-        submittedAt: decode(memoFields.submittedAt) as string | undefined,
+        priority: memo.priority as JobSummary['priority'],
+        fileName: memo.fileName as string | undefined,
+        submittedAt: memo.submittedAt as string | undefined,
         reviewDeadline: (decode(fields.ReviewDeadline) as string | undefined) ?? undefined,
         links: jobLinks(config, jobId),
       });

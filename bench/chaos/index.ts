@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { PRIORITIES } from '../../common/task-queues';
-import { freeStackPorts, startStack } from '../../local/stack/stack';
+import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { type ChaosWorker, runChaos } from './chaos-monkey';
 import { keepLedgerFaulty, ledgerEntries, providerFaultEnv, providerStats } from './faults';
 import { mostInFlight, readJobHistory, type JobHistory } from './histories';
@@ -15,7 +14,6 @@ import { runNaive } from './naive';
 import { printReport } from './report';
 import { parseChaosArgs, seededRandom } from './settings';
 import { keepApproving, SECRETS, submitAll } from './submit';
-import { localPaths } from '../../local/stack/local-paths';
 
 const RESULTS_DIR = join(__dirname, '..', 'results');
 const TERMINAL = new Set(['posted', 'rejected', 'review_expired', 'failed']);
@@ -33,23 +31,15 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
   const startedAt = Date.now();
   const say = (line: string) =>
     console.log(`[chaos ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${line}`);
-  const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-chaos-'));
   const restarts: string[] = [];
-  const stack = await startStack({
-    dataDir,
-    ports: await freeStackPorts(),
-    toolCacheDir: localPaths().toolCacheDir,
+  const { stack, dataDir, stop } = await startBenchStack('chaos', {
     secrets: SECRETS,
-    pathEnv: process.env.PATH ?? '',
-    productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
     simulatorEnv: providerFaultEnv(settings.providerFaultRate, settings.seed, settings.modelLatencyMs),
-    report: () => undefined,
     // The default policy, as `npm start` runs it: the chaos stays within what it forgives.
     onRestart: (name, code, delayMs) => restarts.push(`${name} (exit ${code}) restarted after ${delayMs} ms`),
     onUnexpectedExit: (name, code) => say(`${name} exited (code ${code}) and was given up on`),
   });
-  const connection = await Connection.connect({ address: stack.urls.temporal });
-  const client = new Client({ connection, namespace: stack.namespace });
+  const { client, connection } = await connectBenchClient(stack);
   try {
     // Two worker processes per queue, as a deployment would run them: a kill leaves the queue served.
     const workers: ChaosWorker[] = PRIORITIES.flatMap((priority) => [
@@ -190,8 +180,7 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
     throw error;
   } finally {
     await connection.close();
-    await stack.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 
