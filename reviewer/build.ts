@@ -38,6 +38,8 @@ function virtualModule(name: string, source: () => string): Plugin {
 export const invoiceValidatorPlugin = virtualModule('invoice-validator', invoiceValidatorSource);
 /** `import reviewerViews from 'virtual:reviewer-views'`: each registered type's reviewer view, by type name. */
 export const reviewerViewsPlugin = virtualModule('reviewer-views', reviewerViewsSource);
+/** Every virtual module the page imports. */
+export const REVIEWER_PLUGINS: readonly Plugin[] = [invoiceValidatorPlugin, reviewerViewsPlugin];
 
 /**
  * Bundles the reviewer page's script in memory (esbuild, well under a second). pdf.js is not bundled: the page
@@ -54,7 +56,7 @@ export async function buildReviewerScript(entry: string = REVIEWER_ENTRY): Promi
     sourcemap: 'inline',
     write: false,
     logLevel: 'silent',
-    plugins: [invoiceValidatorPlugin, reviewerViewsPlugin],
+    plugins: [...REVIEWER_PLUGINS],
   });
   return builtScript(result.outputFiles[0]?.text ?? '');
 }
