@@ -49,6 +49,7 @@ export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
         step: stepNamed(decode(fields.JobStep)),
         priority: decode(memoFields.priority) as JobSummary['priority'],
         fileName: decode(memoFields.fileName) as string | undefined,
+        name: decode(memoFields.name) as string | undefined,
         submittedAt: decode(memoFields.submittedAt) as string | undefined,
         reviewDeadline: (decode(fields.ReviewDeadline) as string | undefined) ?? undefined,
         links: jobLinks(config, jobId),

@@ -1,6 +1,7 @@
 import type { Job } from './api';
 import { h } from './dom';
-import { type ReviewerField, type ReviewerView, valueAt } from './job-types';
+import { valueAt } from '../../common/job-types/job-name';
+import type { ReviewerField, ReviewerView } from './job-types';
 
 /** The type's read-only sections (an order's facts, the model's score and reasons), in place of a document. */
 export function renderJobFacts(view: ReviewerView, job: Job): HTMLElement {

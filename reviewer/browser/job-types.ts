@@ -1,4 +1,5 @@
 import reviewerViews from 'virtual:reviewer-views';
+import { nameFromInput } from '../../common/job-types/job-name';
 import type { ReviewerField, ReviewerView } from '../../common/job-types/job-type';
 import type { Job, JobSummary } from './api';
 
@@ -18,25 +19,12 @@ export function typeTitleOf(type: string | undefined): string {
 }
 
 /**
- * What a reviewer calls a job: its file's name, else the value its type names it by (an order's id), else the
- * Idempotency-Key its client submitted it with (the last part of the job id).
+ * What a reviewer calls a job: its file's name, else the name the API gave it from its input (an order's id), else
+ * that name read from the input here (a job submitted before the API named jobs), else the Idempotency-Key its
+ * client submitted it with (the last part of the job id).
  */
-export function jobNameOf(job: Pick<Job, 'jobId' | 'type' | 'fileName' | 'input'> | JobSummary): string {
-  if (job.fileName) return job.fileName;
-  const namedBy = reviewerViewOf(job.type)?.namedBy;
-  if (namedBy && 'input' in job) {
-    const name = valueAt(job.input, namedBy);
-    if (typeof name === 'string' || typeof name === 'number') return String(name);
-  }
-  return job.jobId.split(':').slice(2).join(':') || job.jobId;
-}
-
-/** The value at a dot-separated path (`customer.accountAgeDays`), or undefined where the path leads nowhere. */
-export function valueAt(source: unknown, path: string): unknown {
-  let value: unknown = source;
-  for (const key of path.split('.')) {
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
+export function jobNameOf(job: Pick<Job, 'jobId' | 'type' | 'fileName' | 'name' | 'input'> | JobSummary): string {
+  const view = reviewerViewOf(job.type);
+  const fromInput = view && 'input' in job ? nameFromInput(view, job.input) : undefined;
+  return job.fileName ?? job.name ?? fromInput ?? (job.jobId.split(':').slice(2).join(':') || job.jobId);
 }

@@ -250,6 +250,7 @@ describe('the reviewer page in Chromium', () => {
     const jobId = submitted.body.jobId as string;
     const waiting = await waitForJob(jobId, ['awaiting_review', 'completed', 'failed', 'dead_letter']);
     assert.equal(waiting.status, 'awaiting_review', JSON.stringify(waiting));
+    assert.equal(waiting.name, orderId, 'the API names a JSON job by what its type names it by');
     const proposal = waiting.proposal as { score: number; reasons: string[] };
 
     const { context, page, problems } = await openReviewer(browser);
@@ -258,12 +259,11 @@ describe('the reviewer page in Chromium', () => {
       page.on('request', (request) => {
         if (request.url().includes('/document')) documentRequests.push(request.url());
       });
-      // The queue shows its type (visibility lags the workflow; the queue refreshes every 5 s). It knows only what
-      // visibility holds, not the input, so it names a JSON job by the key it was submitted with.
+      // The queue names it by its order and its type (visibility lags the workflow; the queue refreshes every 5 s).
       const row = page.locator(`tr[data-job-id="${jobId}"]`);
       await row.waitFor({ timeout: 30_000 });
       assert.equal(await row.locator('td.job-type').textContent(), 'Order score');
-      assert.equal(await row.locator('a').textContent(), key);
+      assert.equal(await row.locator('a').textContent(), orderId, 'its order’s id, not the key it was submitted with');
 
       await page.goto(jobUrl(jobId));
       const facts = page.getByTestId('job-facts');
