@@ -30,10 +30,11 @@ describe('order.score end to end on the real stack', () => {
     assert.equal(changed.body.error?.code, 'idempotency_key_reused');
 
     const listed = await fetch(`${apiUrl()}/jobs?type=order.score&status=completed`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
-    const list = (await listed.json()) as { jobs: Array<{ jobId: string; type?: string }> };
+    const list = (await listed.json()) as { jobs: Array<{ jobId: string; type?: string; name?: string }> };
     const found = list.jobs.find((job) => job.jobId === jobId);
     assert.ok(found, 'the completed job is listed under its type');
     assert.equal(found.type, 'order.score');
+    assert.equal(found.name, order.order.id, 'named by its order, as the type says (namedBy)');
     assert.ok(list.jobs.every((job) => job.type === 'order.score'));
   });
 
