@@ -18,6 +18,8 @@ import type { JobsDeps } from './jobs-deps';
 export interface JobMemo {
   inputSha256?: string;
   fileName?: string;
+  /** A JSON job's name (common/job-types/job-name.ts). */
+  name?: string;
   priority?: Priority;
   submittedAt?: string;
   /** Written by the workflow when a step fails for good (workflows/job-tracker.ts). */
@@ -60,6 +62,7 @@ export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config'>) {
       step: stepNamed(attribute(JobStepKey)),
       priority: memo.priority,
       fileName: memo.fileName,
+      name: memo.name,
       submittedAt: memo.submittedAt,
       closedAt: description.closeTime?.toISOString(),
       error: errorWithCurrentStep(memo.error),

@@ -6,6 +6,7 @@ import type { JobStatus, JobType } from '../../common/job';
 import { JOB_TYPES } from '../../common/job-types/registry';
 import { stepNamed } from '../../common/job-steps';
 import { apiErrors } from '../api-error';
+import type { JobMemo } from './job-reader';
 import { jobLinks } from './job-links';
 import type { JobsDeps } from './jobs-deps';
 import { pageTokensFor } from './page-tokens';
@@ -20,10 +21,11 @@ export interface ListJobsFilter {
 /** `GET /jobs`: a tenant's jobs, newest first, from Temporal visibility (so it answers with no worker). */
 export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
   const { client, config } = deps;
-  const { loadedDataConverter } = client.options;
-  // Search attributes are never encoded; memo values go through the payload codec (encrypted on the server).
+  // Search attributes never pass the payload codec (the server indexes them); the memo does, so it is decoded with it.
   const decode = (payload: unknown): unknown =>
-    payload ? loadedDataConverter.payloadConverter.fromPayload(payload as never) : undefined;
+    payload ? client.options.loadedDataConverter.payloadConverter.fromPayload(payload as never) : undefined;
+  const decodeMemo = async (fields: Record<string, Payload> | null | undefined): Promise<JobMemo> =>
+    ((await decodeMapFromPayloads(client.options.loadedDataConverter, fields)) ?? {}) as JobMemo;
 
   return async function listJobs(tenantId: string, filter: ListJobsFilter): Promise<JobList> {
     // Jobs only (webhook deliveries share the namespace and the tenant); the types come from the registry.
@@ -42,26 +44,23 @@ export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
       pageSize: filter.pageSize,
       ...(nextPageToken ? { nextPageToken } : {}),
     });
-    const executions = response.executions ?? [];
-    const memos = await Promise.all(
-      executions.map(async (execution) => (await decodeMapFromPayloads(loadedDataConverter, execution.memo?.fields as Record<string, Payload> | undefined)) ?? {}),
-    );
-    const jobs = executions.map((execution, index): JobSummary => {
+    const jobs = await Promise.all((response.executions ?? []).map(async (execution): Promise<JobSummary> => {
       const fields = execution.searchAttributes?.indexedFields ?? {};
-      const memo = memos[index] ?? {};
+      const memo = await decodeMemo(execution.memo?.fields as Record<string, Payload> | null | undefined);
       const jobId = execution.execution?.workflowId ?? '';
       return compact({
         jobId,
         type: decode(fields.JobType) as JobType | undefined,
         status: (decode(fields.JobStatus) as JobStatus | undefined) ?? 'queued',
         step: stepNamed(decode(fields.JobStep)),
-        priority: memo.priority as JobSummary['priority'],
-        fileName: memo.fileName as string | undefined,
-        submittedAt: memo.submittedAt as string | undefined,
+        priority: memo.priority,
+        fileName: memo.fileName,
+        name: memo.name,
+        submittedAt: memo.submittedAt,
         reviewDeadline: (decode(fields.ReviewDeadline) as string | undefined) ?? undefined,
         links: jobLinks(config, jobId),
       });
-    });
+    }));
     const next = response.nextPageToken?.length ? pageTokens.write(response.nextPageToken) : undefined;
     return compact({ jobs, nextPageToken: next });
   };

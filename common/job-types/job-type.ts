@@ -69,6 +69,8 @@ export interface ReviewerView {
   showsDocument: boolean;
   /** The component a reviewer approves with, edited in the invoice form; absent: approve carries no fields. */
   approvalFields?: 'Invoice';
+  /** Where a JSON input names the job (e.g. `order.id`), for the page's heading; file jobs go by their file's name. */
+  namedBy?: string;
   sections: readonly ReviewerSection[];
 }
 
