@@ -54,7 +54,7 @@ export async function settleProviderAnswer(context: CallContext, answer: Provide
     try {
       if (reservation) await budget.settle(reservation, used);
       await budget.observe(pool, {
-        readings: providerReadings(answer.headers),
+        readings: providerReadings(answer.headers, context.now()),
         ...(pauseMs !== undefined ? { pauseMs } : {}),
       });
     } catch (error) {
