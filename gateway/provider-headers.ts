@@ -2,8 +2,12 @@ import type { Dimension, PerDimension, ProviderReading } from './budget/bucket-m
 
 const GROUPS = { input: 'input-tokens', output: 'output-tokens', requests: 'requests' } as const;
 const MS_PER_MINUTE = 60_000;
-/** The provider writes reset times in whole seconds: the bucket may be full up to a second before the stated time. */
+/**
+ * The provider writes reset times in whole seconds, so the bucket may be full up to a second before the stated
+ * time; its `date` header is whole seconds too (truncated), which adds another second when it is the clock used.
+ */
 const RESET_ROUNDING_MS = 1_000;
+const DATE_ROUNDING_MS = 1_000;
 
 interface GroupHeaders {
   limit?: number;
@@ -19,10 +23,14 @@ interface GroupHeaders {
  * `(reset − now) × limit ÷ 60 s` short of full now, less a second for the reset's rounding). The reset matters where
  * remaining is absent or rounded to thousands. The `tokens-*` set describes whichever token limit is most
  * restrictive now; it is applied to the dimension whose limit it repeats, and skipped when that is ambiguous.
+ * "Now" is the provider's own clock (its `date` header) when the answer has one, so a skewed worker clock cannot
+ * make the reset look nearer or further; `now` (the gateway's clock) only when it has none.
  */
 export function providerReadings(headers: Headers | undefined, now: number): Partial<PerDimension<ProviderReading>> {
   const readings: Partial<PerDimension<ProviderReading>> = {};
   if (!headers) return readings;
+  const providerDate = timeHeader(headers, 'date');
+  const clock = providerDate !== undefined ? { now: providerDate, slackMs: RESET_ROUNDING_MS + DATE_ROUNDING_MS } : { now, slackMs: RESET_ROUNDING_MS };
   const groups = {} as Record<Dimension, GroupHeaders>;
   for (const [dimension, group] of Object.entries(GROUPS) as Array<[Dimension, string]>) {
     groups[dimension] = groupHeaders(headers, group);
@@ -31,8 +39,8 @@ export function providerReadings(headers: Headers | undefined, now: number): Par
   const combinedFor = tokenDimensionOf(combined, groups);
   for (const dimension of Object.keys(GROUPS) as Dimension[]) {
     const group = groups[dimension];
-    const bounds = [remainingBound(group, now)];
-    if (combinedFor === dimension) bounds.push(remainingBound({ ...combined, limit: group.limit }, now));
+    const bounds = [remainingBound(group, clock)];
+    if (combinedFor === dimension) bounds.push(remainingBound({ ...combined, limit: group.limit }, clock));
     const known = bounds.filter((bound): bound is number => bound !== undefined);
     if (group.limit === undefined && known.length === 0) continue;
     readings[dimension] = {
@@ -55,11 +63,11 @@ function groupHeaders(headers: Headers, group: string): GroupHeaders {
 }
 
 /** The most that can be left in the bucket now, by its remaining and by its reset time; undefined when neither says. */
-function remainingBound(group: GroupHeaders, now: number): number | undefined {
+function remainingBound(group: GroupHeaders, clock: { now: number; slackMs: number }): number | undefined {
   const bounds: number[] = [];
   if (group.remaining !== undefined) bounds.push(group.remaining);
   if (group.resetAt !== undefined && group.limit !== undefined && group.limit > 0) {
-    const msUntilFull = Math.max(0, group.resetAt - now - RESET_ROUNDING_MS);
+    const msUntilFull = Math.max(0, group.resetAt - clock.now - clock.slackMs);
     bounds.push(Math.max(0, group.limit - (msUntilFull * group.limit) / MS_PER_MINUTE));
   }
   return bounds.length > 0 ? Math.min(...bounds) : undefined;

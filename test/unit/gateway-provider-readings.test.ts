@@ -56,6 +56,16 @@ describe('what the provider tells the gateway', () => {
     assert.deepEqual(readings.output, { limit: 8_000, remaining: 8_000 });
   });
 
+  test('when the answer carries the provider’s date, then the reset is measured on its clock, not the worker’s', () => {
+    const headers = new Headers({
+      date: new Date(NOW - 3_600_000).toUTCString(),
+      'anthropic-ratelimit-input-tokens-limit': '60000',
+      'anthropic-ratelimit-input-tokens-reset': new Date(NOW - 3_600_000 + 32_000).toISOString(),
+    });
+    // 32 s on the provider's clock, less 2 s of rounding (reset and date): 30,000 short of full.
+    assert.deepEqual(providerReadings(headers, NOW).input, { limit: 60_000, remaining: 30_000 });
+  });
+
   test('when only the tokens-* set speaks for a bucket, then it bounds the dimension whose limit it repeats', () => {
     const headers = new Headers({
       'anthropic-ratelimit-input-tokens-limit': '60000',
