@@ -2,7 +2,7 @@ import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { answerWithRepairs, briefErrors } from '../../activities/repair-loop';
 import { ModelRateLimitedError } from '../../common/errors';
-import { validateExtraction } from '../../common/validation';
+import { validateExtraction, type ValidationResult } from '../../common/validation';
 import type { RepairRequest, ToolCallResult } from '../../gateway/model-call';
 import { createAnthropicClient, createModelGateway } from '../../gateway/model-gateway';
 import { createLogger } from '../../lib/logger';
@@ -20,8 +20,8 @@ function answer(toolInput: unknown, costUsd = 0.01): ToolCallResult {
   };
 }
 
-const isNumber = (value: unknown) =>
-  typeof value === 'number' ? ({ ok: true, value } as const) : ({ ok: false, errors: [`(root) must be number, got ${JSON.stringify(value)}`] } as const);
+const isNumber = (value: unknown): ValidationResult<number> =>
+  typeof value === 'number' ? { ok: true, value } : { ok: false, errors: [`(root) must be number, got ${JSON.stringify(value)}`] };
 
 describe('the repair loop', () => {
   test('when the first answer fails the schema, then the next call carries that answer and its errors, and a valid repair is the result', async () => {
