@@ -2,6 +2,7 @@ import { runChaosBenchmark } from './chaos';
 import { runClientsBenchmark } from './clients';
 import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
+import { runRepairBenchmark } from './repair';
 import { runThroughputBenchmark } from './throughput';
 import { runWorkerStartBenchmark } from './worker-start';
 
@@ -13,6 +14,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   throughput: runThroughputBenchmark,
   'worker-start': runWorkerStartBenchmark,
   chaos: runChaosBenchmark,
+  repair: runRepairBenchmark,
 };
 
 async function main(): Promise<void> {
