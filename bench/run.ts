@@ -1,5 +1,6 @@
 import { runChaosBenchmark } from './chaos';
 import { runClientsBenchmark } from './clients';
+import { runCodecBenchmark } from './codec';
 import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
 import { runRepairBenchmark } from './repair';
@@ -15,6 +16,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   'worker-start': runWorkerStartBenchmark,
   chaos: runChaosBenchmark,
   repair: runRepairBenchmark,
+  codec: runCodecBenchmark,
 };
 
 async function main(): Promise<void> {

@@ -57,9 +57,9 @@ export function createSlowlaneClient(options: ClientOptions) {
   }
 
   return {
-    async submit(input: { bytes: Uint8Array; fileName: string; idempotencyKey: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
+    async submit(input: { type?: string; bytes: Uint8Array; fileName: string; idempotencyKey: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
       const form = new FormData();
-      form.set('type', 'invoice');
+      form.set('type', input.type ?? 'invoice');
       form.set('priority', input.priority);
       if (input.callbackUrl) form.set('callbackUrl', input.callbackUrl);
       form.set('file', new Blob([input.bytes]), input.fileName);

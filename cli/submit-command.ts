@@ -63,6 +63,7 @@ export async function submitCommand(client: SlowlaneClient, options: SubmitOptio
     try {
       const document = await readDocument(outcome.file);
       const answer = await client.submit({
+        type: jobType?.name ?? 'invoice',
         bytes: document.bytes,
         fileName: document.fileName,
         idempotencyKey: document.idempotencyKey,
