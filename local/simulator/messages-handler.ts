@@ -91,8 +91,10 @@ function modelAnswer(facts: CallFacts, request: MessagesRequest, repairRate: num
   const kind = facts.fault?.fault.kind;
   if (kind === 'refusal') return { kind: 'refusal', text: "I can't help with this request." };
   const answer = answerFor(facts.tool, facts.documentText);
-  // Told what was wrong, the model gets it right at the configured rate, whatever the malformed draw said.
-  if (isRepairRequest(request)) return repairSucceeds(request, repairRate) ? answer : malform(answer);
+  // Told what was wrong, the model gets it right at the configured rate, whatever the random draw said; a
+  // malformed answer a header or rule asked for stays malformed (the test wants exactly that).
+  const forced = facts.fault !== null && facts.fault.source !== 'random';
+  if (isRepairRequest(request) && !forced) return repairSucceeds(request, repairRate) ? answer : malform(answer);
   return kind === 'malformed' ? malform(answer) : answer;
 }
 

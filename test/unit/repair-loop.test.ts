@@ -134,6 +134,16 @@ describe('the repair loop against the simulator, through the gateway', () => {
     assert.equal(result.usage.calls, 2);
   });
 
+  test('when a rule asks for malformed output, then the repair is malformed too, whatever the repair rate', async () => {
+    await fetch(`${simulator.url}/_sim/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ match: { textIncludes: 'repair-ruled' }, fault: { kind: 'malformed' } }),
+    });
+    const result = await extract('repair-ruled', 1);
+    assert.equal(result.checked.ok, false);
+    assert.equal(result.repairs, 1);
+  });
+
   test('when the model cannot fix it, then the answer stays invalid after the repair', async () => {
     await fetch(`${simulator.url}/_sim/config`, { method: 'PUT', body: JSON.stringify({ repairRate: 0 }) });
     const result = await extract('repair-no', 1);
