@@ -27,14 +27,20 @@ export function createActivities(deps: ActivityDeps) {
       store: deps.store,
       gateway: deps.gateway,
       model: deps.config.anthropic.classifyModel,
+      repairTries: deps.config.anthropic.repairTries,
     }),
     extractInvoiceFields: createExtractInvoiceFields({
       store: deps.store,
       gateway: deps.gateway,
       model: deps.config.anthropic.extractModel,
+      repairTries: deps.config.anthropic.repairTries,
     }),
     postInvoiceToLedger: createPostInvoiceToLedger({ ledger: deps.config.ledger }),
-    scoreOrder: createScoreOrder({ gateway: deps.gateway, model: deps.config.anthropic.scoreModel }),
+    scoreOrder: createScoreOrder({
+      gateway: deps.gateway,
+      model: deps.config.anthropic.scoreModel,
+      repairTries: deps.config.anthropic.repairTries,
+    }),
     deliverWebhook: createDeliverWebhook({
       tenants: deps.config.tenants,
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },

@@ -3,6 +3,7 @@ import { runClientsBenchmark } from './clients';
 import { runCodecBenchmark } from './codec';
 import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
+import { runRepairBenchmark } from './repair';
 import { runThroughputBenchmark } from './throughput';
 import { runWorkerStartBenchmark } from './worker-start';
 
@@ -14,6 +15,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   throughput: runThroughputBenchmark,
   'worker-start': runWorkerStartBenchmark,
   chaos: runChaosBenchmark,
+  repair: runRepairBenchmark,
   codec: runCodecBenchmark,
 };
 

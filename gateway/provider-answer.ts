@@ -34,6 +34,29 @@ export interface ProviderAnswer {
   error?: unknown;
 }
 
+/** Every input token of the call, cached or not: what the prompt's characters came to. */
+export function totalInputTokens(usage: Anthropic.Usage): number {
+  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+}
+
+/** The provider's usage in the gateway's words; the cache counts are 0 when the answer omits them. */
+export function tokenUsageOf(usage: Anthropic.Usage) {
+  return {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    cacheCreationInputTokens: usage.cache_creation_input_tokens ?? 0,
+    cacheReadInputTokens: usage.cache_read_input_tokens ?? 0,
+  };
+}
+
+/**
+ * What the call takes from the provider's input-token rate limit: fresh input and cache writes count, cache reads
+ * do not on current models (https://platform.claude.com/docs/en/api/rate-limits, "cache-aware ITPM"; FACTS.md §7).
+ */
+export function rateLimitedInputTokens(usage: Anthropic.Usage): number {
+  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0);
+}
+
 /**
  * After every call, answered or not: settle the reservation to what the provider billed, line the budget up with
  * the provider's headers, pause the fleet on a 429, and report the call. Budget trouble here is logged, never
@@ -42,7 +65,7 @@ export interface ProviderAnswer {
 export async function settleProviderAnswer(context: CallContext, answer: ProviderAnswer): Promise<void> {
   const { budget, reservation, pool, request, reserved, log } = context;
   const used: CallCost = answer.usage
-    ? { input: answer.usage.input_tokens, output: answer.usage.output_tokens, requests: 1 }
+    ? { input: rateLimitedInputTokens(answer.usage), output: answer.usage.output_tokens, requests: 1 }
     : answer.status > 0
       ? // The provider answered with an error: nothing billed, but the request may still count against RPM.
         { input: 0, output: 0, requests: 1 }
@@ -54,7 +77,7 @@ export async function settleProviderAnswer(context: CallContext, answer: Provide
     try {
       if (reservation) await budget.settle(reservation, used);
       await budget.observe(pool, {
-        readings: providerReadings(answer.headers),
+        readings: providerReadings(answer.headers, context.now()),
         ...(pauseMs !== undefined ? { pauseMs } : {}),
       });
     } catch (error) {
@@ -66,8 +89,8 @@ export async function settleProviderAnswer(context: CallContext, answer: Provide
     context.events.emit({ type: 'paused', pool, pauseMs, model: request.model });
   }
   const billed = answer.usage
-    ? { inputTokens: answer.usage.input_tokens, outputTokens: answer.usage.output_tokens }
-    : { inputTokens: 0, outputTokens: 0 };
+    ? tokenUsageOf(answer.usage)
+    : { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
   context.events.emit({
     type: 'call',
     jobId: request.jobId,

@@ -25,6 +25,9 @@ export type JobError = Static<typeof JobError>;
 export const Usage = closed({
   inputTokens: count(),
   outputTokens: count(),
+  /** Absent in jobs recorded before prompt caching was counted. */
+  cacheCreationInputTokens: Type.Optional(count()),
+  cacheReadInputTokens: Type.Optional(count()),
   costUsd: Type.Number({ minimum: 0 }),
   calls: count(),
 });

@@ -51,6 +51,12 @@ export const modelArea = {
       defaultDoc: 'Claude list prices (`lib/config/model-prices.ts`)',
       doc: 'USD per million tokens, merged over the list prices; used for the cost of each job',
     }),
+    repairTries: setting({
+      env: 'MODEL_REPAIR_TRIES',
+      type: int({ min: 0, max: 3 }),
+      default: '1',
+      doc: 'when an answer fails its schema, how many more calls in the same activity show the model its answer and the validator\'s errors before the answer counts as invalid (0 = none)',
+    }),
     maxRetries: setting({
       env: 'ANTHROPIC_MAX_RETRIES',
       type: int({ min: 0, max: 10 }),

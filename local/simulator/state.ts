@@ -2,6 +2,7 @@ import type { Clock } from './clock';
 import { FaultRuleBook } from './fault-rules';
 import { createIdGenerator } from './ids';
 import { checkFaultRates, runtimeSettingsOf, type RuntimeSettings, type SimulatorOptions } from './options';
+import { PromptCache } from './prompt-cache';
 import { createRandom, type Random } from './random';
 import { RateLimiter, type RateLimits } from './rate-limiter';
 import { SimulatorStats } from './stats';
@@ -24,6 +25,7 @@ export class SimulatorState {
   readonly limiter: RateLimiter;
   readonly rules = new FaultRuleBook();
   readonly stats = new SimulatorStats();
+  readonly promptCache: PromptCache;
   faultRandom!: Random;
   newId!: ReturnType<typeof createIdGenerator>;
 
@@ -34,6 +36,7 @@ export class SimulatorState {
     this.settings = runtimeSettingsOf(options);
     checkFaultRates(this.settings);
     this.limiter = new RateLimiter(limitsOf(this.settings), clock);
+    this.promptCache = new PromptCache(clock, () => this.settings);
     this.reseed();
   }
 
@@ -58,6 +61,7 @@ export class SimulatorState {
     this.stats.reset();
     this.rules.clear();
     this.limiter.refillAll();
+    this.promptCache.clear();
     this.reseed();
   }
 }

@@ -93,7 +93,7 @@ describe('buildAssistantMessage', () => {
       toolUseId: 'toolu_1',
       model: 'sim-model',
       answer,
-      inputTokens: 33,
+      input: { inputTokens: 33, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
       maxTokens,
     });
 
@@ -125,7 +125,7 @@ describe('buildAssistantMessage', () => {
       toolUseId: 't',
       model: 'x',
       answer: text,
-      inputTokens: 1,
+      input: { inputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
       maxTokens: 500,
     });
     assert.equal(message.stop_reason, 'end_turn');
