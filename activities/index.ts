@@ -7,6 +7,7 @@ import { createDeliverWebhook } from './deliver-webhook';
 import { createExtractInvoiceFields } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
 import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
+import { createTicketsDigestActivities } from './tickets-digest';
 import { validateReviewFields } from './validate-review-fields';
 
 export interface ActivityDeps {
@@ -38,6 +39,7 @@ export function createActivities(deps: ActivityDeps) {
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
     }),
     validateReviewFields,
+    ...createTicketsDigestActivities({ store: deps.store, gateway: deps.gateway, model: deps.config.anthropic.digestModel }),
   } satisfies Record<ActivityStep | 'deliverWebhook' | 'validateReviewFields', (input: never) => Promise<unknown>>;
 }
 

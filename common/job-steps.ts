@@ -9,6 +9,9 @@ export const ACTIVITY_STEPS = [
   'classifyDocument',
   'extractInvoiceFields',
   'postInvoiceToLedger',
+  'prepareTicketBatches',
+  'summariseTicketBatch',
+  'writeTicketDigest',
 ] as const satisfies readonly JobStep[];
 
 export type ActivityStep = (typeof ACTIVITY_STEPS)[number];

@@ -1,11 +1,12 @@
 import type { DeadLetter, JobError, ReviewDecision, Usage } from './api-contract/job-parts';
 import type { Invoice, InvoiceExtraction } from './invoice';
+import type { TicketsDigest } from './job-types/tickets-digest/digest';
 import type { Priority } from './task-queues';
 
 // The parts the API shows as they are are defined once, with their JSON schema, in the API contract.
 export type { DeadLetter, JobError, ReviewDecision, Usage };
 
-export const JOB_TYPES = ['invoice'] as const;
+export const JOB_TYPES = ['invoice', 'tickets.digest'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 /** The status vocabulary of the API's `status` field and the JobStatus search attribute. */
@@ -14,6 +15,7 @@ export const JOB_STATUSES = [
   'processing',
   'awaiting_review',
   'posted',
+  'completed',
   'rejected',
   'review_expired',
   'failed',
@@ -21,13 +23,24 @@ export const JOB_STATUSES = [
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-export const TERMINAL_STATUSES: readonly JobStatus[] = ['posted', 'rejected', 'review_expired', 'failed'];
+/** `completed`: a job whose work ends in a result rather than a ledger post (a digest). */
+export const TERMINAL_STATUSES: readonly JobStatus[] = ['posted', 'completed', 'rejected', 'review_expired', 'failed'];
 
 export function isTerminal(status: JobStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
 
-export const JOB_STEPS = ['extractText', 'classifyDocument', 'extractInvoiceFields', 'validate', 'review', 'postInvoiceToLedger'] as const;
+export const JOB_STEPS = [
+  'extractText',
+  'classifyDocument',
+  'extractInvoiceFields',
+  'validate',
+  'review',
+  'postInvoiceToLedger',
+  'prepareTicketBatches',
+  'summariseTicketBatch',
+  'writeTicketDigest',
+] as const;
 export type JobStep = (typeof JOB_STEPS)[number];
 
 /** Where the uploaded document lives; workflows carry this reference, never the bytes. */
@@ -85,6 +98,10 @@ export interface JobState {
   reviewDeadline?: string;
   review?: ReviewDecision;
   ledgerEntryId?: string;
+  /** The result of a tickets.digest job. */
+  digest?: TicketsDigest;
+  /** Work items done of total, for jobs that fan out (a digest's batches). */
+  progress?: { done: number; total: number };
   error?: JobError;
   deadLetter?: DeadLetter;
   usage: Usage;

@@ -1,2 +1,3 @@
 export { invoiceWorkflow } from './invoice-workflow';
 export { deliverWebhookWorkflow } from './webhook-delivery-workflow';
+export { ticketsDigestWorkflow } from './tickets-digest';

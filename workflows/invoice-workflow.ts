@@ -1,5 +1,4 @@
 import {
-  ActivityFailure,
   ApplicationFailure,
   allHandlersFinished,
   condition,
@@ -7,11 +6,10 @@ import {
   patched,
   proxyActivities,
   setHandler,
-  TimeoutFailure,
 } from '@temporalio/workflow';
 import type { InvoiceActivities } from '../activities';
 import type { ExtractInvoiceFieldsResult } from '../activities/contracts';
-import { currentErrorType, type FailureDetails, TokenBudgetExhaustedError } from '../common/errors';
+import { currentErrorType, TokenBudgetExhaustedError } from '../common/errors';
 import type { Invoice } from '../common/invoice';
 import type { InvoiceJobInput, JobState, JobStep } from '../common/job';
 import type { JobFinished } from '../common/job-metrics';
@@ -22,6 +20,7 @@ import { DeadLetters, type StepFailure } from './dead-letters';
 import { jobMetrics } from './job-metrics';
 import { JobTracker } from './job-tracker';
 import { notifyClient } from './notifications';
+import { describeFailure, failureDetailsOf } from './step-failures';
 import { Review } from './review';
 
 const textSteps = proxyActivities<InvoiceActivities>(extractTextOptions);
@@ -209,30 +208,4 @@ async function extractWithRetries(
   }
   if (!result) throw new Error('maxExtractionTries must be at least 1');
   return result;
-}
-
-/** The first detail of an activity's ApplicationFailure (lib/failures.ts): its attempt, and any billed usage. */
-function failureDetailsOf(error: unknown): FailureDetails | undefined {
-  if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return undefined;
-  return error.cause.details?.[0] as FailureDetails | undefined;
-}
-
-/** What the job reports about a failed step. Anything but an activity failure is a bug: let the task retry. */
-function describeFailure(step: JobStep, error: unknown): StepFailure {
-  if (!(error instanceof ActivityFailure)) throw error;
-  const cause = error.cause;
-  if (cause instanceof ApplicationFailure) {
-    const attempt = failureDetailsOf(error)?.attempt;
-    return {
-      type: cause.type ?? 'Error',
-      message: cause.message,
-      step,
-      retryable: !cause.nonRetryable,
-      ...(attempt !== undefined ? { attempts: attempt } : {}),
-    };
-  }
-  if (cause instanceof TimeoutFailure) {
-    return { type: 'Timeout', message: `${step} timed out (${cause.timeoutType})`, step, retryable: true };
-  }
-  return { type: cause?.name ?? 'ActivityFailure', message: cause?.message ?? error.message, step, retryable: true };
 }

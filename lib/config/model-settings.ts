@@ -32,6 +32,12 @@ export const modelArea = {
       default: 'claude-sonnet-4-6',
       doc: 'model for field extraction',
     }),
+    digestModel: setting({
+      env: 'MODEL_DIGEST',
+      type: text(),
+      default: 'claude-haiku-4-5',
+      doc: 'model for `tickets.digest` themes and narrative (many small calls: a small model)',
+    }),
     requestTimeoutMs: setting({
       env: 'MODEL_REQUEST_TIMEOUT',
       type: duration(),

@@ -1,3 +1,5 @@
+import { writeDigestNarrative } from './digest/digest-narrative';
+import { summariseTickets } from './digest/summarise-tickets';
 import { classifyDocument } from './reader/classify';
 import { readInvoice } from './reader/read-invoice';
 import type { ModelAnswer } from './model-answer';
@@ -6,6 +8,8 @@ import type { ModelAnswer } from './model-answer';
 const TOOLS: Record<string, (documentText: string) => object> = {
   classify_document: classifyDocument,
   record_invoice: readInvoice,
+  summarise_tickets: summariseTickets,
+  write_digest_narrative: writeDigestNarrative,
 };
 
 export const KNOWN_TOOLS: readonly string[] = Object.keys(TOOLS);
@@ -15,7 +19,7 @@ export function answerFor(tool: string | null, documentText: string): ModelAnswe
   if (tool === null || !run) {
     return {
       kind: 'text',
-      text: `This simulated model only knows the tools ${KNOWN_TOOLS.join(' and ')}; force one with tool_choice.`,
+      text: `This simulated model only knows the tools ${KNOWN_TOOLS.join(', ')}; force one with tool_choice.`,
     };
   }
   return { kind: 'tool_use', tool, input: run(documentText) };
