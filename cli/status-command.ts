@@ -1,3 +1,4 @@
+import { digestResultOf, invoiceResultOf } from '../common/api-contract/job';
 import { table, type Terminal } from './progress';
 import type { SlowlaneClient } from './slowlane-client';
 
@@ -8,6 +9,8 @@ export async function statusCommand(client: SlowlaneClient, options: { jobId: st
     terminal.out(JSON.stringify(job, null, 2));
     return 0;
   }
+  const invoice = invoiceResultOf(job);
+  const digest = digestResultOf(job);
   const rows: Array<[string, string | undefined]> = [
     ['job', job.jobId],
     ['status', `${job.status}${job.step && job.status === 'processing' ? ` (${job.step})` : ''}`],
@@ -18,8 +21,12 @@ export async function statusCommand(client: SlowlaneClient, options: { jobId: st
     ['confidence', job.confidence !== undefined ? `${Math.round(job.confidence * 100)}%` : undefined],
     ['review by', job.status === 'awaiting_review' ? job.reviewDeadline : undefined],
     ['reviewed', job.review ? `${job.review.decision} by ${job.review.reviewer}${job.review.reason ? `: ${job.review.reason}` : ''}` : undefined],
-    ['ledger entry', job.result?.ledgerEntryId],
-    ['total', job.result ? `${job.result.fields.totalAmount} ${job.result.fields.currency}` : undefined],
+    ['schedule', job.scheduleId],
+    ['ledger entry', invoice?.ledgerEntryId],
+    ['total', invoice ? `${invoice.fields.totalAmount} ${invoice.fields.currency}` : undefined],
+    ['progress', job.progress && job.status === 'processing' ? `${job.progress.done}/${job.progress.total}` : undefined],
+    ['digest', digest ? `${digest.ticketCount} tickets · ${digest.themes.length} themes · ${digest.urgentCount} urgent` : undefined],
+    ['narrative', digest?.narrative],
     ['error', job.error ? `${job.error.type}: ${job.error.message}` : undefined],
     ['tokens', job.usage ? `${job.usage.inputTokens} in / ${job.usage.outputTokens} out, $${job.usage.costUsd.toFixed(4)}` : undefined],
     ['detail', job.detailed ? undefined : 'no worker answered; showing what the server knows'],

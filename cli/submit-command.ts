@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Job } from '../common/api-contract/job';
+import { invoiceResultOf, type Job } from '../common/api-contract/job';
 import type { Priority } from '../common/task-queues';
 import { findDocuments, readDocument } from './documents';
 import { summarize, table, type Terminal } from './progress';
@@ -119,12 +119,13 @@ async function waitForJobs(client: SlowlaneClient, outcomes: JobOutcome[], timeo
 }
 
 function fromJob(job: Job): Partial<JobOutcome> {
+  const invoice = invoiceResultOf(job);
   return {
     status: job.status,
     step: job.step,
-    ledgerEntryId: job.result?.ledgerEntryId,
-    totalAmount: job.result?.fields.totalAmount,
-    currency: job.result?.fields.currency,
+    ledgerEntryId: invoice?.ledgerEntryId,
+    totalAmount: invoice?.fields.totalAmount,
+    currency: invoice?.fields.currency,
     reviewDeadline: job.status === 'awaiting_review' ? job.reviewDeadline : undefined,
     error: job.error ? `${job.error.type}: ${job.error.message}` : undefined,
   };

@@ -2,7 +2,7 @@ import type { Job } from '../../common/api-contract/job';
 import type { JobState } from '../../common/job';
 
 /** What the server alone knows of a job (search attributes, memo, close time): enough to answer with no worker. */
-export type JobBase = Pick<Job, 'jobId' | 'type' | 'status' | 'step' | 'priority' | 'fileName' | 'submittedAt' | 'closedAt' | 'error' | 'currentAttempt'>;
+export type JobBase = Pick<Job, 'jobId' | 'type' | 'status' | 'step' | 'priority' | 'fileName' | 'scheduleId' | 'submittedAt' | 'closedAt' | 'error' | 'currentAttempt'>;
 
 /** The job as a client sees it: the server's part, and the workflow's when a worker answered. */
 export function toJobView(base: JobBase, state: JobState | undefined, links: Record<string, string>): Job {
@@ -20,11 +20,18 @@ export function toJobView(base: JobBase, state: JobState | undefined, links: Rec
     rawModelOutput: state.rawModelOutput,
     reviewDeadline: state.reviewDeadline,
     review: state.review,
-    result: state.fields && state.status === 'posted' ? { fields: state.fields, ledgerEntryId: state.ledgerEntryId } : undefined,
+    result: resultOf(state),
+    progress: state.progress,
     error: state.error,
     deadLetter: state.status === 'dead_letter' ? state.deadLetter : undefined,
     usage: state.usage,
     detailed: true,
     links,
   };
+}
+
+function resultOf(state: JobState): Job['result'] {
+  if (state.digest && state.status === 'completed') return state.digest;
+  if (state.fields && state.status === 'posted') return { fields: state.fields, ledgerEntryId: state.ledgerEntryId };
+  return undefined;
 }

@@ -1,6 +1,7 @@
+import { optionalTsToDate } from '@temporalio/common/lib/time';
 import type { JobList, JobSummary } from '../../common/api-contract/job-list';
 import { compact } from '../../common/compact';
-import type { JobStatus } from '../../common/job';
+import { JOB_TYPES, type JobStatus } from '../../common/job';
 import { stepNamed } from '../../common/job-steps';
 import { apiErrors } from '../api-error';
 import { jobLinks } from './job-links';
@@ -20,7 +21,7 @@ export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
     payload ? client.options.loadedDataConverter.payloadConverter.fromPayload(payload as never) : undefined;
 
   return async function listJobs(tenantId: string, filter: ListJobsFilter): Promise<JobList> {
-    const clauses = [`TenantId = '${tenantId}'`, `JobType = 'invoice'`];
+    const clauses = [`TenantId = '${tenantId}'`, `JobType IN (${JOB_TYPES.map((type) => `'${type}'`).join(', ')})`];
     if (filter.status) clauses.push(`JobStatus = '${filter.status}'`);
     const query = clauses.join(' AND ');
     const pageTokens = pageTokensFor(config.api.pageTokenSecret, query);
@@ -44,7 +45,8 @@ export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
         step: stepNamed(decode(fields.JobStep)),
         priority: decode(memoFields.priority) as JobSummary['priority'],
         fileName: decode(memoFields.fileName) as string | undefined,
-        submittedAt: decode(memoFields.submittedAt) as string | undefined,
+        // A scheduled run's memo is the schedule's, fixed for every run: its start time stands in.
+        submittedAt: (decode(memoFields.submittedAt) as string | undefined) ?? optionalTsToDate(execution.startTime)?.toISOString(),
         reviewDeadline: (decode(fields.ReviewDeadline) as string | undefined) ?? undefined,
         links: jobLinks(config, jobId),
       });

@@ -2,17 +2,18 @@ import { createReadStream } from 'node:fs';
 import { type WorkflowExecutionDescription, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Job } from '../../common/api-contract/job';
 import { jobIdFor } from '../../common/job-id';
-import type { InvoiceJobInput } from '../../common/job';
-import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
-import { type Priority, taskQueueFor } from '../../common/task-queues';
+import type { JobType } from '../../common/job';
+import type { Priority } from '../../common/task-queues';
 import { objectKeys } from '../../lib/object-store';
-import type { invoiceWorkflow } from '../../workflows';
 import { apiErrors } from '../api-error';
 import type { ReceivedUpload } from '../multipart-upload';
 import type { JobReader } from './job-reader';
 import type { JobsDeps } from './jobs-deps';
+import { invoiceStart } from './invoice-start';
+import { checkTicketsUpload, ticketsDigestStart } from './tickets-digest-start';
 
 export interface SubmitJobInput {
+  type: JobType;
   tenantId: string;
   idempotencyKey: string;
   priority: Priority;
@@ -36,9 +37,10 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
   }
 
   return async function submitJob(input: SubmitJobInput): Promise<SubmitJobResult> {
-    const jobId = jobIdFor('invoice', input.tenantId, input.idempotencyKey);
+    const jobId = jobIdFor(input.type, input.tenantId, input.idempotencyKey);
     const existing = await reader.describe(jobId);
     if (existing) return replayOrConflict(existing, input.upload.sha256);
+    if (input.type === 'tickets.digest') await checkTicketsUpload(input.upload);
 
     const key = objectKeys.input(input.tenantId, input.upload.sha256);
     await store.put(key, createReadStream(input.upload.path), {
@@ -46,50 +48,30 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
       contentLength: input.upload.sizeBytes,
     });
     const submittedAt = new Date().toISOString();
-    const workflowInput: InvoiceJobInput = {
-      jobId,
-      tenantId: input.tenantId,
-      priority: input.priority,
-      document: {
-        bucket: store.bucket,
-        key,
-        sha256: input.upload.sha256,
-        contentType: input.upload.contentType,
-        sizeBytes: input.upload.sizeBytes,
-        fileName: input.upload.fileName,
-      },
-      confidenceThreshold: config.jobs.confidenceThreshold,
-      reviewTimeoutMs: config.jobs.reviewTimeoutMs,
-      maxExtractionTries: config.jobs.maxExtractionTries,
-      deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
-      ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
-      submittedAt,
-    };
-    const memo: Record<string, unknown> = {
-      inputSha256: input.upload.sha256,
-      fileName: input.upload.fileName,
-      priority: input.priority,
-      submittedAt,
-      tenantId: input.tenantId,
+    const document = {
+      bucket: store.bucket,
+      key,
+      sha256: input.upload.sha256,
+      contentType: input.upload.contentType,
       sizeBytes: input.upload.sizeBytes,
+      fileName: input.upload.fileName,
     };
+    const callback = input.callbackUrl ? { callbackUrl: input.callbackUrl } : {};
+    const start =
+      input.type === 'tickets.digest'
+        ? ticketsDigestStart(config, { tenantId: input.tenantId, priority: input.priority, tickets: document, jobId, submittedAt, ...callback })
+        : invoiceStart(config, { tenantId: input.tenantId, priority: input.priority, document, jobId, submittedAt, ...callback });
     try {
-      await client.workflow.start<typeof invoiceWorkflow>('invoiceWorkflow', {
+      await client.workflow.start(start.workflowType, {
         workflowId: jobId,
-        taskQueue: taskQueueFor(input.priority, config.temporal.taskQueuePrefix),
-        args: [workflowInput],
+        taskQueue: start.taskQueue,
+        args: start.args,
         // A racing duplicate joins the running job; a finished one is never started again.
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        memo,
-        typedSearchAttributes: [
-          { key: TenantIdKey, value: input.tenantId },
-          { key: JobTypeKey, value: 'invoice' },
-          { key: JobStatusKey, value: 'queued' },
-          { key: PriorityKey, value: input.priority },
-          { key: NeedsReviewKey, value: false },
-        ],
-        staticSummary: `${input.upload.fileName} · ${input.tenantId} · ${input.priority}`,
+        memo: start.memo,
+        typedSearchAttributes: start.typedSearchAttributes,
+        staticSummary: start.staticSummary,
       });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

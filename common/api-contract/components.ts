@@ -2,6 +2,7 @@ import { DeadLetterList, ParkedJob, ReplayOutcome, ReplayRequest } from './admin
 import { ErrorBody } from './error-body';
 import { Invoice, InvoiceExtraction } from './invoice';
 import { Job } from './job';
+import { TicketsDigest } from '../job-types/tickets-digest/digest';
 import { JobEvent } from './job-event';
 import { JobList, JobSummary } from './job-list';
 import { DeadLetter, JobError, Links, ReviewDecision, Usage } from './job-parts';
@@ -29,6 +30,7 @@ export const apiComponents = {
   ReviewDecision,
   DeadLetter,
   Job,
+  TicketsDigest,
   SubmitJobForm,
   Submission,
   JobSummary,

@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Invoice, InvoiceExtraction } from './invoice';
 import { CurrentAttempt, DeadLetter, JobError, Links, ReviewDecision, StepAttempts, Usage } from './job-parts';
-import { closed, dateTime, ref } from './schema-kit';
+import { TicketsDigest } from '../job-types/tickets-digest/digest';
+import { closed, count, dateTime, ref } from './schema-kit';
 import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
 
 /** What `GET /jobs/:id` answers (and a review, with the job as it is after the decision). */
@@ -12,6 +13,7 @@ export const Job = closed({
   step: Type.Optional(ref('JobStep', JobStep)),
   priority: Type.Optional(ref('Priority', Priority)),
   fileName: Type.Optional(Type.String()),
+  scheduleId: Type.Optional(Type.String({ description: 'The schedule that started this run (`POST /schedules`), when one did.' })),
   submittedAt: Type.Optional(dateTime()),
   updatedAt: Type.Optional(dateTime()),
   closedAt: Type.Optional(dateTime()),
@@ -25,7 +27,13 @@ export const Job = closed({
   rawModelOutput: Type.Optional(Type.String({ description: 'The model’s answer when it failed the schema (truncated).' })),
   reviewDeadline: Type.Optional(dateTime()),
   review: Type.Optional(ref('ReviewDecision', ReviewDecision)),
-  result: Type.Optional(closed({ fields: ref('Invoice', Invoice), ledgerEntryId: Type.Optional(Type.String()) })),
+  result: Type.Optional(
+    Type.Union([
+      closed({ fields: ref('Invoice', Invoice), ledgerEntryId: Type.Optional(Type.String()) }, { description: 'An invoice job’s posted fields.' }),
+      ref('TicketsDigest', TicketsDigest, { description: 'A tickets.digest job’s digest.' }),
+    ]),
+  ),
+  progress: Type.Optional(closed({ done: count(), total: count() }, { description: 'Work items done of total, for jobs that fan out (a digest’s batches).' })),
   error: Type.Optional(ref('JobError', JobError)),
   deadLetter: Type.Optional(ref('DeadLetter', DeadLetter)),
   usage: Type.Optional(ref('Usage', Usage)),
@@ -33,3 +41,7 @@ export const Job = closed({
   links: ref('Links', Links),
 });
 export type Job = Static<typeof Job>;
+
+/** A job's result read as one kind: the fields of a posted invoice, or a finished digest (undefined otherwise). */
+export const invoiceResultOf = (job: Pick<Partial<Job>, 'result'>) => (job.result && 'fields' in job.result ? job.result : undefined);
+export const digestResultOf = (job: Pick<Partial<Job>, 'result'>) => (job.result && 'narrative' in job.result ? job.result : undefined);

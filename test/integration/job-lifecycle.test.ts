@@ -6,6 +6,7 @@ import { apiUrl, demo, getJob, ledgerEntries, review, submit, waitForJob } from 
 import { startExtraApi, startExtraWorker } from '../support/extra-api';
 import { temporalClient } from '../support/operations';
 import { sampleWith } from '../support/samples';
+import { invoiceResultOf } from '../../common/api-contract/job';
 
 describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', () => {
   test('when a clean invoice is submitted, then it is posted to the ledger exactly once', async () => {
@@ -19,8 +20,8 @@ describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', 
     assert.equal(done.status, 'posted', JSON.stringify(done));
     const entries = await ledgerEntries(jobId);
     assert.equal(entries.length, 1);
-    assert.equal(entries[0]?.id, done.result?.ledgerEntryId);
-    assert.deepEqual(entries[0]?.invoice, done.result?.fields);
+    assert.equal(entries[0]?.id, invoiceResultOf(done)?.ledgerEntryId);
+    assert.deepEqual(entries[0]?.invoice, invoiceResultOf(done)?.fields);
     assert.ok((done.usage?.inputTokens ?? 0) > 0, 'token usage is reported on the job');
     const client = await temporalClient();
     try {

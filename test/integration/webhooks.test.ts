@@ -10,6 +10,7 @@ import { temporalClient } from '../support/operations';
 import { sampleWith } from '../support/samples';
 import { testEnv } from '../support/test-env';
 import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { invoiceResultOf } from '../../common/api-contract/job';
 
 interface WebhookBody {
   type: string;
@@ -103,7 +104,7 @@ describe('webhooks: signed deliveries to a callback URL', () => {
     assert.equal(event.type, 'job.posted');
     assert.equal(event.data.status, 'posted');
     assert.equal(event.data.tenantId, demo.id);
-    assert.equal(event.data.ledgerEntryId, done.result?.ledgerEntryId);
+    assert.equal(event.data.ledgerEntryId, invoiceResultOf(done)?.ledgerEntryId);
     assert.match(String(delivery.headers['webhook-id']), /^evt_/);
   });
 
