@@ -14,6 +14,8 @@ import type { JobsService } from './jobs-service';
 import { jobsRouter } from './jobs-routes';
 import { openApiRouter } from './openapi-routes';
 import { reviewPageRouter } from './review-page-routes';
+import type { SchedulesService } from './schedules/schedules-service';
+import { schedulesRouter } from './schedules/schedules-routes';
 
 export interface AppDeps {
   config: Pick<Config, 'api' | 'tenants' | 'clients' | 'jobs'>;
@@ -23,6 +25,8 @@ export interface AppDeps {
   ready: () => Promise<boolean>;
   /** Operators' dead-letter view and replay under /admin (docs/operations.md); not mounted without it. */
   admin?: AdminService;
+  /** `/schedules` (Temporal Schedules starting jobs); not mounted without it. */
+  schedules?: SchedulesService;
   /** Request counts and latency by route for /metrics. */
   metrics?: ApiMetrics;
 }
@@ -44,6 +48,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.status(ready ? 200 : 503).json({ ok: ready });
   });
   app.use(jobsRouter(deps));
+  if (deps.schedules) app.use(schedulesRouter({ schedules: deps.schedules, config: deps.config }));
   if (deps.admin) app.use(adminRouter({ admin: deps.admin, config: deps.config }));
   app.use(eventsRouter(deps));
   app.use(documentRouter(deps));

@@ -5,6 +5,8 @@ import { createObjectStore } from '../lib/object-store';
 import { connectClient } from '../lib/temporal-connection';
 import { createAdminService } from './admin-service';
 import { createJobsService } from './jobs-service';
+import { createJobReader } from './jobs/job-reader';
+import { createSchedulesService } from './schedules/schedules-service';
 import { startApiServer } from './server';
 
 async function main(): Promise<void> {
@@ -20,8 +22,9 @@ async function main(): Promise<void> {
     return true;
   };
   const admin = createAdminService({ client, config });
+  const schedules = createSchedulesService({ client, store, config, reader: createJobReader({ client, config }) });
   const api = await startApiServer(
-    { config, jobs, log, ready, admin, metrics: observability.metrics },
+    { config, jobs, log, ready, admin, schedules, metrics: observability.metrics },
     { host: config.api.host, port: config.api.port },
   );
   log.info({ url: api.url }, 'api listening');

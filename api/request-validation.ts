@@ -39,6 +39,8 @@ export const requestValidators = {
   submitJobForm: validatorFor('SubmitJobForm'),
   reviewRequest: validatorFor('ReviewRequest'),
   replayRequest: validatorFor('ReplayRequest'),
+  scheduleRequest: validatorFor('ScheduleRequest'),
+  scheduleStateRequest: validatorFor('ScheduleStateRequest'),
   listJobsQuery: compiled<Static<typeof ListJobsQuery>>(`${CONTRACT_ID}${QUERIES_PATH}ListJobsQuery`),
 };
 

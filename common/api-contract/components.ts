@@ -8,6 +8,7 @@ import { JobList, JobSummary } from './job-list';
 import { DeadLetter, JobError, Links, ReviewDecision, Usage } from './job-parts';
 import { Health, ReviewSession } from './meta';
 import { ReviewApproval, ReviewRejection, ReviewRequest } from './review-request';
+import { SchedulableJobType, Schedule, ScheduleList, ScheduleRequest, ScheduleStateRequest } from './schedule';
 import { SubmitJobForm, Submission } from './submission';
 import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
 import { WebhookEvent } from './webhook-event';
@@ -46,6 +47,11 @@ export const apiComponents = {
   DeadLetterList,
   ReplayRequest,
   ReplayOutcome,
+  SchedulableJobType,
+  ScheduleRequest,
+  Schedule,
+  ScheduleList,
+  ScheduleStateRequest,
 };
 
 export type ApiComponentName = keyof typeof apiComponents;
