@@ -6,6 +6,7 @@ import { createClassifyDocument } from './classify-document';
 import { createDeliverWebhook } from './deliver-webhook';
 import { createExtractInvoiceFields } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
+import { createScoreOrder } from './order-score/score-order';
 import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
 import { createTicketsDigestActivities } from './tickets-digest';
 import { validateReviewFields } from './validate-review-fields';
@@ -34,6 +35,7 @@ export function createActivities(deps: ActivityDeps) {
       model: deps.config.anthropic.extractModel,
     }),
     postInvoiceToLedger: createPostInvoiceToLedger({ ledger: deps.config.ledger }),
+    scoreOrder: createScoreOrder({ gateway: deps.gateway, model: deps.config.anthropic.scoreModel }),
     deliverWebhook: createDeliverWebhook({
       tenants: deps.config.tenants,
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
@@ -44,3 +46,5 @@ export function createActivities(deps: ActivityDeps) {
 }
 
 export type InvoiceActivities = ReturnType<typeof createActivities>;
+/** Every activity a job workflow may call: the workflows type their proxies with this. */
+export type JobActivities = ReturnType<typeof createActivities>;

@@ -15,12 +15,7 @@ import { retryAfterSeconds } from './poll-hint';
 import { checkRequest, requestValidators } from './request-validation';
 import { reviewUpdateId } from './review-update-id';
 import { tenantSlots } from './tenant-slots';
-import { TICKETS_DIGEST_DEFAULT_PRIORITY } from '../common/job-types/tickets-digest/definition';
-import type { JobType } from '../common/job';
-import type { Priority } from '../common/task-queues';
-
-/** A person waits on an invoice; nobody waits on a digest, which runs on the bulk queue unless asked otherwise. */
-const defaultPriorityOf = (type: JobType): Priority => (type === 'tickets.digest' ? TICKETS_DIGEST_DEFAULT_PRIORITY : 'interactive');
+import { isJobType, jobTypeNamed } from '../common/job-types/registry';
 
 /** The request's Idempotency-Key, if it sent one; the same rule on every route that takes one. */
 function idempotencyKeyOf(req: Request): string | undefined {
@@ -52,7 +47,10 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
       upload = await receiveUpload(req, { maxBytes: config.api.maxUploadBytes, tmpDir: config.api.uploadTmpDir });
       // The file part stands in as its name: its bytes were judged by receiveUpload.
       const form = checkRequest(requestValidators.submitJobForm, { ...upload.fields, file: upload.fileName });
-      const priority = form.priority ?? defaultPriorityOf(form.type);
+      const type = form.type;
+      if (!isJobType(type)) throw apiErrors.invalidRequest(`unknown job type "${type}"`, { field: 'type' });
+      // The type's own default: a person waits on an invoice, nobody waits on a digest (bulk).
+      const priority = form.priority ?? jobTypeNamed(type)?.defaultPriority ?? 'interactive';
       const tenant = callerOf(res).tenant;
       const callbackUrl = form.callbackUrl ?? tenant.defaultCallbackUrl;
       if (callbackUrl !== undefined) {
@@ -61,7 +59,7 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
         if (!checked.ok) throw apiErrors.invalidRequest(`${what} ${checked.reason}`, { field: 'callbackUrl' });
       }
       const { job, replayed } = await jobs.submit({
-        type: form.type,
+        type,
         tenantId: tenant.id,
         idempotencyKey: keyHeader ?? randomUUID(),
         priority,

@@ -16,6 +16,7 @@ const RETRY_AFTER_SECONDS: Record<JobStatus, number | undefined> = {
   rejected: undefined,
   review_expired: undefined,
   failed: undefined,
+  cancelled: undefined,
 };
 
 export function retryAfterSeconds(status: JobStatus): number | undefined {

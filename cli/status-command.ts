@@ -1,4 +1,4 @@
-import { digestResultOf, invoiceResultOf } from '../common/api-contract/job';
+import { isInvoiceResult } from '../common/job-types/invoice/result';
 import { table, type Terminal } from './progress';
 import type { SlowlaneClient } from './slowlane-client';
 
@@ -9,8 +9,7 @@ export async function statusCommand(client: SlowlaneClient, options: { jobId: st
     terminal.out(JSON.stringify(job, null, 2));
     return 0;
   }
-  const invoice = invoiceResultOf(job);
-  const digest = digestResultOf(job);
+  const invoice = isInvoiceResult(job.result) ? job.result : undefined;
   const rows: Array<[string, string | undefined]> = [
     ['job', job.jobId],
     ['status', `${job.status}${job.step && job.status === 'processing' ? ` (${job.step})` : ''}`],
@@ -21,12 +20,10 @@ export async function statusCommand(client: SlowlaneClient, options: { jobId: st
     ['confidence', job.confidence !== undefined ? `${Math.round(job.confidence * 100)}%` : undefined],
     ['review by', job.status === 'awaiting_review' ? job.reviewDeadline : undefined],
     ['reviewed', job.review ? `${job.review.decision} by ${job.review.reviewer}${job.review.reason ? `: ${job.review.reason}` : ''}` : undefined],
-    ['schedule', job.scheduleId],
+    ['type', job.type],
     ['ledger entry', invoice?.ledgerEntryId],
     ['total', invoice ? `${invoice.fields.totalAmount} ${invoice.fields.currency}` : undefined],
-    ['progress', job.progress && job.status === 'processing' ? `${job.progress.done}/${job.progress.total}` : undefined],
-    ['digest', digest ? `${digest.ticketCount} tickets · ${digest.themes.length} themes · ${digest.urgentCount} urgent` : undefined],
-    ['narrative', digest?.narrative],
+    ['result', job.result && !invoice ? JSON.stringify(job.result) : undefined],
     ['error', job.error ? `${job.error.type}: ${job.error.message}` : undefined],
     ['tokens', job.usage ? `${job.usage.inputTokens} in / ${job.usage.outputTokens} out, $${job.usage.costUsd.toFixed(4)}` : undefined],
     ['detail', job.detailed ? undefined : 'no worker answered; showing what the server knows'],

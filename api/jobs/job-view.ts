@@ -31,7 +31,7 @@ export function toJobView(base: JobBase, state: JobState | undefined, links: Rec
 }
 
 function resultOf(state: JobState): Job['result'] {
-  if (state.digest && state.status === 'completed') return state.digest;
+  if (state.result !== undefined && state.status === 'completed') return state.result;
   if (state.fields && state.status === 'posted') return { fields: state.fields, ledgerEntryId: state.ledgerEntryId };
   return undefined;
 }

@@ -10,7 +10,9 @@ import type { ReceivedUpload } from '../multipart-upload';
 import type { JobReader } from './job-reader';
 import type { JobsDeps } from './jobs-deps';
 import { invoiceStart } from './invoice-start';
-import { checkTicketsUpload, ticketsDigestStart } from './tickets-digest-start';
+import { checkFileInput } from './check-file-input';
+import { ticketsDigestStart } from './tickets-digest-start';
+import { jobTypeNamed } from '../../common/job-types/registry';
 
 export interface SubmitJobInput {
   type: JobType;
@@ -40,7 +42,9 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
     const jobId = jobIdFor(input.type, input.tenantId, input.idempotencyKey);
     const existing = await reader.describe(jobId);
     if (existing) return replayOrConflict(existing, input.upload.sha256);
-    if (input.type === 'tickets.digest') await checkTicketsUpload(input.upload);
+    const definition = jobTypeNamed(input.type);
+    if (!definition) throw apiErrors.invalidRequest(`unknown job type "${input.type}"`, { field: 'type' });
+    await checkFileInput(definition, input.upload);
 
     const key = objectKeys.input(input.tenantId, input.upload.sha256);
     await store.put(key, createReadStream(input.upload.path), {

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Invoice, InvoiceExtraction } from './invoice';
+import { InvoiceExtraction } from './invoice';
+import { JobInput, JobProposal, JobResult } from './job-types';
 import { CurrentAttempt, DeadLetter, JobError, Links, ReviewDecision, StepAttempts, Usage } from './job-parts';
-import { TicketsDigest } from '../job-types/tickets-digest/digest';
 import { closed, count, dateTime, ref } from './schema-kit';
 import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
 
@@ -27,12 +27,9 @@ export const Job = closed({
   rawModelOutput: Type.Optional(Type.String({ description: 'The model’s answer when it failed the schema (truncated).' })),
   reviewDeadline: Type.Optional(dateTime()),
   review: Type.Optional(ref('ReviewDecision', ReviewDecision)),
-  result: Type.Optional(
-    Type.Union([
-      closed({ fields: ref('Invoice', Invoice), ledgerEntryId: Type.Optional(Type.String()) }, { description: 'An invoice job’s posted fields.' }),
-      ref('TicketsDigest', TicketsDigest, { description: 'A tickets.digest job’s digest.' }),
-    ]),
-  ),
+  input: Type.Optional(ref('JobInput', JobInput)),
+  proposal: Type.Optional(ref('JobProposal', JobProposal)),
+  result: Type.Optional(ref('JobResult', JobResult)),
   progress: Type.Optional(closed({ done: count(), total: count() }, { description: 'Work items done of total, for jobs that fan out (a digest’s batches).' })),
   error: Type.Optional(ref('JobError', JobError)),
   deadLetter: Type.Optional(ref('DeadLetter', DeadLetter)),
@@ -42,6 +39,3 @@ export const Job = closed({
 });
 export type Job = Static<typeof Job>;
 
-/** A job's result read as one kind: the fields of a posted invoice, or a finished digest (undefined otherwise). */
-export const invoiceResultOf = (job: Pick<Partial<Job>, 'result'>) => (job.result && 'fields' in job.result ? job.result : undefined);
-export const digestResultOf = (job: Pick<Partial<Job>, 'result'>) => (job.result && 'narrative' in job.result ? job.result : undefined);

@@ -3,14 +3,13 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { TEST_TENANTS } from '../../local/stack/test-tenants';
-import { demo, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
+import { demo, ledgerEntries, review, submit, waitForJob, invoiceResult } from '../support/api-client';
 import { type ExtraApi, startExtraApi } from '../support/extra-api';
 import { schemaProblems } from '../support/openapi-conformance';
 import { temporalClient } from '../support/operations';
 import { sampleWith } from '../support/samples';
 import { testEnv } from '../support/test-env';
 import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { invoiceResultOf } from '../../common/api-contract/job';
 
 interface WebhookBody {
   type: string;
@@ -104,7 +103,7 @@ describe('webhooks: signed deliveries to a callback URL', () => {
     assert.equal(event.type, 'job.posted');
     assert.equal(event.data.status, 'posted');
     assert.equal(event.data.tenantId, demo.id);
-    assert.equal(event.data.ledgerEntryId, invoiceResultOf(done)?.ledgerEntryId);
+    assert.equal(event.data.ledgerEntryId, invoiceResult(done)?.ledgerEntryId);
     assert.match(String(delivery.headers['webhook-id']), /^evt_/);
   });
 

@@ -1,163 +1,96 @@
-import { allHandlersFinished, ApplicationFailure, condition, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { TicketsDigestActivities } from '../../activities/tickets-digest';
+import { ActivityFailure, ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { JobActivities } from '../../activities';
 import type { SummariseTicketBatchResult } from '../../activities/tickets-digest/contracts';
-import { type TicketsDigestInput, TICKETS_DIGEST, TICKETS_DIGEST_BATCHING } from '../../common/job-types/tickets-digest/definition';
-import type { JobState, JobStep } from '../../common/job';
-import { statusQuery } from '../../common/messages';
+import type { JobStart, JobState } from '../../common/job';
+import { TICKETS_DIGEST_BATCHING, type TicketsDigestInput, ticketsDigestJobType } from '../../common/job-types/tickets-digest/definition';
 import { extractTextOptions, modelCallOptions } from '../activity-options';
-import { DeadLetters, type StepFailure } from '../dead-letters';
-import { jobMetrics } from '../job-metrics';
-import { JobTracker } from '../job-tracker';
-import { notifyClient } from '../notifications';
-import { describeFailure, failureDetailsOf } from '../step-failures';
+import { JobRun } from '../job-run';
 
-const fileSteps = proxyActivities<TicketsDigestActivities>(extractTextOptions);
-const modelSteps = proxyActivities<TicketsDigestActivities>(modelCallOptions);
-
-/** Ends the run: the operator abandoned the parked job, or its dead-letter wait expired. */
-class DigestAbandoned extends Error {
-  constructor(readonly jobError: StepFailure) {
-    super(jobError.message);
-  }
-}
+const fileSteps = proxyActivities<JobActivities>(extractTextOptions);
+const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
 
 /**
- * A day of support tickets into one digest (issue 10): read and batch the JSONL file, summarise the batches with
- * at most `parallelBatches` model calls in flight (map), then merge in code and write the narrative (reduce).
- * History stays small: batches and answers travel as S3 keys, a few events per batch. A step that fails for good
- * parks the job as a dead letter; `retry` runs again only what failed (for the map, only the failed batches).
+ * `tickets.digest` (issue 10): read and batch the JSONL file, summarise the batches with at most `parallelBatches`
+ * model calls in flight (map), then merge in code and write the narrative (reduce). History stays small: batches
+ * and answers travel as S3 keys, a few events per batch. A step that fails for good parks the job as a dead letter;
+ * `retry` runs again only what failed — for the map, only the batches without an answer.
  */
 export async function ticketsDigestWorkflow(input: TicketsDigestInput): Promise<JobState> {
   const info = workflowInfo();
-  // A scheduled run's id is the schedule's action id with the scheduled time appended by Temporal.
-  const job = { ...input, jobId: input.jobId ?? info.workflowId };
-  const submittedAt = input.submittedAt ?? info.startTime.toISOString();
-  const context = { jobId: job.jobId, tenantId: job.tenantId, priority: job.priority };
-  const tracker = new JobTracker(job);
-  const { state } = tracker;
-  const deadLetters = new DeadLetters(job, tracker);
-  const notify = () => notifyClient(job, tracker);
-  setHandler(statusQuery, () => state);
+  // A scheduled run's id is the schedule action's id with the scheduled time appended by Temporal.
+  const start: JobStart = { ...input, jobId: input.jobId ?? info.workflowId, submittedAt: input.submittedAt ?? info.startTime.toISOString() };
+  const job = new JobRun(start, ticketsDigestJobType);
+  const { state, tracker } = job;
+  const context = { jobId: start.jobId, tenantId: start.tenantId, priority: start.priority };
 
-  /** Runs `work` until it succeeds, parking the job after a failure for good; throws DigestAbandoned when given up. */
-  async function step<T>(name: JobStep, work: () => Promise<T>): Promise<T> {
-    for (;;) {
-      tracker.setStatus('processing', name);
-      const startedAt = Date.now();
-      try {
-        const result = await work();
-        jobMetrics.stepFinished({ priority: job.priority, step: name, outcome: 'completed', durationMs: Date.now() - startedAt });
-        return result;
-      } catch (error) {
-        const failure = error instanceof StepFailed ? error.failure : describeFailure(name, error);
-        const billed = failureDetailsOf(error)?.billedUsage;
-        if (billed) tracker.addUsage(billed);
-        jobMetrics.stepFinished({ priority: job.priority, step: name, outcome: 'failed', durationMs: Date.now() - startedAt });
-        const outcome = await deadLetters.park(failure, notify);
-        if (outcome !== 'retry') {
-          throw new DigestAbandoned(outcome === 'expired' ? { ...failure, message: `${failure.message} (dead letter expired)` } : failure);
-        }
-        log.info('operator retries the failed step', { step: name });
-      }
-    }
-  }
-
-  const finishWith = async (status: 'completed' | 'failed'): Promise<void> => {
-    tracker.setStatus(status, status === 'failed' ? state.error?.step : undefined, status === 'failed' ? state.error : undefined);
-    jobMetrics.jobFinished({
-      jobType: TICKETS_DIGEST,
-      priority: job.priority,
-      status,
-      durationMs: Date.now() - Date.parse(submittedAt),
-      usage: state.usage,
-    });
-    await notify();
-    await condition(allHandlersFinished);
-  };
-
-  try {
-    const prepared = await step('prepareTicketBatches', () =>
+  return job.settle(async () => {
+    const prepared = await job.run('prepareTicketBatches', () =>
       fileSteps.prepareTicketBatches.executeWithOptions(
-        { ...extractTextOptions, summary: `read ${job.tickets.fileName} (${job.tickets.sizeBytes} bytes) into batches` },
-        [{ ...context, tickets: job.tickets }],
+        { ...extractTextOptions, summary: `read ${input.tickets.fileName} (${input.tickets.sizeBytes} bytes) into batches` },
+        [{ ...context, tickets: input.tickets }],
       ),
     );
-    state.attempts.prepareTicketBatches = prepared.attempt;
+    const total = prepared.batchKeys.length;
     const summaries: Array<SummariseTicketBatchResult | undefined> = prepared.batchKeys.map(() => undefined);
-    state.progress = { done: 0, total: prepared.batchKeys.length };
+    state.progress = { done: 0, total };
 
-    await step('summariseTicketBatch', async () => {
-      const failures = await summariseMissing(prepared.batchKeys, summaries, async (index) => {
+    await job.run('summariseTicketBatch', () =>
+      summariseMissing(total, summaries, async (index) => {
         const result = await modelSteps.summariseTicketBatch.executeWithOptions(
-          { ...modelCallOptions, summary: `themes of batch ${index + 1}/${prepared.batchKeys.length} of ${prepared.ticketCount} tickets` },
+          { ...modelCallOptions, summary: `themes of batch ${index + 1}/${total} (${prepared.ticketCount} tickets in all)` },
           [{ ...context, batchKey: prepared.batchKeys[index] as string }],
         );
         tracker.addUsage(result.usage);
-        state.attempts.summariseTicketBatch = Math.max(state.attempts.summariseTicketBatch ?? 0, result.attempt);
-        state.progress = { done: (state.progress?.done ?? 0) + 1, total: prepared.batchKeys.length };
+        state.progress = { done: summaries.filter(Boolean).length + 1, total };
         return result;
-      });
-      const [first] = failures;
-      if (first) {
-        const described = describeFailure('summariseTicketBatch', first.error);
-        const billed = failures.map((failure) => failureDetailsOf(failure.error)?.billedUsage).filter((usage) => usage !== undefined);
-        for (const usage of billed) tracker.addUsage(usage);
-        const batches = failures.map((failure) => failure.index + 1).join(', ');
-        throw new StepFailed({ ...described, message: `batch ${batches} of ${prepared.batchKeys.length}: ${described.message}` });
-      }
-    });
+      }),
+    );
 
-    const written = await step('writeTicketDigest', () =>
+    const summaryKeys = summaries.map((summary) => (summary as SummariseTicketBatchResult).summaryKey);
+    const written = await job.run('writeTicketDigest', () =>
       modelSteps.writeTicketDigest.executeWithOptions(
-        { ...modelCallOptions, summary: `merge ${prepared.batchKeys.length} batch summaries and write the narrative` },
-        [{ ...context, factsKey: prepared.factsKey, summaryKeys: summaries.map((summary) => (summary as SummariseTicketBatchResult).summaryKey) }],
+        { ...modelCallOptions, summary: `merge ${total} batch summaries and write the narrative` },
+        [{ ...context, factsKey: prepared.factsKey, summaryKeys }],
       ),
     );
     tracker.addUsage(written.usage);
-    state.attempts.writeTicketDigest = written.attempt;
-    state.digest = written.digest;
-    await finishWith('completed');
-    return state;
-  } catch (error) {
-    if (!(error instanceof DigestAbandoned)) throw error;
-    state.error = error.jobError;
-    await finishWith('failed');
-    throw ApplicationFailure.create({
-      type: error.jobError.type,
-      message: `${error.jobError.step} failed: ${error.jobError.message}`,
-      nonRetryable: true,
-      details: [state],
-    });
-  }
-}
-
-/** The batches that failed for good in one pass, with their errors; the step parks once for all of them. */
-class StepFailed extends Error {
-  constructor(readonly failure: StepFailure) {
-    super(failure.message);
-  }
+    state.result = written.digest;
+    return job.finish('completed');
+  });
 }
 
 /**
- * Summarises every batch that has no answer yet, `parallelBatches` at a time, and keeps going past a failed one
- * so one bad batch costs no other batch its answer. Returns the batches that failed, in order.
+ * Summarises every batch that has no answer yet, `parallelBatches` at a time, and keeps going past a failed batch
+ * so one bad batch costs no other its answer. When some failed, the first failure is thrown for the step (the job
+ * parks on it), its message naming every failed batch; an operator's retry then calls this again and only the
+ * batches still without an answer run. Returns the highest attempt any batch took, as the step's attempts.
  */
 async function summariseMissing(
-  batchKeys: readonly string[],
+  total: number,
   summaries: Array<SummariseTicketBatchResult | undefined>,
   summarise: (index: number) => Promise<SummariseTicketBatchResult>,
-): Promise<Array<{ index: number; error: unknown }>> {
-  const pending = batchKeys.map((_, index) => index).filter((index) => summaries[index] === undefined);
+): Promise<{ attempt: number }> {
+  const pending = Array.from({ length: total }, (_, index) => index).filter((index) => summaries[index] === undefined);
   const failures: Array<{ index: number; error: unknown }> = [];
+  let attempt = 1;
   const lane = async (): Promise<void> => {
     for (let index = pending.shift(); index !== undefined; index = pending.shift()) {
       try {
-        summaries[index] = await summarise(index);
+        const result = await summarise(index);
+        summaries[index] = result;
+        attempt = Math.max(attempt, result.attempt);
       } catch (error) {
         failures.push({ index, error });
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(TICKETS_DIGEST_BATCHING.parallelBatches, pending.length) }, lane));
-  return failures.sort((a, b) => a.index - b.index);
+  if (failures.length === 0) return { attempt };
+  failures.sort((a, b) => a.index - b.index);
+  const first = failures[0]?.error;
+  // The step's error is the first batch's activity failure, so it is described (type, retryable) like any step's.
+  if (first instanceof ActivityFailure && first.cause instanceof ApplicationFailure) {
+    first.cause.message = `batch ${failures.map((failure) => failure.index + 1).join(', ')} of ${total}: ${first.cause.message}`;
+  }
+  throw first;
 }

@@ -1,14 +1,42 @@
-import type { DocumentRef } from '../../job';
-import type { Priority } from '../../task-queues';
+import type { DocumentRef, JobStart } from '../../job';
+import { defineJobType } from '../job-type';
+import { TicketsDigest } from './digest';
+import { TICKETS_LIMITS } from './ticket';
+import { TICKETS_JSON_LINES } from './tickets-jsonl';
 
-/** The job type's name: the `type` of `POST /jobs`, the JobType search attribute, the first part of its job ids. */
-export const TICKETS_DIGEST = 'tickets.digest';
+/** A day of support tickets (JSONL) summarised into themes, counts, urgent tickets and a narrative; often scheduled. */
+export const ticketsDigestJobType = defineJobType({
+  name: 'tickets.digest',
+  summary: 'A day of support tickets (JSONL, one ticket per line) summarised into themes, counts, urgent tickets and a narrative.',
+  input: { kind: 'file', accepts: [{ contentType: 'text/plain', maxBytes: TICKETS_LIMITS.maxBytes, jsonLines: TICKETS_JSON_LINES }] },
+  workflowType: 'ticketsDigestWorkflow',
+  priorities: ['bulk', 'interactive'],
+  // Nobody waits on a digest: it runs on the bulk queue unless the client asks otherwise.
+  defaultPriority: 'bulk',
+  steps: ['prepareTicketBatches', 'summariseTicketBatch', 'writeTicketDigest'],
+  result: TicketsDigest,
+  review: { kind: 'none' },
+  webhook: { includesResult: true },
+  reviewer: {
+    title: 'Tickets digest',
+    showsDocument: false,
+    sections: [
+      {
+        heading: 'Digest',
+        from: 'result',
+        fields: [
+          { label: 'Tickets', path: 'ticketCount' },
+          { label: 'Urgent', path: 'urgentCount' },
+          { label: 'Narrative', path: 'narrative' },
+        ],
+      },
+    ],
+  },
+});
 
-/** The workflow's registered name (workflows/tickets-digest/). */
-export const TICKETS_DIGEST_WORKFLOW = 'ticketsDigestWorkflow';
-
-/** A digest is a backfill-like batch nobody waits on: it runs on the bulk queue unless the client asks otherwise. */
-export const TICKETS_DIGEST_DEFAULT_PRIORITY: Priority = 'bulk';
+export const TICKETS_DIGEST = ticketsDigestJobType.name;
+export const TICKETS_DIGEST_WORKFLOW = ticketsDigestJobType.workflowType;
+export const TICKETS_DIGEST_DEFAULT_PRIORITY = ticketsDigestJobType.defaultPriority;
 
 /** Bounds on the model work of one digest: prompt size per call, and calls in flight at once for one job. */
 export const TICKETS_DIGEST_BATCHING = {
@@ -17,20 +45,15 @@ export const TICKETS_DIGEST_BATCHING = {
   parallelBatches: 4,
 } as const;
 
-export interface TicketsDigestInput {
-  /**
-   * Absent when a schedule started the run: the schedule's action is fixed, and Temporal makes each run's id by
-   * appending the scheduled time, so the workflow reads its own id (workflowInfo) instead.
-   */
+/**
+ * The digest workflow's input. A schedule's action is fixed when the schedule is made, and Temporal makes each
+ * run's id by appending the scheduled time, so a scheduled run has no jobId or submittedAt of its own: the workflow
+ * takes its own id and start time (workflowInfo) instead.
+ */
+export type TicketsDigestInput = Omit<JobStart, 'jobId' | 'submittedAt'> & {
   jobId?: string;
-  tenantId: string;
-  priority: Priority;
-  tickets: DocumentRef;
-  callbackUrl?: string;
-  /** How long a job whose step failed for good waits for an operator's retry or abandon. */
-  deadLetterTimeoutMs: number;
-  /** Absent for a scheduled run: the run's start time stands in. */
   submittedAt?: string;
+  tickets: DocumentRef;
   /** The schedule that started the run, when one did. */
   scheduleId?: string;
-}
+};
