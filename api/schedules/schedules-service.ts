@@ -30,10 +30,15 @@ const CATCHUP_WINDOW = '1 day';
 const scheduleExists = (scheduleId: string) =>
   new ApiError(409, 'schedule_exists', `this tenant already has a schedule "${scheduleId}"; delete it first or pick another id`, { scheduleId });
 
-/** gRPC INVALID_ARGUMENT: the server refused the spec (a cron value out of range, say); the client's to fix. */
-function isInvalidArgument(error: unknown): error is Error {
-  const code = (error as { code?: number }).code ?? ((error as { cause?: { code?: number } }).cause?.code);
-  return code === 3;
+/**
+ * The server refused the request as invalid (a cron value out of range, say): the client's to fix. The SDK turns the
+ * server's "Invalid schedule spec" into a TypeError with the server's words, and other INVALID_ARGUMENTs into a
+ * ServiceError whose cause has gRPC code 3.
+ */
+function refusedAsInvalid(error: unknown): string | undefined {
+  if (error instanceof TypeError) return error.message;
+  const cause = (error as { cause?: { code?: number; details?: string } }).cause;
+  return cause?.code === 3 ? (cause.details ?? 'invalid argument') : undefined;
 }
 
 /** `/schedules`: real Temporal Schedules, one per tenant and id, each run an ordinary job of the schedule's type. */
@@ -120,7 +125,8 @@ export function createSchedulesService(deps: SchedulesDeps) {
       });
     } catch (error) {
       if (error instanceof ScheduleAlreadyRunning) throw scheduleExists(request.scheduleId);
-      if (isInvalidArgument(error)) throw apiErrors.invalidRequest(`the schedule was refused: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+      const invalid = refusedAsInvalid(error);
+      if (invalid !== undefined) throw apiErrors.invalidRequest(`the schedule's timing was refused: ${invalid}`, { field: request.cron !== undefined ? 'cron' : 'every' });
       throw error;
     }
     return (await owned(tenantId, request.scheduleId)).schedule;
@@ -143,11 +149,12 @@ export function createSchedulesService(deps: SchedulesDeps) {
     list,
     get: async (tenantId: string, scheduleId: string): Promise<Schedule> => (await owned(tenantId, scheduleId)).schedule,
     pause: async (tenantId: string, scheduleId: string, note?: string): Promise<Schedule> => {
-      await (await owned(tenantId, scheduleId)).handle.pause(note ?? 'paused through the API');
+      await (await owned(tenantId, scheduleId)).handle.pause(note || 'paused through the API');
       return (await owned(tenantId, scheduleId)).schedule;
     },
     resume: async (tenantId: string, scheduleId: string, note?: string): Promise<Schedule> => {
-      await (await owned(tenantId, scheduleId)).handle.unpause(note ?? '');
+      // An empty note would read as "no unpause" on the wire (proto3's empty string), so there is always one.
+      await (await owned(tenantId, scheduleId)).handle.unpause(note || 'resumed through the API');
       return (await owned(tenantId, scheduleId)).schedule;
     },
     /** One run now, beside the timetable; its id carries the trigger time, so a repeated trigger is another run. */

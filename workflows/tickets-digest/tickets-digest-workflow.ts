@@ -41,9 +41,8 @@ export async function ticketsDigestWorkflow(input: TicketsDigestInput): Promise<
           [{ ...context, batchKey: prepared.batchKeys[index] as string }],
         );
         tracker.addUsage(result.usage);
-        state.progress = { done: summaries.filter(Boolean).length + 1, total };
         return result;
-      }),
+      }, (done) => (state.progress = { done, total })),
     );
 
     const summaryKeys = summaries.map((summary) => (summary as SummariseTicketBatchResult).summaryKey);
@@ -63,12 +62,13 @@ export async function ticketsDigestWorkflow(input: TicketsDigestInput): Promise<
  * Summarises every batch that has no answer yet, `parallelBatches` at a time, and keeps going past a failed batch
  * so one bad batch costs no other its answer. When some failed, the first failure is thrown for the step (the job
  * parks on it), its message naming every failed batch; an operator's retry then calls this again and only the
- * batches still without an answer run. Returns the highest attempt any batch took, as the step's attempts.
+ * batches still without an answer run. Reports the batches done as each lands. Returns the highest attempt any batch took, as the step's attempts.
  */
 async function summariseMissing(
   total: number,
   summaries: Array<SummariseTicketBatchResult | undefined>,
   summarise: (index: number) => Promise<SummariseTicketBatchResult>,
+  onProgress: (done: number) => void,
 ): Promise<{ attempt: number }> {
   const pending = Array.from({ length: total }, (_, index) => index).filter((index) => summaries[index] === undefined);
   const failures: Array<{ index: number; error: unknown }> = [];
@@ -79,6 +79,7 @@ async function summariseMissing(
         const result = await summarise(index);
         summaries[index] = result;
         attempt = Math.max(attempt, result.attempt);
+        onProgress(summaries.filter(Boolean).length);
       } catch (error) {
         failures.push({ index, error });
       }

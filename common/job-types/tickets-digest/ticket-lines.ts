@@ -19,7 +19,8 @@ export function ticketLine(ticket: Ticket): string {
     ticket.priority,
     flat(ticket.channel ?? '-', 50),
     flat(ticket.subject, 200),
-    flat(ticket.body, TICKET_LINE_BODY_CHARACTERS),
+    // An empty body would end the line in the separator, which a trimmed line loses.
+    flat(ticket.body, TICKET_LINE_BODY_CHARACTERS) || '-',
   ].join(TICKET_LINE_SEPARATOR);
 }
 
