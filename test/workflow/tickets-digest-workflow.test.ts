@@ -10,6 +10,7 @@ import type { JobState } from '../../common/job';
 import { TICKETS_DIGEST_BATCHING, type TicketsDigestInput } from '../../common/job-types/tickets-digest/definition';
 import type { TicketsDigest } from '../../common/job-types/tickets-digest/digest';
 import { retryUpdate, statusQuery } from '../../common/messages';
+import { workerTelemetry } from '../../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
 import type { ticketsDigestWorkflow } from '../../workflows';
 import { createTemporalTestEnv } from '../support/temporal-env';
@@ -68,6 +69,7 @@ function fakeDigestActivities(batchCount: number, options: { failBatchOnce?: num
 
 describe('the tickets.digest workflow (mocked activities, every task replayed)', () => {
   let env: TestWorkflowEnvironment;
+  const telemetry = workerTelemetry();
   beforeAll(async () => {
     quietTemporalRuntime();
     env = await createTemporalTestEnv();
@@ -85,6 +87,8 @@ describe('the tickets.digest workflow (mocked activities, every task replayed)',
       workflowBundle: await sharedBundle(),
       activities,
       interceptors: { activity: [() => ({ inbound: new ActivityFailureInterceptor() })] },
+      // The workflow reports metrics and spans through sinks; here they go to a registry nobody scrapes.
+      sinks: telemetry.sinks,
       maxCachedWorkflows: 0,
     });
     return worker.runUntil(body(taskQueue));
