@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { loadConfig } from '../../lib/config';
 import { submitSamples } from './demo';
+import { submitDigestDemo } from './demo-digest';
 import { portIsFree, portOf } from './ports';
 import { startStack, type Stack } from './stack';
 import { devServerPorts, loadTemporalDevConfig } from './temporal-dev-config';
@@ -70,6 +71,7 @@ async function start(): Promise<void> {
   const apiKey = tenant?.apiKey.reveal() ?? '';
   say(`\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s. Submitting the sample invoices:`);
   let jobs: Awaited<ReturnType<typeof submitSamples>>;
+  let digest: Awaited<ReturnType<typeof submitDigestDemo>>;
   try {
     jobs = await submitSamples({
       apiUrl: stack.urls.api,
@@ -77,6 +79,8 @@ async function start(): Promise<void> {
       samplesDir: join(config.dataDir, 'samples'),
       report: say,
     });
+    say('\nA day of support tickets, digested on the bulk queue, and a schedule for every morning:');
+    digest = await submitDigestDemo({ apiUrl: stack.urls.api, apiKey, samplesDir: join(config.dataDir, 'samples'), report: say });
   } catch (error) {
     // Stopped meanwhile (Ctrl-C) or the API failed: either way the stack must not outlive us.
     if (!stopping) say(`\nsubmitting the samples failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -92,6 +96,10 @@ Where to look
   Awaiting review   curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/jobs?status=awaiting_review'
   Reviewer page     ${stack.urls.api}/review   (reviewer token: ${tenant?.reviewerToken.reveal()})
   Temporal Web UI   ${ui ? `${ui}/namespaces/${stack.namespace}/workflows` : '(disabled in temporal-dev.yaml)'}
+  Ticket digest     curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/jobs/${encodeURIComponent(digest.jobId ?? '<jobId>')}'
+  Schedules         curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/schedules'
+                    run one now: curl -X POST -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/schedules/${digest.scheduleId ?? '<id>'}/trigger'
+                    ${ui ? `${ui}/namespaces/${stack.namespace}/schedules` : ''}   temporal schedule list --address ${stack.urls.temporal}
   Ledger entries    ${stack.urls.ledger}/entries
   Metrics           ${Object.entries(stack.metricsUrls).map(([name, url]) => `${name} ${url}`).join('\n                    ')}
   Dead letters      curl -H 'Authorization: Bearer ${config.api.adminKey?.reveal() ?? '<ADMIN_API_KEY>'}' '${stack.urls.api}/admin/dead-letters'
