@@ -1,12 +1,12 @@
 import { type Client, ScheduleAlreadyRunning, type ScheduleHandle, ScheduleNotFoundError } from '@temporalio/client';
 import type { Schedule, ScheduleList, ScheduleRequest } from '../../common/api-contract/schedule';
-import { TICKETS_DIGEST_DEFAULT_PRIORITY } from '../../common/job-types/tickets-digest/definition';
+import { jobTypeNamed } from '../../common/job-types/registry';
 import { JobTypeKey, TenantIdKey } from '../../common/search-attributes';
 import type { Config } from '../../lib/config';
 import { objectKeys, type ObjectStore } from '../../lib/object-store';
 import { ApiError, apiErrors } from '../api-error';
 import type { JobReader } from '../jobs/job-reader';
-import { ticketsDigestStart } from '../jobs/tickets-digest-start';
+import { scheduledRunStart } from './scheduled-run-start';
 import { scheduleActionJobId, temporalScheduleId } from './schedule-ids';
 import { scheduleSpecOf } from './schedule-spec';
 import { type ScheduleMemo, toScheduleView } from './schedule-view';
@@ -87,10 +87,12 @@ export function createSchedulesService(deps: SchedulesDeps) {
 
   async function create(tenantId: string, request: ScheduleRequest, callbackUrl: string | undefined): Promise<Schedule> {
     const { spec, timezone } = scheduleSpecOf(request);
-    const tickets = await inputOf(tenantId, request);
-    const priority = request.priority ?? TICKETS_DIGEST_DEFAULT_PRIORITY;
+    const document = await inputOf(tenantId, request);
+    const jobType = jobTypeNamed(request.type);
+    if (!jobType) throw apiErrors.invalidRequest(`unknown job type "${request.type}"`, { field: 'type' });
+    const priority = request.priority ?? jobType.defaultPriority;
     const temporalId = temporalScheduleId(tenantId, request.scheduleId);
-    const start = ticketsDigestStart(config, { tenantId, priority, tickets, scheduleId: request.scheduleId, ...(callbackUrl ? { callbackUrl } : {}) });
+    const start = scheduledRunStart(config, jobType, { tenantId, priority, document, scheduleId: request.scheduleId, ...(callbackUrl ? { callbackUrl } : {}) });
     const memo: ScheduleMemo = {
       tenantId,
       scheduleId: request.scheduleId,

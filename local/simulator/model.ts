@@ -2,12 +2,14 @@ import { writeDigestNarrative } from './digest/digest-narrative';
 import { summariseTickets } from './digest/summarise-tickets';
 import { classifyDocument } from './reader/classify';
 import { readInvoice } from './reader/read-invoice';
+import { scoreOrder } from './reader/score-order';
 import type { ModelAnswer } from './model-answer';
 
 /** The tools the rule-based "model" can answer; Slowlane's workers force one of them per call. */
 const TOOLS: Record<string, (documentText: string) => object> = {
   classify_document: classifyDocument,
   record_invoice: readInvoice,
+  score_order: scoreOrder,
   summarise_tickets: summariseTickets,
   write_digest_narrative: writeDigestNarrative,
 };

@@ -97,7 +97,7 @@ describe('the tickets.digest workflow (mocked activities, every task replayed)',
   const input = (overrides: Partial<TicketsDigestInput> = {}): TicketsDigestInput => ({
     tenantId: 'test',
     priority: 'bulk',
-    tickets: { bucket: 'slowlane', key: 'inputs/test/abc', sha256: 'abc', contentType: 'text/plain', sizeBytes: 1000, fileName: 'tickets.jsonl' },
+    document: { bucket: 'slowlane', key: 'inputs/test/abc', sha256: 'abc', contentType: 'text/plain', sizeBytes: 1000, fileName: 'tickets.jsonl' },
     confidenceThreshold: 0.9,
     reviewTimeoutMs: 60_000,
     maxExtractionTries: 3,

@@ -26,8 +26,8 @@ export async function ticketsDigestWorkflow(input: TicketsDigestInput): Promise<
   return job.settle(async () => {
     const prepared = await job.run('prepareTicketBatches', () =>
       fileSteps.prepareTicketBatches.executeWithOptions(
-        { ...extractTextOptions, summary: `read ${input.tickets.fileName} (${input.tickets.sizeBytes} bytes) into batches` },
-        [{ ...context, tickets: input.tickets }],
+        { ...extractTextOptions, summary: `read ${input.document.fileName} (${input.document.sizeBytes} bytes) into batches` },
+        [{ ...context, tickets: input.document }],
       ),
     );
     const total = prepared.batchKeys.length;

@@ -53,7 +53,8 @@ export const TICKETS_DIGEST_BATCHING = {
 export type TicketsDigestInput = Omit<JobStart, 'jobId' | 'submittedAt'> & {
   jobId?: string;
   submittedAt?: string;
-  tickets: DocumentRef;
+  /** The JSONL file of tickets (every file-input type's workflow gets its upload as `document`). */
+  document: DocumentRef;
   /** The schedule that started the run, when one did. */
   scheduleId?: string;
 };
