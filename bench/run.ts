@@ -1,13 +1,15 @@
 import { runClientsBenchmark } from './clients';
-import { runOverheadBenchmark } from './overhead';
+import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
+import { runThroughputBenchmark } from './throughput';
 import { runWorkerStartBenchmark } from './worker-start';
 
 /** `npm run bench -- <name> [options]`: benchmarks compare our way and the naive way in one run (DESIGN.md §6). */
 const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   quota: runQuotaBenchmark,
   clients: runClientsBenchmark,
-  overhead: runOverheadBenchmark,
+  latency: runLatencyBenchmark,
+  throughput: runThroughputBenchmark,
   'worker-start': runWorkerStartBenchmark,
 };
 

@@ -57,15 +57,27 @@ export function createSlowlaneClient(options: ClientOptions) {
   }
 
   return {
-    async submit(input: { bytes: Uint8Array; fileName: string; idempotencyKey: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
+    async submit(input: { type?: string; bytes: Uint8Array; fileName: string; idempotencyKey: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
       const form = new FormData();
-      form.set('type', 'invoice');
+      form.set('type', input.type ?? 'invoice');
       form.set('priority', input.priority);
       if (input.callbackUrl) form.set('callbackUrl', input.callbackUrl);
       form.set('file', new Blob([input.bytes]), input.fileName);
       const response = await call('/jobs', { method: 'POST', headers: { 'idempotency-key': input.idempotencyKey }, body: form });
       const body = (await response.json()) as { jobId: string; status: string };
       return { jobId: body.jobId, status: body.status, replayed: response.headers.get('idempotent-replayed') === 'true' };
+    },
+
+    /** A job of a type that takes JSON input. */
+    async submitJson(input: { type: string; input: unknown; idempotencyKey: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
+      const body = { type: input.type, input: input.input, priority: input.priority, ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}) };
+      const response = await call('/jobs', {
+        method: 'POST',
+        headers: { 'idempotency-key': input.idempotencyKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const answer = (await response.json()) as { jobId: string; status: string };
+      return { jobId: answer.jobId, status: answer.status, replayed: response.headers.get('idempotent-replayed') === 'true' };
     },
 
     /** The job, and how long the API suggests waiting before asking again. */
