@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { NamespaceNotFoundError } from '@temporalio/common';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { measureRequests, type ApiMetrics } from '../lib/metrics-api';
@@ -18,7 +19,7 @@ import type { SchedulesService } from './schedules/schedules-service';
 import { schedulesRouter } from './schedules/schedules-routes';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'tenants' | 'clients' | 'jobs'>;
+  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs'>;
   jobs: JobsService;
   log: Logger;
   /** Whether the job service (Temporal) answers; /readyz reports it. */
@@ -49,7 +50,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use(jobsRouter(deps));
   if (deps.schedules) app.use(schedulesRouter({ schedules: deps.schedules, config: deps.config }));
-  if (deps.admin) app.use(adminRouter({ admin: deps.admin, config: deps.config }));
+  if (deps.admin) app.use(adminRouter({ admin: deps.admin, config: deps.config, log: deps.log }));
   app.use(eventsRouter(deps));
   app.use(documentRouter(deps));
   app.use(reviewPageRouter(deps));
@@ -110,6 +111,9 @@ function toApiError(error: unknown): ApiError {
 
 function isUnavailable(error: unknown): boolean {
   const code = (error as { code?: number }).code;
-  // gRPC UNAVAILABLE (14) and DEADLINE_EXCEEDED (4) from the Temporal client.
+  // gRPC UNAVAILABLE (14) and DEADLINE_EXCEEDED (4) from the Temporal client. A loaded dev server also answers
+  // NamespaceNotFound for a namespace that exists while its namespace cache refreshes (found by Schemathesis):
+  // the client can retry it like an outage, so it is a 503, not a 500.
+  if (error instanceof NamespaceNotFoundError) return true;
   return code === 14 || code === 4 || (error instanceof Error && error.name === 'ServiceError' && /UNAVAILABLE/.test(error.message));
 }

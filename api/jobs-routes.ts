@@ -11,6 +11,7 @@ import type { SubmitReviewInput } from '../common/messages';
 import { checkCallbackUrl } from '../lib/callback-url';
 import type { Tenant } from '../lib/config/tenants';
 import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
 import { apiErrors } from './api-error';
 import { authenticate, callerOf } from './auth';
 import type { JobsService } from './jobs-service';
@@ -33,11 +34,11 @@ function idempotencyKeyOf(req: Request): string | undefined {
 const UPLOAD_RETRY_AFTER_SECONDS = 1;
 
 /** Routes stay thin: check the request, call one service function, answer. */
-export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants' | 'clients'> }): Router {
+export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients'>; log: Logger }): Router {
   const { jobs, config } = deps;
   const router = Router();
-  const apiCallers = authenticate(config.tenants, ['api']);
-  const reviewers = authenticate(config.tenants, ['api', 'reviewer']);
+  const apiCallers = authenticate(config, ['api']);
+  const reviewers = authenticate(config, ['api', 'reviewer']);
   const uploads = tenantSlots(config.api.maxUploadsPerTenant);
 
   /** The job's callback URL: its own, else the tenant's default, refused when it points somewhere it may not. */
@@ -139,10 +140,13 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
   router.post('/jobs/:id/review', reviewers, async (req: Request, res: Response) => {
     const key = idempotencyKeyOf(req);
     const caller = callerOf(res);
-    const review = parseReview(req.body, caller.role === 'reviewer' ? `${caller.tenant.id}-reviewer` : `${caller.tenant.id}-api`);
+    const review = parseReview(req.body, caller.identity);
     // The Update is named after the key and the decision: a resend is the same Update, an edited decision a new one.
     const updateId = key === undefined ? undefined : reviewUpdateId(key, review);
-    res.json(await jobs.review(caller.tenant.id, String(req.params.id), review, updateId));
+    const jobId = String(req.params.id);
+    const job = await jobs.review(caller.tenant.id, jobId, review, updateId);
+    deps.log.info({ audit: 'review', tenantId: caller.tenant.id, jobId, reviewer: caller.identity, via: caller.via, decision: review.decision }, 'review decision');
+    res.json(job);
   });
 
   return router;
@@ -168,10 +172,12 @@ const REVIEW_EXAMPLE = '{"decision":"approve","fields":{...}} or {"decision":"re
 const isAboutFieldValues = (error: ErrorObject): boolean =>
   error.instancePath.startsWith('/fields/') || (error.instancePath === '/fields' && error.keyword !== 'type');
 
-function parseReview(body: unknown, defaultReviewer: string): SubmitReviewInput {
+/** The reviewer recorded is who signed in; a body naming someone else is refused rather than believed. */
+function parseReview(body: unknown, reviewer: string): SubmitReviewInput {
   const request = checkRequest(requestValidators.reviewRequest, body, { example: REVIEW_EXAMPLE, deferred: isAboutFieldValues });
-  const named = request.reviewer?.trim();
-  const reviewer = named ? named.slice(0, 100) : defaultReviewer;
+  if (request.reviewer !== undefined && request.reviewer.trim() !== reviewer) {
+    throw apiErrors.invalidRequest(`"reviewer" must be left out or be you (${reviewer}): the signed-in reviewer is recorded`, { field: 'reviewer' });
+  }
   if (request.decision === 'approve') return { decision: 'approve', fields: request.fields, reviewer };
   return { decision: 'reject', reason: request.reason.trim().slice(0, 1000), reviewer };
 }

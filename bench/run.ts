@@ -1,3 +1,4 @@
+import { runChaosBenchmark } from './chaos';
 import { runClientsBenchmark } from './clients';
 import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
@@ -11,6 +12,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   latency: runLatencyBenchmark,
   throughput: runThroughputBenchmark,
   'worker-start': runWorkerStartBenchmark,
+  chaos: runChaosBenchmark,
 };
 
 async function main(): Promise<void> {

@@ -19,7 +19,7 @@ submit   Uploads each PDF or .txt (folders: every .pdf/.txt inside, recursively)
          --wait follows the jobs until each is posted, rejected, failed, expired or waiting for a reviewer.
 status   Shows one job.
 
-The API and key default to SLOWLANE_API_URL and SLOWLANE_API_KEY (locally: http://127.0.0.1:3000, demo-key).
+The API and key default to SLOWLANE_API_URL and SLOWLANE_API_KEY (locally: http://127.0.0.1:3000 and the key npm start prints).
 Exit codes: 0 all good, 1 a submission or a job failed, 2 usage error, 3 --wait timed out.`;
 
 export type Command =

@@ -13,10 +13,10 @@ const noteOf = (req: Request): string | undefined =>
   checkRequest(requestValidators.scheduleStateRequest, req.body ?? {}).note;
 
 /** `/schedules`: thin routes over the schedules use cases; API keys only (a reviewer token cannot schedule work). */
-export function schedulesRouter(deps: { schedules: SchedulesService; config: Pick<Config, 'tenants' | 'clients'> }): Router {
+export function schedulesRouter(deps: { schedules: SchedulesService; config: Pick<Config, 'tenants' | 'people' | 'clients'> }): Router {
   const { schedules, config } = deps;
   const router = Router();
-  const apiCallers = authenticate(config.tenants, ['api']);
+  const apiCallers = authenticate(config, ['api']);
   const idOf = (req: Request): string => String(req.params.id);
 
   router.post('/schedules', apiCallers, async (req: Request, res: Response) => {

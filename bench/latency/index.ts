@@ -8,11 +8,17 @@ import { createActivities } from '../../activities';
 import type { invoiceWorkflow } from '../../workflows';
 import { createObjectStore, objectKeys } from '../../lib/object-store';
 import { loadConfig } from '../../lib/config';
+import { localPaths } from '../../local/stack/local-paths';
+import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import { createLogger } from '../../lib/logger';
 import { gatewayFromConfig } from '../../gateway/gateway-from-config';
 import { createActivityDeps } from '../../workers/activity-deps';
 import { freeStackPorts, startStack } from '../../local/stack/stack';
 import { percentile } from '../quota/measure';
+
+/** Credentials of this run's private stack, generated here (the product has no demo keys). */
+const SECRETS = generateLocalSecrets();
+const API_KEY = (SECRETS.tenants[0] as LocalTenant).apiKey;
 
 /**
  * `npm run bench -- latency [--jobs N] [--burst N] [--concurrency C]`: how long Slowlane itself makes a job take
@@ -28,13 +34,14 @@ export async function runLatencyBenchmark(argv: string[]): Promise<void> {
   const burst = numberFlag(argv, '--burst', 60);
   const concurrency = numberFlag(argv, '--concurrency', 4);
   const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-latency-'));
-  const config = loadConfig({});
+  const config = localPaths();
   const ports = await freeStackPorts();
   console.log(`latency: ${jobs} jobs one at a time, then a burst of ${burst} (${concurrency} at a time), model latency 0`);
   const stack = await startStack({
     dataDir,
     ports,
     toolCacheDir: config.toolCacheDir,
+    secrets: SECRETS,
     pathEnv: process.env.PATH ?? '',
     productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
     simulatorEnv: { SIM_LATENCY_BASE_MS: '0', SIM_LATENCY_PER_OUTPUT_TOKEN_MS: '0' },
@@ -135,7 +142,7 @@ async function measureSlowlane(apiUrl: string, client: Client, jobs: number, con
     const submittedAt = performance.now();
     const response = await fetch(`${apiUrl}/jobs`, {
       method: 'POST',
-      headers: { authorization: 'Bearer demo-key', 'idempotency-key': `latency-${run}-${index}` },
+      headers: { authorization: `Bearer ${API_KEY}`, 'idempotency-key': `latency-${run}-${index}` },
       body: form,
     });
     const body = (await response.json()) as { jobId: string };

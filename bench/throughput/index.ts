@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../../lib/config';
 import { freeStackPorts, type StackOptions, startStack } from '../../local/stack/stack';
 import { percentile } from '../quota/measure';
 import { measureBareCeiling } from './bare-ceiling';
@@ -11,6 +10,12 @@ import { BENCH_JOB_KINDS, type BenchJobKind } from './job-kinds';
 import { closedLoop, openLoop, type Submitted } from './load';
 import { writeServerFigures } from './report';
 import { activitiesIn, waitSettled } from './settle';
+import { localPaths } from '../../local/stack/local-paths';
+import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
+
+/** Credentials of this run's private stack, generated here (the product has no demo keys). */
+const SECRETS = generateLocalSecrets();
+const API_KEY = (SECRETS.tenants[0] as LocalTenant).apiKey;
 
 /** The Temporal servers the stack can run the benchmark against (`--temporal`). */
 const SERVERS: Record<string, Partial<StackOptions>> = {
@@ -43,11 +48,12 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
   const say = (line: string) => console.log(`[throughput ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
   const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-throughput-'));
-  const config = loadConfig({});
+  const config = localPaths();
   const stack = await startStack({
     dataDir,
     ports: await freeStackPorts(),
     toolCacheDir: config.toolCacheDir,
+    secrets: SECRETS,
     pathEnv: process.env.PATH ?? '',
     productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
     simulatorEnv: { SIM_LATENCY_BASE_MS: '0', SIM_LATENCY_PER_OUTPUT_TOKEN_MS: '0' },
@@ -122,7 +128,7 @@ function submitter(apiUrl: string, kind: BenchJobKind, run: string) {
     const startedAt = performance.now();
     const response = await fetch(`${apiUrl}/jobs`, {
       method: 'POST',
-      headers: { authorization: 'Bearer demo-key', 'idempotency-key': `throughput-${run}-${marker}`, ...headers },
+      headers: { authorization: `Bearer ${API_KEY}`, 'idempotency-key': `throughput-${run}-${marker}`, ...headers },
       body,
     });
     const answer = (await response.json()) as { jobId?: string };

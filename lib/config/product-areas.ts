@@ -8,6 +8,7 @@ import { jobsArea } from './jobs-settings';
 import { ledgerArea } from './ledger-settings';
 import { modelArea } from './model-settings';
 import { observabilityArea } from './observability-settings';
+import { peopleArea } from './people-settings';
 import { s3Area } from './s3-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
@@ -21,6 +22,7 @@ export const productAreas: readonly SettingsArea[] = [
   gatewayArea,
   ledgerArea,
   apiArea,
+  peopleArea,
   jobsArea,
   workerArea,
   clientsArea,

@@ -11,10 +11,11 @@ import { acme, apiUrl, demo, submit, waitForJob } from '../support/api-client';
 import { routeOf } from '../support/openapi-conformance';
 import { sampleWith } from '../support/samples';
 import { submitTickets, ticketsDay } from '../support/tickets';
+import { TEST_OPERATOR } from '../support/test-credentials';
 
 const execFileAsync = promisify(execFile);
 const REPO_ROOT = join(__dirname, '..', '..');
-const ADMIN_KEY = 'admin-key';
+const ADMIN_KEY = TEST_OPERATOR.token;
 
 interface Call {
   method: string;
