@@ -5,7 +5,7 @@ import { LIST_PAGE_SIZE } from '../common/api-contract/job-list';
 import type { Submission } from '../common/api-contract/submission';
 import { IDEMPOTENCY_KEY_PATTERN } from '../common/job-id';
 import type { JobTypeDefinition } from '../common/job-types/job-type';
-import { jobTypeNamed } from '../common/job-types/registry';
+import { JOB_TYPE_DEFINITIONS, jobTypeNamed } from '../common/job-types/registry';
 import type { Priority } from '../common/task-queues';
 import type { SubmitReviewInput } from '../common/messages';
 import { checkCallbackUrl } from '../lib/callback-url';
@@ -62,6 +62,7 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
     const keyHeader = idempotencyKeyOf(req);
     // A JSON body names a JSON-input type (order.score, …); a multipart form uploads a file for a file type.
     if (req.is('application/json')) {
+      refuseJsonForFileTypes(req.body);
       const request = checkRequest(requestValidators.submitJobRequest, req.body, { example: SUBMIT_EXAMPLE });
       const jobType = jobTypeNamed(request.type) as JobTypeDefinition;
       const tenant = callerOf(res).tenant;
@@ -153,6 +154,18 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
 }
 
 const SUBMIT_EXAMPLE = '{"type":"order.score","input":{...}} (file types upload a multipart form instead)';
+const typesTaking = (kind: 'file' | 'json'): string[] =>
+  JOB_TYPE_DEFINITIONS.filter((definition) => definition.input.kind === kind).map((definition) => definition.name);
+
+/** A JSON body for a file type (or for none) is a 400 that says how each kind of job is sent. */
+function refuseJsonForFileTypes(body: unknown): void {
+  const named = (body as { type?: unknown } | null | undefined)?.type;
+  if (typeof named === 'string' && typesTaking('json').includes(named)) return;
+  throw apiErrors.invalidRequest(
+    `a JSON body submits ${typesTaking('json').join(', ')} jobs; ${typesTaking('file').join(', ')} jobs upload their file as multipart/form-data`,
+    { field: 'type' },
+  );
+}
 
 /** The request's priority, else the type's default; a type runs only on the queues it names. */
 function priorityFor(jobType: JobTypeDefinition, requested: Priority | undefined): Priority {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { wholeNumberFlag } from '../whole-number-flag';
 
 /** What one run of `npm run bench -- chaos` does; every number lands in bench/results/chaos.json. */
 export interface ChaosSettings {
@@ -59,12 +60,8 @@ export function parseChaosArgs(argv: string[]): ChaosSettings {
     console.log(USAGE);
     process.exit(0);
   }
-  const count = (value: string | undefined, fallback: number, name: string) => {
-    if (value === undefined) return fallback;
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`--${name} must be a whole number\n${USAGE}`);
-    return parsed;
-  };
+  const count = (value: string | undefined, fallback: number, name: string) =>
+    wholeNumberFlag(value, fallback, name, USAGE);
   return {
     ...DEFAULT_SETTINGS,
     jobs: count(values.jobs, DEFAULT_SETTINGS.jobs, 'jobs'),
