@@ -4,9 +4,19 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import type { Schedule, ScheduleList } from '../../common/api-contract/schedule';
 import { acme, apiUrl, demo, getJob, waitForJob } from '../support/api-client';
 import { temporalClient } from '../support/operations';
+import { testEnv } from '../support/test-env';
 import { digestOf, eventually, schedulesApi, submitTickets, ticketsDay } from '../support/tickets';
 
 const day = ticketsDay(300, 11);
+
+async function addSimulatorFault(rule: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${testEnv().simulatorUrl}/_sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
+  assert.equal(response.status, 201);
+}
+
+async function simulatorFaultRules(): Promise<unknown[]> {
+  return ((await (await fetch(`${testEnv().simulatorUrl}/_sim/faults`)).json()) as { rules: unknown[] }).rules;
+}
 let inputJobId = '';
 const scheduleId = `nightly-${Date.now()}`;
 
@@ -137,9 +147,55 @@ describe('schedules: real Temporal Schedules whose runs are ordinary jobs', () =
     assert.equal(outOfRange.status, 400, JSON.stringify(outOfRange.body));
   });
 
-  test('when a schedule is deleted, then it is gone from the API and from Temporal', async () => {
+  test('when two tenants use the same schedule id, then they are two schedules: a run, a pause or a delete of one leaves the other as it was', async () => {
+    const acmeInput = await submitTickets(ticketsDay(20, 5).bytes, { key: `schedule-acme-input-${Date.now()}`, apiKey: acme.apiKey });
+    assert.equal(acmeInput.status, 202, JSON.stringify(acmeInput.body));
+    const acmeBody = scheduleBody({ input: { jobId: acmeInput.body.jobId as string }, cron: '0 7 * * *', timezone: 'UTC' });
+    const acmeCreated = await schedulesApi<Schedule>('POST', '/schedules', acmeBody, acme.apiKey);
+    assert.equal(acmeCreated.status, 201, JSON.stringify(acmeCreated.body));
+    try {
+      const runsBefore = (await schedulesApi<Schedule>('GET', `/schedules/${scheduleId}`)).body.recentRuns.length;
+      assert.equal((await schedulesApi('POST', `/schedules/${scheduleId}/trigger`)).status, 202);
+      assert.equal((await schedulesApi('POST', `/schedules/${scheduleId}/pause`, { note: 'demo only' })).status, 200);
+      await eventually('demo’s new run', async () => {
+        const runs = (await schedulesApi<Schedule>('GET', `/schedules/${scheduleId}`)).body.recentRuns;
+        return runs.length > runsBefore ? runs : undefined;
+      });
+      const acmeSchedule = await schedulesApi<Schedule>('GET', `/schedules/${scheduleId}`, undefined, acme.apiKey);
+      assert.equal(acmeSchedule.status, 200);
+      assert.deepEqual(acmeSchedule.body.recentRuns, [], 'demo’s trigger started no run of acme’s schedule');
+      assert.equal(acmeSchedule.body.state, 'active', 'demo’s pause did not pause acme’s');
+      assert.equal(acmeSchedule.body.cron, '0 7 * * *');
+      assert.equal(acmeSchedule.body.input.jobId, acmeInput.body.jobId);
+      assert.equal((await schedulesApi('POST', `/schedules/${scheduleId}/resume`)).status, 200);
+    } finally {
+      assert.equal((await schedulesApi('DELETE', `/schedules/${scheduleId}`, undefined, acme.apiKey)).status, 204);
+      // acme's upload is a digest job too: let it finish, so no model call of it is in flight for the next test.
+      await eventually('acme’s input job settled', async () => {
+        const status = (await getJob(acmeInput.body.jobId as string, acme.apiKey)).body.status;
+        return status === 'completed' || status === 'failed' || status === 'dead_letter' ? status : undefined;
+      }, 120_000);
+    }
+    assert.equal((await schedulesApi('GET', `/schedules/${scheduleId}`)).status, 200, 'acme’s delete left demo’s schedule');
+  });
+
+  test('when a schedule is deleted while a run is in flight, then the run goes on to the end, and the schedule is gone from the API and Temporal', async () => {
+    // Let earlier runs settle, so the one slow model call below is the new run's.
+    for (const run of (await schedulesApi<Schedule>('GET', `/schedules/${scheduleId}`)).body.recentRuns) {
+      await waitForJob(run.jobId, ['completed', 'failed', 'dead_letter'], 120_000);
+    }
+    await addSimulatorFault({ match: { tool: 'summarise_tickets' }, fault: { kind: 'slow', delayMs: 10_000 }, times: 1 });
+    const before = new Set((await schedulesApi<Schedule>('GET', `/schedules/${scheduleId}`)).body.recentRuns.map((run) => run.jobId));
+    assert.equal((await schedulesApi('POST', `/schedules/${scheduleId}/trigger`)).status, 202);
+    const jobId = await eventually('the new run', async () =>
+      (await schedulesApi<Schedule>('GET', `/schedules/${scheduleId}`)).body.recentRuns.map((run) => run.jobId).find((id) => !before.has(id)),
+    );
+    // The simulator takes the rule when the call arrives, then holds the answer: from here the run is mid-call.
+    await eventually('the slow call under way', async () => ((await simulatorFaultRules()).length === 0 ? true : undefined), 120_000);
+
     const removed = await schedulesApi('DELETE', `/schedules/${scheduleId}`);
     assert.equal(removed.status, 204);
+    assert.equal((await getJob(jobId)).body.status, 'processing', 'the run was still going when its schedule was deleted');
     assert.equal((await schedulesApi('GET', `/schedules/${scheduleId}`)).status, 404);
     const client = await temporalClient();
     try {
@@ -147,5 +203,9 @@ describe('schedules: real Temporal Schedules whose runs are ordinary jobs', () =
     } finally {
       await client.connection.close();
     }
+
+    const done = await waitForJob(jobId, ['completed', 'failed', 'dead_letter', 'cancelled'], 120_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done.error ?? done));
+    assert.equal(digestOf(done)?.ticketCount, 300);
   });
 });
