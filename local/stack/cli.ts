@@ -109,7 +109,7 @@ Where to look
   Temporal Web UI   ${ui ? `${ui}/namespaces/${stack.namespace}/workflows` : temporal === 'cluster' ? '(none: the cluster runs without the UI server)' : '(disabled in temporal-dev.yaml)'}
   Ticket digest     curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/jobs/${encodeURIComponent(digest.jobId ?? '<jobId>')}'
   Schedules         curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/schedules'
-                    run one now: curl -X POST -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/schedules/${digest.scheduleId ?? '<id>'}/trigger'
+                    run one now: SLOWLANE_API_KEY=${apiKey} npx slowlane schedule trigger ${digest.scheduleId ?? '<id>'}   (npx slowlane schedule --help)
                     ${ui ? `${ui}/namespaces/${stack.namespace}/schedules` : ''}   temporal schedule list --address ${stack.urls.temporal}
   Ledger entries    ${stack.urls.ledger}/entries
   Metrics           ${Object.entries(stack.metricsUrls).map(([name, url]) => `${name} ${url}`).join('\n                    ')}
