@@ -114,6 +114,10 @@ export function parseCommand(argv: string[]): Command {
   const connection = { ...(values.api ? { api: values.api } : {}), ...(values.key ? { key: values.key } : {}) };
   if (name === 'schedule') {
     if (values.help || rest.length === 0 || rest[0] === 'help') return { name: 'help', topic: 'schedule' };
+    // A submit flag here is a slip (the schedule's body sets its priority and callback URL), not something to ignore.
+    const submitFlags = [values.priority !== undefined && '--priority', values['callback-url'] !== undefined && '--callback-url', values.wait && '--wait'];
+    const misplaced = submitFlags.filter((flag): flag is string => typeof flag === 'string');
+    if (misplaced.length > 0) throw new UsageError(`${misplaced.join(', ')}: submit flags; a schedule takes them in its JSON body ("priority", "callbackUrl")`);
     return parseScheduleCommand(rest, { json: values.json, ...(values.note !== undefined ? { note: values.note } : {}), ...connection });
   }
   if (values.note !== undefined) throw new UsageError('--note belongs to schedule pause and schedule resume');

@@ -59,6 +59,7 @@ describe('slowlane schedule: arguments', () => {
       [['schedule', 'pause', 'nightly', 'note.json', '--note', 'x'], /either as --note or in a JSON body/],
       [['schedule', 'trigger', 'nightly', '--note', 'x'], /--note belongs to pause and resume/],
       [['status', 'job', '--note', 'x'], /--note belongs to schedule pause/],
+      [['schedule', 'create', 'a.json', '--priority', 'bulk', '--wait'], /--priority, --wait: submit flags; a schedule takes them in its JSON body/],
     ];
     for (const [argv, message] of wrong) assert.throws(() => parseCommand(argv), (error: unknown) => error instanceof UsageError && message.test(error.message), argv.join(' '));
   });
