@@ -42,10 +42,11 @@ show     One schedule: its timetable, input, next times and latest runs (each an
          slowlane status <jobId>).
 pause    Stops starting runs until resumed; --note (or a {"note":"…"} body) says why.
 resume   Starts runs again at the next time.
-trigger  Starts one run now, beside the timetable (paused or not); a second trigger is a second run.
+trigger  Starts one run now, beside the timetable (paused or not), and prints its job id once the schedule
+         lists it (within 15 s); a second trigger is a second run.
 delete   No more runs start; runs already started go on to the end.
 
---json prints the API's answer as it came. Exit codes: 0 done, 1 the API refused (its code and message are
+--json prints the API's answer as it came (trigger: {"schedule": <answer>, "run": {jobId, …} or null}). Exit codes: 0 done, 1 the API refused (its code and message are
 printed: invalid_request, not_found, schedule_exists, …), 2 usage error or unreadable input.`;
 
 export const SCHEDULE_ACTIONS = ['create', 'list', 'show', 'pause', 'resume', 'trigger', 'delete'] as const;

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Schedule } from '../common/api-contract/schedule';
 import type { ScheduleCommand } from './arguments';
 import { readJsonBody } from './json-input';
@@ -43,6 +44,27 @@ export function scheduleLines(schedule: Schedule): string[] {
   return [...lines, '', ...runs];
 }
 
+/** A triggered run shows under the schedule's runs within a second or so; past this the CLI stops looking. */
+const RUN_SHOWS_WITHIN_MS = 15_000;
+const RUN_POLL_MS = 500;
+
+type Run = Schedule['recentRuns'][number];
+
+/**
+ * The run a trigger started: the first one the schedule lists that its answer to the trigger (the schedule as it
+ * was just before) did not. Undefined when none shows in time; the run still goes on.
+ */
+async function newRunOf(client: SlowlaneClient, before: Schedule, withinMs: number): Promise<Run | undefined> {
+  const known = new Set(before.recentRuns.map((run) => run.jobId));
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const { recentRuns } = await client.getSchedule(before.scheduleId);
+    const fresh = recentRuns.find((run) => !known.has(run.jobId));
+    if (fresh || Date.now() >= deadline) return fresh;
+    await delay(RUN_POLL_MS);
+  }
+}
+
 /** The body of pause or resume: a `--note`, a JSON file or stdin, or none (the API writes its own note). */
 async function stateBody(command: Extract<ScheduleCommand, { action: 'pause' | 'resume' }>): Promise<unknown> {
   if (command.body) return readJsonBody(command.body);
@@ -81,8 +103,10 @@ export async function scheduleCommand(client: SlowlaneClient, command: ScheduleC
     }
     case 'trigger': {
       const schedule = await client.triggerSchedule(command.scheduleId);
-      // The answer is the schedule as it was: the run's job id shows under its runs a moment later.
-      print(schedule, `triggered schedule ${schedule.scheduleId}: a run is starting; \`slowlane schedule show ${schedule.scheduleId}\` lists it with its job id`);
+      const run = await newRunOf(client, schedule, RUN_SHOWS_WITHIN_MS);
+      if (command.json) terminal.out(JSON.stringify({ schedule, run: run ?? null }, null, 2));
+      else if (run) terminal.out(`triggered schedule ${schedule.scheduleId}: job ${run.jobId} (slowlane status ${run.jobId})`);
+      else terminal.out(`triggered schedule ${schedule.scheduleId}: the run has not shown yet; \`slowlane schedule show ${schedule.scheduleId}\` lists it with its job id`);
       return 0;
     }
     case 'delete': {

@@ -80,15 +80,18 @@ describe('the client CLI: npx slowlane schedule', () => {
     assert.equal(parsed<Schedule>(resumed.stdout).note, 'back at work');
   });
 
-  test('when a schedule is triggered, then a run starts and show lists its job id', async () => {
+  test('when a schedule is triggered, then it prints the new run’s job id, which show lists and status reads', async () => {
     const triggered = await slowlane(['schedule', 'trigger', scheduleId]);
     assert.equal(triggered.code, 0, triggered.stderr);
-    assert.match(triggered.stdout, /a run is starting/);
-    const jobId = await eventually('the run in slowlane schedule show', async () => {
-      const run = await slowlane(['schedule', 'show', scheduleId, '--json']);
-      return parsed<Schedule>(run.stdout).recentRuns[0]?.jobId;
-    });
+    const jobId = new RegExp(`^triggered schedule ${scheduleId}: job (\\S+) `, 'm').exec(triggered.stdout)?.[1];
+    assert.ok(jobId, triggered.stdout);
     assert.match(jobId, new RegExp(`^tickets\\.digest:demo:schedule\\.${scheduleId}-`));
+    const shown = parsed<Schedule>((await slowlane(['schedule', 'show', scheduleId, '--json'])).stdout);
+    assert.deepEqual(shown.recentRuns.map((run) => run.jobId), [jobId]);
+
+    const second = parsed<{ run: { jobId: string } | null }>((await slowlane(['schedule', 'trigger', scheduleId, '--json'])).stdout);
+    assert.ok(second.run, 'the second trigger names its run too');
+    assert.notEqual(second.run.jobId, jobId, 'a second trigger is a second run');
     const status = await slowlane(['status', jobId]);
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, new RegExp(`^job\\s+${jobId.replace(/\./g, '\\.')}$`, 'm'));
