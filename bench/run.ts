@@ -1,5 +1,6 @@
 import { runChaosBenchmark } from './chaos';
 import { runClientsBenchmark } from './clients';
+import { runCodecBenchmark } from './codec';
 import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
 import { runThroughputBenchmark } from './throughput';
@@ -13,6 +14,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   throughput: runThroughputBenchmark,
   'worker-start': runWorkerStartBenchmark,
   chaos: runChaosBenchmark,
+  codec: runCodecBenchmark,
 };
 
 async function main(): Promise<void> {

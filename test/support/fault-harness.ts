@@ -14,6 +14,7 @@ import { loadTemporalDevConfig } from '../../local/stack/temporal-dev-config';
 import type { invoiceWorkflow } from '../../workflows';
 import { type RestartableTemporal, startRestartableTemporal } from './restartable-temporal';
 import { testEnv } from './test-env';
+import { testDataConverter } from './test-codec';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 
@@ -95,6 +96,7 @@ export class FaultHarness {
     this.client ??= new Client({
       connection: await Connection.connect({ address: this.temporalAddress }),
       namespace: this.namespace,
+      dataConverter: testDataConverter(),
     });
     return this.client;
   }
