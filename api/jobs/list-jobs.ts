@@ -1,3 +1,5 @@
+import type { Payload } from '@temporalio/common';
+import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import type { JobList, JobSummary } from '../../common/api-contract/job-list';
 import { compact } from '../../common/compact';
@@ -39,23 +41,24 @@ export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
       pageSize: filter.pageSize,
       ...(nextPageToken ? { nextPageToken } : {}),
     });
-    const jobs = (response.executions ?? []).map((execution): JobSummary => {
+    const jobs = await Promise.all((response.executions ?? []).map(async (execution): Promise<JobSummary> => {
       const fields = execution.searchAttributes?.indexedFields ?? {};
-      const memoFields = execution.memo?.fields ?? {};
+      // The memo went through the payload codec (encrypted at rest); search attributes never do (the server indexes them).
+      const memo = (await decodeMapFromPayloads(client.options.loadedDataConverter, execution.memo?.fields as Record<string, Payload> | undefined)) ?? {};
       const jobId = execution.execution?.workflowId ?? '';
       return compact({
         jobId,
         type: decode(fields.JobType) as JobType | undefined,
         status: (decode(fields.JobStatus) as JobStatus | undefined) ?? 'queued',
         step: stepNamed(decode(fields.JobStep)),
-        priority: decode(memoFields.priority) as JobSummary['priority'],
-        fileName: decode(memoFields.fileName) as string | undefined,
+        priority: memo.priority as JobSummary['priority'],
+        fileName: memo.fileName as string | undefined,
         // A scheduled run's memo is the schedule's, fixed for every run: its start time stands in.
-        submittedAt: (decode(memoFields.submittedAt) as string | undefined) ?? optionalTsToDate(execution.startTime)?.toISOString(),
+        submittedAt: (memo.submittedAt as string | undefined) ?? optionalTsToDate(execution.startTime)?.toISOString(),
         reviewDeadline: (decode(fields.ReviewDeadline) as string | undefined) ?? undefined,
         links: jobLinks(config, jobId),
       });
-    });
+    }));
     const next = response.nextPageToken?.length ? pageTokens.write(response.nextPageToken) : undefined;
     return compact({ jobs, nextPageToken: next });
   };

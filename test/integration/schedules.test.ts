@@ -1,6 +1,8 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
-import { ScheduleNotFoundError } from '@temporalio/client';
+import { createHash } from 'node:crypto';
+import { Connection, ScheduleNotFoundError } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import type { Schedule, ScheduleList } from '../../common/api-contract/schedule';
 import { acme, apiUrl, demo, getJob, waitForJob } from '../support/api-client';
 import { temporalClient } from '../support/operations';
@@ -60,8 +62,24 @@ describe('schedules: real Temporal Schedules whose runs are ordinary jobs', () =
       const description = await client.schedule.getHandle(`demo:${scheduleId}`).describe();
       assert.equal(description.action.workflowId, `tickets.digest:demo:schedule.${scheduleId}`);
       assert.equal(description.policies.overlap, 'SKIP');
+      assert.equal((description.memo as { inputJobId?: string } | undefined)?.inputJobId, inputJobId, 'through the codec the memo reads');
     } finally {
       await client.connection.close();
+    }
+
+    // Without the codec, as the server (or its database) holds it: the memo, the runs' input and their summary are
+    // ciphertext like a job's (encrypted-histories.test.ts), so neither the input job, the file's digest nor its name shows.
+    const { temporalAddress, temporalNamespace } = testEnv();
+    const plain = await Connection.connect({ address: temporalAddress as string });
+    try {
+      const raw = await plain.workflowService.describeSchedule({ namespace: temporalNamespace, scheduleId: `demo:${scheduleId}` });
+      const bytes = Buffer.from(temporal.api.workflowservice.v1.DescribeScheduleResponse.encode(raw).finish()).toString('latin1');
+      assert.ok(bytes.includes(`tickets.digest:demo:schedule.${scheduleId}`), 'the raw answer is the schedule (its action id is no secret)');
+      for (const secret of [inputJobId, createHash('sha256').update(day.bytes).digest('hex'), 'tickets.jsonl']) {
+        assert.ok(!bytes.includes(secret), `${secret} is readable on the server`);
+      }
+    } finally {
+      await plain.close();
     }
 
     const again = await schedulesApi('POST', '/schedules', scheduleBody());
