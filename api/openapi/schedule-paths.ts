@@ -37,6 +37,7 @@ export const schedulePaths: Record<string, Schema> = {
         400,
         401,
         409,
+        413,
         503,
       ),
     },
@@ -76,7 +77,7 @@ export const schedulePaths: Record<string, Schema> = {
       security: apiKeyOnly,
       parameters: [scheduleIdParameter],
       requestBody: noteBody,
-      responses: responses({ '200': scheduleAnswer('The schedule, paused.') }, 400, 401, 404, 503),
+      responses: responses({ '200': scheduleAnswer('The schedule, paused.') }, 400, 401, 404, 413, 503),
     },
   },
   '/schedules/{id}/resume': {
@@ -87,7 +88,7 @@ export const schedulePaths: Record<string, Schema> = {
       security: apiKeyOnly,
       parameters: [scheduleIdParameter],
       requestBody: noteBody,
-      responses: responses({ '200': scheduleAnswer('The schedule, active.') }, 400, 401, 404, 503),
+      responses: responses({ '200': scheduleAnswer('The schedule, active.') }, 400, 401, 404, 413, 503),
     },
   },
   '/schedules/{id}/trigger': {
@@ -98,7 +99,8 @@ export const schedulePaths: Record<string, Schema> = {
       tags: ['schedules'],
       security: apiKeyOnly,
       parameters: [scheduleIdParameter],
-      responses: responses({ '202': scheduleAnswer('Accepted: the run is being started.') }, 401, 404, 503),
+      // Any JSON body is read (and ignored) before the route, so one over the limit is a 413 here too.
+      responses: responses({ '202': scheduleAnswer('Accepted: the run is being started.') }, 401, 404, 413, 503),
     },
   },
 };
