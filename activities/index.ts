@@ -8,6 +8,7 @@ import { createExtractInvoiceFields } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
 import { createScoreOrder } from './order-score/score-order';
 import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
+import { createTicketsDigestActivities } from './tickets-digest';
 import { validateReviewFields } from './validate-review-fields';
 
 export interface ActivityDeps {
@@ -46,6 +47,12 @@ export function createActivities(deps: ActivityDeps) {
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
     }),
     validateReviewFields,
+    ...createTicketsDigestActivities({
+      store: deps.store,
+      gateway: deps.gateway,
+      model: deps.config.anthropic.digestModel,
+      repairTries: deps.config.anthropic.repairTries,
+    }),
   } satisfies Record<ActivityStep | 'deliverWebhook' | 'validateReviewFields', (input: never) => Promise<unknown>>;
 }
 

@@ -1,3 +1,4 @@
 export { invoiceWorkflow } from './invoice-workflow';
 export { orderScoreWorkflow } from './order-score/order-score-workflow';
 export { deliverWebhookWorkflow } from './webhook-delivery-workflow';
+export { ticketsDigestWorkflow } from './tickets-digest';

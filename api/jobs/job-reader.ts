@@ -22,6 +22,8 @@ export interface JobMemo {
   name?: string;
   priority?: Priority;
   submittedAt?: string;
+  /** The schedule whose action started this run; a schedule's memo is fixed, so its runs carry no submittedAt. */
+  scheduleId?: string;
   /** Written by the workflow when a step fails for good (workflows/job-tracker.ts). */
   error?: JobError;
 }
@@ -63,7 +65,8 @@ export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config'>) {
       priority: memo.priority,
       fileName: memo.fileName,
       name: memo.name,
-      submittedAt: memo.submittedAt,
+      scheduleId: memo.scheduleId,
+      submittedAt: memo.submittedAt ?? description.startTime.toISOString(),
       closedAt: description.closeTime?.toISOString(),
       error: errorWithCurrentStep(memo.error),
       currentAttempt: running ? currentAttemptOf(description) : undefined,

@@ -1,5 +1,6 @@
 import type { Payload } from '@temporalio/common';
 import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
+import { optionalTsToDate } from '@temporalio/common/lib/time';
 import type { JobList, JobSummary } from '../../common/api-contract/job-list';
 import { compact } from '../../common/compact';
 import type { JobStatus, JobType } from '../../common/job';
@@ -56,7 +57,8 @@ export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
         priority: memo.priority,
         fileName: memo.fileName,
         name: memo.name,
-        submittedAt: memo.submittedAt,
+        // A scheduled run's memo is the schedule's, fixed for every run: its start time stands in.
+        submittedAt: memo.submittedAt ?? optionalTsToDate(execution.startTime)?.toISOString(),
         reviewDeadline: (decode(fields.ReviewDeadline) as string | undefined) ?? undefined,
         links: jobLinks(config, jobId),
       });

@@ -15,6 +15,7 @@ import { apiErrors } from '../api-error';
 import type { ReceivedUpload } from '../multipart-upload';
 import type { JobReader } from './job-reader';
 import type { JobsDeps } from './jobs-deps';
+import { checkFileInput } from './check-file-input';
 
 interface SubmitBase {
   tenantId: string;
@@ -124,6 +125,7 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
       }),
     ]);
     if (existing) return replayOrConflict(existing, input.upload.sha256);
+    await checkFileInput(jobType, input.upload);
 
     const submittedAt = new Date().toISOString();
     const workflowInput = {

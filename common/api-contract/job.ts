@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { InvoiceExtraction } from './invoice';
 import { JobInput, JobProposal, JobResult } from './job-types';
 import { CurrentAttempt, DeadLetter, JobError, Links, ReviewDecision, StepAttempts, Usage } from './job-parts';
-import { closed, dateTime, ref } from './schema-kit';
+import { closed, count, dateTime, ref } from './schema-kit';
 import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
 
 /** What `GET /jobs/:id` answers (and a review, with the job as it is after the decision). */
@@ -14,6 +14,7 @@ export const Job = closed({
   priority: Type.Optional(ref('Priority', Priority)),
   fileName: Type.Optional(Type.String()),
   name: Type.Optional(Type.String({ description: 'What a JSON job is called: the input’s value its type names it by (an order’s id). File jobs go by `fileName`.' })),
+  scheduleId: Type.Optional(Type.String({ description: 'The schedule that started this run (`POST /schedules`), when one did.' })),
   submittedAt: Type.Optional(dateTime()),
   updatedAt: Type.Optional(dateTime()),
   closedAt: Type.Optional(dateTime()),
@@ -30,6 +31,7 @@ export const Job = closed({
   input: Type.Optional(ref('JobInput', JobInput)),
   proposal: Type.Optional(ref('JobProposal', JobProposal)),
   result: Type.Optional(ref('JobResult', JobResult)),
+  progress: Type.Optional(closed({ done: count(), total: count() }, { description: 'Work items done of total, for jobs that fan out (a digest’s batches).' })),
   error: Type.Optional(ref('JobError', JobError)),
   deadLetter: Type.Optional(ref('DeadLetter', DeadLetter)),
   usage: Type.Optional(ref('Usage', Usage)),
@@ -37,3 +39,4 @@ export const Job = closed({
   links: ref('Links', Links),
 });
 export type Job = Static<typeof Job>;
+

@@ -37,6 +37,18 @@ export interface FileKind {
   contentType: 'application/pdf' | 'text/plain';
   /** Over this the upload is refused with 413; absent: the API's own upload limit (API_MAX_UPLOAD_BYTES). */
   maxBytes?: number;
+  /**
+   * A text file of one JSON object per line (JSONL), each line held to `schema`: the API reads it before it starts
+   * the job and answers a 400 naming the first bad line (common/job-types/json-lines.ts), 413 past `maxLines`.
+   */
+  jsonLines?: JsonLines;
+}
+
+export interface JsonLines {
+  schema: TSchema;
+  maxLines: number;
+  /** A field whose value no two lines may share (the ids a result names lines by). */
+  uniqueBy?: string;
 }
 
 /**

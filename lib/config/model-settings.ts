@@ -38,6 +38,12 @@ export const modelArea = {
       default: 'claude-haiku-4-5',
       doc: 'model for `order.score` (a small one: one short call per order)',
     }),
+    digestModel: setting({
+      env: 'MODEL_DIGEST',
+      type: text(),
+      default: 'claude-haiku-4-5',
+      doc: 'model for `tickets.digest` themes and narrative (many small calls: a small model)',
+    }),
     requestTimeoutMs: setting({
       env: 'MODEL_REQUEST_TIMEOUT',
       type: duration(),

@@ -1,3 +1,5 @@
+import { writeDigestNarrative } from './digest/digest-narrative';
+import { summariseTickets } from './digest/summarise-tickets';
 import { classifyDocument } from './reader/classify';
 import { readInvoice } from './reader/read-invoice';
 import { scoreOrder } from './reader/score-order';
@@ -8,6 +10,8 @@ const TOOLS: Record<string, (documentText: string) => object> = {
   classify_document: classifyDocument,
   record_invoice: readInvoice,
   score_order: scoreOrder,
+  summarise_tickets: summariseTickets,
+  write_digest_narrative: writeDigestNarrative,
 };
 
 export const KNOWN_TOOLS: readonly string[] = Object.keys(TOOLS);

@@ -1,41 +1,12 @@
 import assert from '../support/assert';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, test } from '@jest/globals';
-import { apiUrl, demo, getJob, ledgerEntries } from '../support/api-client';
+import { getJob, ledgerEntries } from '../support/api-client';
+import { slowlane } from '../support/cli';
 import { sampleWith } from '../support/samples';
-
-const REPO_ROOT = join(__dirname, '..', '..');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `npx slowlane …` from the repository, as a user would type it. */
-function slowlane(args: string[], timeoutMs = 120_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['--no-install', 'slowlane', ...args, '--api', apiUrl(), '--key', demo.apiKey], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 interface Outcome {
   file: string;

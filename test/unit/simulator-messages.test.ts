@@ -131,7 +131,7 @@ describe('buildAssistantMessage', () => {
     assert.equal(message.stop_reason, 'end_turn');
     assert.match(
       message.content[0]?.type === 'text' ? message.content[0].text : '',
-      /only knows the tools classify_document, record_invoice/,
+      /only knows the tools classify_document, record_invoice\b.*\bsummarise_tickets, write_digest_narrative\b/,
     );
     assert.equal(message.usage.output_tokens, outputTokensOf(text));
   });
