@@ -1,4 +1,5 @@
 import type { Clock } from './clock';
+import { MessageBatchBook } from './batches/message-batch-book';
 import { FaultRuleBook } from './fault-rules';
 import { createIdGenerator } from './ids';
 import { checkFaultRates, runtimeSettingsOf, type RuntimeSettings, type SimulatorOptions } from './options';
@@ -26,6 +27,7 @@ export class SimulatorState {
   readonly rules = new FaultRuleBook();
   readonly stats = new SimulatorStats();
   readonly promptCache: PromptCache;
+  readonly batches = new MessageBatchBook(this);
   faultRandom!: Random;
   newId!: ReturnType<typeof createIdGenerator>;
 
@@ -62,6 +64,7 @@ export class SimulatorState {
     this.rules.clear();
     this.limiter.refillAll();
     this.promptCache.clear();
+    this.batches.clear();
     this.reseed();
   }
 }
