@@ -2,11 +2,14 @@ import type { ModelGateway } from '../gateway/model-call';
 import type { ActivityStep } from '../common/job-steps';
 import type { Config } from '../lib/config';
 import type { ObjectStore } from '../lib/object-store';
+import type { BatchLaneDeps } from './batch-lane/batch-lane-deps';
+import { createCollectorActivities } from './batch-lane/collector-activities';
 import { createClassifyDocument } from './classify-document';
 import { createDeliverWebhook } from './deliver-webhook';
 import { createExtractInvoiceFields } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
 import { createScoreOrder } from './order-score/score-order';
+import { createScoreOrderBatchActivities } from './order-score/score-order-batch';
 import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
 import { createTicketsDigestActivities } from './tickets-digest';
 import { validateReviewFields } from './validate-review-fields';
@@ -15,7 +18,18 @@ export interface ActivityDeps {
   store: ObjectStore;
   gateway: ModelGateway;
   config: Pick<Config, 'anthropic' | 'ledger' | 'tenants' | 'clients'>;
+  /** The Message Batches lane; without it the lane's activities refuse and jobs take the live path. */
+  batchLane?: BatchLaneDeps;
 }
+
+/** The batch lane's activities: a job's side (enqueue, read the answer) and the collector's (submit, poll, store). */
+export const BATCH_LANE_ACTIVITIES = [
+  'enqueueScoreOrderBatch',
+  'scoreOrderFromBatch',
+  'submitMessageBatch',
+  'messageBatchHasEnded',
+  'storeMessageBatchResults',
+] as const;
 
 /**
  * Every activity, built from injected clients so tests can hand in their own. A step runs the activity of its own
@@ -42,6 +56,13 @@ export function createActivities(deps: ActivityDeps) {
       model: deps.config.anthropic.scoreModel,
       repairTries: deps.config.anthropic.repairTries,
     }),
+    ...createScoreOrderBatchActivities({
+      gateway: deps.gateway,
+      model: deps.config.anthropic.scoreModel,
+      repairTries: deps.config.anthropic.repairTries,
+      lane: deps.batchLane,
+    }),
+    ...createCollectorActivities(deps.batchLane),
     deliverWebhook: createDeliverWebhook({
       tenants: deps.config.tenants,
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
@@ -53,7 +74,7 @@ export function createActivities(deps: ActivityDeps) {
       model: deps.config.anthropic.digestModel,
       repairTries: deps.config.anthropic.repairTries,
     }),
-  } satisfies Record<ActivityStep | 'deliverWebhook' | 'validateReviewFields', (input: never) => Promise<unknown>>;
+  } satisfies Record<ActivityStep | 'deliverWebhook' | 'validateReviewFields' | (typeof BATCH_LANE_ACTIVITIES)[number], (input: never) => Promise<unknown>>;
 }
 
 export type InvoiceActivities = ReturnType<typeof createActivities>;

@@ -2,3 +2,4 @@ export { invoiceWorkflow } from './invoice-workflow';
 export { orderScoreWorkflow } from './order-score/order-score-workflow';
 export { deliverWebhookWorkflow } from './webhook-delivery-workflow';
 export { ticketsDigestWorkflow } from './tickets-digest';
+export { batchCollectorWorkflow } from './batch-lane/batch-collector-workflow';

@@ -1,6 +1,7 @@
 import type { Deployment, SettingsArea, SettingValues } from '../settings/setting';
 import type { Secret } from '../secret';
 import type { apiArea } from './api-settings';
+import type { batchLaneArea } from './batch-lane-settings';
 import type { clientsArea } from './clients-settings';
 import type { jobsArea } from './jobs-settings';
 import type { ledgerArea } from './ledger-settings';
@@ -50,6 +51,7 @@ export interface Config {
     expected: { latencyMs: number; inputTokensPerCall: number; outputTokensPerCall: number };
     maxSlotsPerWorker: number;
   };
+  batchLane: Values<typeof batchLaneArea>;
   clients: Values<typeof clientsArea>;
   observability: Values<typeof observabilityArea>;
   /** Who may review and operate, and how they sign in (reviewers' own tokens are with their tenant). */

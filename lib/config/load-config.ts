@@ -4,6 +4,7 @@ import type { Deployment } from '../settings/setting';
 import { fromEnv, type Env } from '../settings/setting-sources';
 import { Secret } from '../secret';
 import { apiArea } from './api-settings';
+import { batchLaneArea } from './batch-lane-settings';
 import { clientsArea } from './clients-settings';
 import type { Config } from './config-types';
 import { deploymentArea, deploymentSetting } from './deployment-settings';
@@ -34,6 +35,7 @@ export function loadConfig(env: Env = process.env): Config {
   const jobs = reader.readTable(jobsArea.settings);
   const worker = reader.readTable(workerArea.settings);
   const gateway = reader.readTable(gatewayArea.settings);
+  const batchLane = reader.readTable(batchLaneArea.settings);
   const clients = reader.readTable(clientsArea.settings);
   const observability = reader.readTable(observabilityArea.settings);
   const people = peopleOf(reader.readTable(peopleArea.settings), core.tenants, reader);
@@ -82,6 +84,7 @@ export function loadConfig(env: Env = process.env): Config {
       },
       maxSlotsPerWorker: gateway.maxSlotsPerWorker,
     },
+    batchLane,
     clients,
     observability,
     people,
