@@ -26,9 +26,12 @@ export function batchWaitMs(input: JobStart, now: number): number | undefined {
 export async function answerThroughBatchLane(
   input: JobStart,
   enqueue: (entry: BatchEntry) => Promise<void>,
+  /** Called once the job takes the lane: the job shows its step as running while its request waits in a batch. */
+  onEnter: () => void,
 ): Promise<{ customId: string } | undefined> {
   const waitMs = batchWaitMs(input, Date.now());
   if (waitMs === undefined || !patched(BATCH_LANE_PATCH)) return undefined;
+  onEnter();
   const customId = uuid4().replace(/-/g, '');
   let answer: BatchAnswer | undefined;
   setHandler(batchAnswerSignal, (message) => {

@@ -21,7 +21,11 @@ export async function orderScoreWorkflow(input: JsonJobInput<OrderScoreInput>): 
 
   return job.settle(async () => {
     const order = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, order: input.input };
-    const fromBatch = await answerThroughBatchLane(input, (entry) => modelSteps.enqueueScoreOrderBatch({ ...order, ...entry }));
+    const fromBatch = await answerThroughBatchLane(
+      input,
+      (entry) => modelSteps.enqueueScoreOrderBatch({ ...order, ...entry }),
+      () => job.tracker.setStatus('processing', 'scoreOrder'),
+    );
     const scored = await job.run('scoreOrder', () =>
       fromBatch ? modelSteps.scoreOrderFromBatch({ ...order, customId: fromBatch.customId }) : modelSteps.scoreOrder(order),
     );
