@@ -1,4 +1,5 @@
 import { log } from '@temporalio/activity';
+import type { DocumentMedia } from '../common/model-media';
 import type { ValidationResult } from '../common/validation';
 import type { ModelGateway, ToolSpec } from '../gateway/model-call';
 import type { ObjectStore } from '../lib/object-store';
@@ -33,8 +34,7 @@ export async function callModelOnText<T>(
   prompt: TextPrompt,
   validate: (toolInput: unknown) => ValidationResult<T>,
 ): Promise<RepairedAnswer<T>> {
-  const text = (await deps.store.getBytes(input.textKey)).toString('utf8');
-  const documentText = prompt.maxCharacters === undefined ? text : text.slice(0, prompt.maxCharacters);
+  const { documentText, documentMedia } = await documentFor(deps.store, input, prompt.maxCharacters);
   const answer = await answerWithRepairs({
     validate,
     repairTries: deps.repairTries,
@@ -46,6 +46,7 @@ export async function callModelOnText<T>(
           model: deps.model,
           system: prompt.system,
           documentText,
+          ...(documentMedia ? { documentMedia } : {}),
           instruction: prompt.instruction,
           tool: prompt.tool,
           maxTokens: prompt.maxTokens,
@@ -60,4 +61,18 @@ export async function callModelOnText<T>(
     log.warn('a repair call failed; the last answer stands', { jobId: input.jobId, error: String(answer.repairError) });
   }
   return answer;
+}
+
+/** The text of the job, or the scan's bytes as base64 when it has none (an image, or a PDF without a text layer). */
+async function documentFor(
+  store: ObjectStore,
+  input: ModelStepInput,
+  maxCharacters: number | undefined,
+): Promise<{ documentText: string; documentMedia?: DocumentMedia }> {
+  if (input.visual) {
+    const bytes = await store.getBytes(input.visual.key);
+    return { documentText: '', documentMedia: { mediaType: input.visual.mediaType, base64: bytes.toString('base64'), pages: input.visual.pages } };
+  }
+  const text = (await store.getBytes(input.textKey)).toString('utf8');
+  return { documentText: maxCharacters === undefined ? text : text.slice(0, maxCharacters) };
 }

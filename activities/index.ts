@@ -23,7 +23,7 @@ export interface ActivityDeps {
  */
 export function createActivities(deps: ActivityDeps) {
   return {
-    extractText: createExtractText({ store: deps.store }),
+    extractText: createExtractText({ store: deps.store, maxScannedPages: deps.config.anthropic.scannedMaxPages }),
     classifyDocument: createClassifyDocument({
       store: deps.store,
       gateway: deps.gateway,
