@@ -150,6 +150,17 @@ describe('the simulator on scans, through the real SDK', () => {
     assert.equal(message.usage.input_tokens - textOnly, Math.ceil((300 * 250) / 750));
   });
 
+  test('when a scan is marked for the cache, then its prefix is cached by its pixels and a second call reads it', async () => {
+    const png = pngOf(1000, 1000);
+    const request = { ...scanCall({ mediaType: 'image/png', base64: png.toString('base64'), pages: 1 }), cacheDocument: true };
+    const first = await ask(request);
+    const second = await ask(request);
+    // Only the instruction after the scan is outside the cached prefix, so only it stays fresh input (± rounding).
+    const instructionTokens = Math.ceil(EXTRACT_INSTRUCTION.length / 4);
+    assert.ok(Math.abs(first.usage.input_tokens - instructionTokens) <= 2, `${JSON.stringify(first.usage)} vs ${instructionTokens}`);
+    assert.equal(second.usage.cache_read_input_tokens, first.usage.cache_creation_input_tokens);
+  });
+
   test('when a text-less PDF is classified, then the answer is a probable invoice with low confidence', async () => {
     const pdf = await scannedPdfOf(2);
     const message = await ask(scanCall({ mediaType: 'application/pdf', base64: pdf.toString('base64'), pages: 2 }, CLASSIFY_TOOL));
