@@ -21,6 +21,11 @@ import type { ToolCallRequest } from '../../gateway/model-call';
 import { sniffContentType } from '../../api/sniff-content-type';
 import { countInputTokens } from '../../local/simulator/token-count';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
+import { InProcessBudget } from '../../gateway/budget/local-budget';
+import { type BudgetSettings, DEFAULT_POOL } from '../../gateway/budget/token-budget';
+import { createAnthropicClient, createModelGateway } from '../../gateway/model-gateway';
+import { createLogger } from '../../lib/logger';
+import { localTestConfig } from '../support/test-credentials';
 import { jpegHeadOf, pngOf, scannedPdfOf } from '../support/scans';
 
 function scanCall(media: ToolCallRequest['documentMedia'], tool = EXTRACT_TOOL): ToolCallRequest {
@@ -205,3 +210,49 @@ describe('the simulator on scans, through the real SDK', () => {
     assert.match(long.message, /maximum of 100 PDF pages/);
   });
 });
+
+describe('the gateway reserving for a scan', () => {
+  let sim: RunningSimulator;
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, latencyBaseMs: 0, latencyPerOutputTokenMs: 0 });
+  });
+  afterAll(async () => sim.close());
+
+  function gateway() {
+    const config = localTestConfig({ ANTHROPIC_BASE_URL: sim.url });
+    const settings: BudgetSettings = {
+      pools: { [DEFAULT_POOL]: { inputTokensPerMinute: 1_000_000, outputTokensPerMinute: 1_000_000, requestsPerMinute: 1_000 } },
+      interactiveShare: 0.25,
+    };
+    const reserved: number[] = [];
+    const wired = createModelGateway({
+      client: createAnthropicClient(config.anthropic),
+      prices: config.anthropic.prices,
+      log: createLogger('test', 'silent'),
+      budget: { budget: new InProcessBudget(settings, () => Date.now()), settings },
+      now: () => Date.now(),
+      random: () => 0,
+    });
+    wired.events.subscribe((event) => {
+      if (event.type === 'reserved') reserved.push(event.cost.input);
+    });
+    return { wired, reserved };
+  }
+
+  test('when a scan is called, then the reservation is the text estimate plus ~1,600 tokens for the image, and scans do not teach the text ratio', async () => {
+    const png = pngOf(1200, 900);
+    const media = { mediaType: 'image/png' as const, base64: png.toString('base64'), pages: 1 };
+    const textOnly = gateway();
+    await textOnly.wired.callTool(scanCall(undefined));
+    const scans = gateway();
+    await scans.wired.callTool(scanCall(media));
+    await scans.wired.callTool(scanCall(media));
+    const [withoutImage] = textOnly.reserved;
+    const [first, second] = scans.reserved;
+    assert.ok(withoutImage !== undefined && first !== undefined);
+    // The image block's wrapper (type, source, media_type) is a few dozen characters of JSON.
+    assert.ok(Math.abs(first - withoutImage - IMAGE_TOKENS_MAX) < 40, `${first} vs ${withoutImage} + ${IMAGE_TOKENS_MAX}`);
+    assert.equal(second, first);
+  });
+});
+
