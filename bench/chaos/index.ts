@@ -3,20 +3,22 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
+import type { JobError } from '../../common/api-contract/job-parts';
+import { JOB_WORKFLOW_TYPES } from '../../common/job-types/registry';
 import { PRIORITIES } from '../../common/task-queues';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { type ChaosWorker, runChaos } from './chaos-monkey';
 import { keepLedgerFaulty, ledgerEntries, providerFaultEnv, providerStats } from './faults';
-import { mostInFlight, readJobHistory, type JobHistory } from './histories';
+import { MODEL_TOOLS, mostInFlight, readJobHistory, type JobHistory } from './histories';
 import { JOB_MIX, jobPlan } from './job-mix';
 import { checkLedger, DEAD_WORKER_NOTICED_AFTER_MS, percentile, recoveries, rerunsOf } from './measure';
 import { runNaive } from './naive';
 import { printReport } from './report';
 import { parseChaosArgs, seededRandom } from './settings';
-import { keepApproving, SECRETS, submitAll } from './submit';
+import { API_KEY, keepApproving, SECRETS, submitAll } from './submit';
 
 const RESULTS_DIR = join(__dirname, '..', 'results');
-const TERMINAL = new Set(['posted', 'rejected', 'review_expired', 'failed']);
+const TERMINAL = new Set(['posted', 'completed', 'rejected', 'review_expired', 'failed', 'cancelled']);
 
 /**
  * `npm run bench -- chaos`: a few hundred jobs of every kind in the job mix in flight at once on a private local
@@ -101,8 +103,19 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
     const kills = recoveries(chaos.kills, retries);
     const settled = submitted.filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? ''));
     const stuck = submitted.filter((job) => !TERMINAL.has(statuses.get(job.jobId) ?? '') && !lost.includes(job.jobId));
+    // Why each open job is where it is (a dead letter names its step and error), as a client would read it.
+    const whyStuck = new Map<string, string>();
+    for (const job of stuck) {
+      const view = (await fetch(`${stack.urls.api}/jobs/${encodeURIComponent(job.jobId)}`, {
+        headers: { authorization: `Bearer ${API_KEY}` },
+      })
+        .then((response) => response.json())
+        .catch(() => undefined)) as { step?: string; error?: JobError } | undefined;
+      const error = view?.error;
+      if (error) whyStuck.set(job.jobId, `${error.step ?? view.step ?? '?'}: ${error.type} after ${error.attempts ?? '?'} attempts: ${error.message}`);
+    }
     const billedModelCalls = Object.entries(provider.byTool)
-      .filter(([tool]) => tool === 'classify_document' || tool === 'record_invoice')
+      .filter(([tool]) => MODEL_TOOLS.has(tool))
       .reduce((sum, [, stats]) => sum + stats.ok, 0);
     const modelStepsCompleted = histories.reduce((sum, history) => sum + history.modelStepsCompleted, 0);
 
@@ -115,7 +128,7 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
         .filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? '') && statuses.get(job.jobId) !== job.kind.expected)
         .map((job) => `${job.jobId}: ${statuses.get(job.jobId)}`),
       lost,
-      stuck: stuck.map((job) => `${job.jobId}: ${statuses.get(job.jobId) ?? 'unknown'}`),
+      stuck: stuck.map((job) => `${job.jobId}: ${statuses.get(job.jobId) ?? 'unknown'} ${whyStuck.get(job.jobId) ?? ''}`.trim()),
       approvedInReview: approved,
       ledger: checkLedger(submitted, statuses, entries),
       finishedStepsRerun: rerunsOf(histories),
@@ -184,10 +197,11 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
   }
 }
 
-/** Every invoice job's status as the server has it (the JobStatus search attribute), from visibility. */
+/** Every job's status as the server has it (the JobStatus search attribute), from visibility. */
 async function jobStatuses(client: Client): Promise<Map<string, string>> {
   const statuses = new Map<string, string>();
-  for await (const execution of client.workflow.list({ query: `WorkflowType = 'invoiceWorkflow'` })) {
+  const query = `WorkflowType IN (${JOB_WORKFLOW_TYPES.map((type) => `'${type}'`).join(', ')})`;
+  for await (const execution of client.workflow.list({ query })) {
     const status = execution.typedSearchAttributes.getAll().find((pair) => pair.key.name === 'JobStatus')?.value;
     statuses.set(execution.workflowId, typeof status === 'string' ? status : execution.status.name.toLowerCase());
   }
