@@ -73,9 +73,9 @@ describe('API errors: a status, a stable code, a message that says what to fix',
     assert.equal(body.error?.details?.limitBytes, 25 * 1024 * 1024);
   });
 
-  test('when the bytes are neither PDF nor text, then 415 whatever the file is called', async () => {
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
-    const { status, body } = await submit(png, { fileName: 'invoice.pdf' });
+  test('when the bytes are neither PDF, PNG, JPEG nor text, then 415 whatever the file is called', async () => {
+    const gif = new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0, 0x01, 0, 0x80, 0, 0, 0xff, 0xff, 0xff]);
+    const { status, body } = await submit(gif, { fileName: 'invoice.pdf' });
     assert.equal(status, 415);
     assert.equal(body.error?.code, 'unsupported_media_type');
   });
