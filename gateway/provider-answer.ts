@@ -1,11 +1,10 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import { ModelRateLimitedError } from '../common/errors';
 import type { ModelPrice } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { CallCost } from './budget/bucket-math';
 import type { Reservation, TokenBudget } from './budget/token-budget';
 import type { GatewayEvents } from './gateway-events';
-import type { ToolCallRequest } from './model-call';
+import type { ReservingCall } from './reserve-call';
 import { costOf } from './pricing';
 import { retryAfterMs, toProviderError } from './provider-errors';
 import { providerReadings } from './provider-headers';
@@ -17,7 +16,7 @@ export interface CallContext {
   budget: TokenBudget | undefined;
   reservation: Reservation | undefined;
   pool: string;
-  request: ToolCallRequest;
+  request: ReservingCall;
   reserved: CallCost;
   events: GatewayEvents;
   log: Logger;
@@ -30,8 +29,11 @@ export interface ProviderAnswer {
   /** 0: no answer (connection error, timeout, cancelled). */
   status: number;
   headers: Headers | undefined;
-  usage?: Anthropic.Usage;
+  /** What the provider billed (the embeddings provider bills input tokens only). */
+  usage?: { input_tokens: number; output_tokens: number };
   error?: unknown;
+  /** A 429 that is a rate limit (not a spend limit); judged from the Anthropic SDK's error when not given. */
+  rateLimited?: boolean;
 }
 
 /**
@@ -48,7 +50,8 @@ export async function settleProviderAnswer(context: CallContext, answer: Provide
         { input: 0, output: 0, requests: 1 }
       : // No answer: the call may have run to the end, so nothing is given back.
         reserved;
-  const rateLimited = answer.status === 429 && toProviderError(answer.error) instanceof ModelRateLimitedError;
+  const rateLimited =
+    answer.rateLimited ?? (answer.status === 429 && toProviderError(answer.error) instanceof ModelRateLimitedError);
   const pauseMs = rateLimited ? (retryAfterMs(answer.headers) ?? DEFAULT_PAUSE_MS) : undefined;
   if (budget) {
     try {

@@ -22,11 +22,11 @@ async function main(): Promise<void> {
   const observability = await startWorkerObservability(config, log, sdkMetrics);
   const connection = await connectWorker(config.temporal);
   const gateway = gatewayFromConfig(config, log);
-  recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events);
+  recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events, gateway.embeddings.events);
   const workers = await createWorkers({
     connection,
     config,
-    deps: createActivityDeps(config, gateway.gateway),
+    deps: createActivityDeps(config, gateway),
     activitySlots: (priority) => gateway.activitySlots(priority),
     workflowBundle: await workflowBundleForProcess(),
     telemetry: observability.telemetry,

@@ -1,11 +1,14 @@
 import { classifyDocument } from './reader/classify';
 import { readInvoice } from './reader/read-invoice';
 import type { ModelAnswer } from './model-answer';
+import { summarizeChunk, summarizeDocument } from './summarizer/summarize';
 
 /** The tools the rule-based "model" can answer; Slowlane's workers force one of them per call. */
 const TOOLS: Record<string, (documentText: string) => object> = {
   classify_document: classifyDocument,
   record_invoice: readInvoice,
+  summarize_chunk: summarizeChunk,
+  summarize_document: summarizeDocument,
 };
 
 export const KNOWN_TOOLS: readonly string[] = Object.keys(TOOLS);
@@ -15,7 +18,7 @@ export function answerFor(tool: string | null, documentText: string): ModelAnswe
   if (tool === null || !run) {
     return {
       kind: 'text',
-      text: `This simulated model only knows the tools ${KNOWN_TOOLS.join(' and ')}; force one with tool_choice.`,
+      text: `This simulated model only knows the tools ${KNOWN_TOOLS.join(', ')}; force one with tool_choice.`,
     };
   }
   return { kind: 'tool_use', tool, input: run(documentText) };
