@@ -26,7 +26,10 @@ export interface ActivityDeps {
  * name (a webhook delivery is no step of a job), and the compiler holds every step to having one.
  */
 export function createActivities(deps: ActivityDeps) {
-  return { ...createInvoiceActivities(deps), ...createDocumentActivities(deps) };
+  return { ...createInvoiceActivities(deps), ...createDocumentActivities(deps) } satisfies Record<
+    ActivityStep | 'deliverWebhook' | 'validateReviewFields',
+    (input: never) => Promise<unknown>
+  >;
 }
 
 /** The invoice job type's steps, and the webhook delivery every type shares. */
@@ -49,7 +52,7 @@ export function createInvoiceActivities(deps: ActivityDeps) {
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
     }),
     validateReviewFields,
-  } satisfies Record<ActivityStep | 'deliverWebhook' | 'validateReviewFields', (input: never) => Promise<unknown>>;
+  };
 }
 
 export type InvoiceActivities = ReturnType<typeof createInvoiceActivities>;

@@ -15,6 +15,7 @@ const RETRY_AFTER_SECONDS: Record<JobStatus, number | undefined> = {
   rejected: undefined,
   review_expired: undefined,
   failed: undefined,
+  completed: undefined,
 };
 
 export function retryAfterSeconds(status: JobStatus): number | undefined {

@@ -9,7 +9,7 @@ export type ReviewOutcome = 'approved' | 'rejected' | 'expired';
 export interface JobFinished {
   jobType: string;
   priority: Priority;
-  status: Extract<JobStatus, 'posted' | 'rejected' | 'review_expired' | 'failed'>;
+  status: Extract<JobStatus, 'posted' | 'rejected' | 'review_expired' | 'failed' | 'completed'>;
   /** From submission to the end, in workflow time. */
   durationMs: number;
   usage: Usage;

@@ -9,6 +9,10 @@ export const ACTIVITY_STEPS = [
   'classifyDocument',
   'extractInvoiceFields',
   'postInvoiceToLedger',
+  'readDocumentPages',
+  'processDocumentChunk',
+  'writeDocumentChunks',
+  'summarizeDocument',
 ] as const satisfies readonly JobStep[];
 
 export type ActivityStep = (typeof ACTIVITY_STEPS)[number];

@@ -18,16 +18,30 @@ export const JOB_STATUSES = [
   'review_expired',
   'failed',
   'dead_letter',
+  // A job type with nothing to post (a document read for search) ends here.
+  'completed',
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-export const TERMINAL_STATUSES: readonly JobStatus[] = ['posted', 'rejected', 'review_expired', 'failed'];
+export const TERMINAL_STATUSES: readonly JobStatus[] = ['posted', 'rejected', 'review_expired', 'failed', 'completed'];
 
 export function isTerminal(status: JobStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
 
-export const JOB_STEPS = ['extractText', 'classifyDocument', 'extractInvoiceFields', 'validate', 'review', 'postInvoiceToLedger'] as const;
+export const JOB_STEPS = [
+  'extractText',
+  'classifyDocument',
+  'extractInvoiceFields',
+  'validate',
+  'review',
+  'postInvoiceToLedger',
+  // The document type's steps (workflows/document/).
+  'readDocumentPages',
+  'processDocumentChunk',
+  'writeDocumentChunks',
+  'summarizeDocument',
+] as const;
 export type JobStep = (typeof JOB_STEPS)[number];
 
 /** Where the uploaded document lives; workflows carry this reference, never the bytes. */

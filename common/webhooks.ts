@@ -22,4 +22,5 @@ export const WEBHOOK_EVENT_FOR_STATUS: Partial<Record<JobStatus, WebhookEventTyp
   review_expired: 'job.review_expired',
   dead_letter: 'job.failed',
   failed: 'job.failed',
+  completed: 'job.completed',
 };

@@ -16,7 +16,7 @@ export class DeadLetters {
   private decision: { outcome: 'retry' | 'abandon'; by: OperatorInput } | undefined;
 
   constructor(
-    private readonly input: InvoiceJobInput,
+    private readonly input: Pick<InvoiceJobInput, 'priority' | 'deadLetterTimeoutMs'>,
     private readonly tracker: JobTracker,
   ) {
     const parked = () => this.tracker.state.status === 'dead_letter' && this.decision === undefined;

@@ -11,7 +11,7 @@ export class JobTracker {
   /** The error last written to the memo, so the memo is only rewritten when it changes. */
   private memoError: JobError | undefined;
 
-  constructor(input: InvoiceJobInput) {
+  constructor(input: Pick<InvoiceJobInput, 'jobId' | 'tenantId'>) {
     this.state = {
       jobId: input.jobId,
       tenantId: input.tenantId,

@@ -8,7 +8,10 @@ import { deliverWebhookWorkflow } from './webhook-delivery-workflow';
  * Tells the client's callback URL about the job's latest notable status. Delivery runs in its own workflow that
  * outlives this one (ABANDON), so a receiver that is down for hours neither blocks nor loses the job's result.
  */
-export async function notifyClient(input: InvoiceJobInput, tracker: JobTracker): Promise<void> {
+export async function notifyClient(
+  input: Pick<InvoiceJobInput, 'jobId' | 'tenantId' | 'callbackUrl'>,
+  tracker: JobTracker,
+): Promise<void> {
   const { state } = tracker;
   const type = WEBHOOK_EVENT_FOR_STATUS[state.status];
   const event = state.events.at(-1);

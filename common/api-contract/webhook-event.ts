@@ -3,7 +3,14 @@ import { JobError } from './job-parts';
 import { closed, dateTime, ref, stringEnum } from './schema-kit';
 import { JobStatus } from './vocabulary';
 
-export const WEBHOOK_EVENT_TYPES = ['job.awaiting_review', 'job.posted', 'job.rejected', 'job.review_expired', 'job.failed'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'job.awaiting_review',
+  'job.posted',
+  'job.rejected',
+  'job.review_expired',
+  'job.failed',
+  'job.completed',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The JSON body of a webhook (Standard Webhooks: `type`, `timestamp`, `data`); its id travels as `webhook-id`. */

@@ -35,6 +35,7 @@ describe('GET /jobs/:id Retry-After by status', () => {
     rejected: null,
     review_expired: null,
     failed: null,
+    completed: null,
   };
 
   test('every status has an expectation here', () => {
