@@ -11,6 +11,7 @@ import { createSummarizeDocument } from './document/summarize-document';
 import { createWriteDocumentChunks } from './document/write-document-chunks';
 import { createExtractInvoiceFields } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
+import { createScoreOrder } from './order-score/score-order';
 import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
 import { validateReviewFields } from './validate-review-fields';
 
@@ -32,7 +33,7 @@ export function createActivities(deps: ActivityDeps) {
   >;
 }
 
-/** The invoice job type's steps, and the webhook delivery every type shares. */
+/** The steps of the single-document types (invoice, order.score), and what every type shares (webhooks). */
 export function createInvoiceActivities(deps: ActivityDeps) {
   return {
     extractText: createExtractText({ store: deps.store }),
@@ -47,6 +48,7 @@ export function createInvoiceActivities(deps: ActivityDeps) {
       model: deps.config.anthropic.extractModel,
     }),
     postInvoiceToLedger: createPostInvoiceToLedger({ ledger: deps.config.ledger }),
+    scoreOrder: createScoreOrder({ gateway: deps.gateway, model: deps.config.anthropic.scoreModel }),
     deliverWebhook: createDeliverWebhook({
       tenants: deps.config.tenants,
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
@@ -59,9 +61,9 @@ export type InvoiceActivities = ReturnType<typeof createInvoiceActivities>;
 
 /** The `document` job type's steps (workflows/document/). */
 export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gateway' | 'embeddings' | 'config'>) {
-  const summarizeModel = deps.config.document.summarizeModel;
+  const { summarizeModel, ...settings } = deps.config.document;
   return {
-    readDocumentPages: createReadDocumentPages({ store: deps.store }),
+    readDocumentPages: createReadDocumentPages({ store: deps.store, settings }),
     processDocumentChunk: createProcessDocumentChunk({ ...deps, summarizeModel }),
     writeDocumentChunks: createWriteDocumentChunks({ store: deps.store }),
     summarizeDocument: createSummarizeDocument({ store: deps.store, gateway: deps.gateway, summarizeModel }),
@@ -69,3 +71,5 @@ export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gat
 }
 
 export type DocumentActivities = ReturnType<typeof createDocumentActivities>;
+/** Every activity a job workflow may call: the workflows type their proxies with this. */
+export type JobActivities = ReturnType<typeof createActivities>;

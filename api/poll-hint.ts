@@ -16,6 +16,7 @@ const RETRY_AFTER_SECONDS: Record<JobStatus, number | undefined> = {
   review_expired: undefined,
   failed: undefined,
   completed: undefined,
+  cancelled: undefined,
 };
 
 export function retryAfterSeconds(status: JobStatus): number | undefined {

@@ -1,3 +1,4 @@
+import { isInvoiceResult } from '../common/job-types/invoice/result';
 import { table, type Terminal } from './progress';
 import type { SlowlaneClient } from './slowlane-client';
 
@@ -8,6 +9,7 @@ export async function statusCommand(client: SlowlaneClient, options: { jobId: st
     terminal.out(JSON.stringify(job, null, 2));
     return 0;
   }
+  const invoice = isInvoiceResult(job.result) ? job.result : undefined;
   const rows: Array<[string, string | undefined]> = [
     ['job', job.jobId],
     ['status', `${job.status}${job.step && job.status === 'processing' ? ` (${job.step})` : ''}`],
@@ -18,8 +20,10 @@ export async function statusCommand(client: SlowlaneClient, options: { jobId: st
     ['confidence', job.confidence !== undefined ? `${Math.round(job.confidence * 100)}%` : undefined],
     ['review by', job.status === 'awaiting_review' ? job.reviewDeadline : undefined],
     ['reviewed', job.review ? `${job.review.decision} by ${job.review.reviewer}${job.review.reason ? `: ${job.review.reason}` : ''}` : undefined],
-    ['ledger entry', job.result?.ledgerEntryId],
-    ['total', job.result ? `${job.result.fields.totalAmount} ${job.result.fields.currency}` : undefined],
+    ['type', job.type],
+    ['ledger entry', invoice?.ledgerEntryId],
+    ['total', invoice ? `${invoice.fields.totalAmount} ${invoice.fields.currency}` : undefined],
+    ['result', job.result && !invoice ? JSON.stringify(job.result) : undefined],
     ['error', job.error ? `${job.error.type}: ${job.error.message}` : undefined],
     ['tokens', job.usage ? `${job.usage.inputTokens} in / ${job.usage.outputTokens} out, $${job.usage.costUsd.toFixed(4)}` : undefined],
     ['detail', job.detailed ? undefined : 'no worker answered; showing what the server knows'],

@@ -1,6 +1,8 @@
 import { relative } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Job } from '../common/api-contract/job';
+import { TERMINAL_STATUSES } from '../common/job';
+import { isInvoiceResult } from '../common/job-types/invoice/result';
 import type { Priority } from '../common/task-queues';
 import { findDocuments, readDocument } from './documents';
 import { summarize, table, type Terminal } from './progress';
@@ -24,6 +26,8 @@ export interface JobOutcome {
   ledgerEntryId?: string;
   totalAmount?: number;
   currency?: string;
+  /** Another type's result, as one line of JSON. */
+  result?: string;
   reviewDeadline?: string;
   error?: string;
 }
@@ -33,7 +37,7 @@ const UPLOAD_CONCURRENCY = 4;
 const POLL_CONCURRENCY = 8;
 const DEFAULT_POLL_MS = 2_000;
 /** --wait stops at these: finished, or needing a person (review can take days). */
-const SETTLED = new Set(['posted', 'rejected', 'review_expired', 'failed', 'dead_letter', 'awaiting_review']);
+const SETTLED = new Set<string>([...TERMINAL_STATUSES, 'dead_letter', 'awaiting_review']);
 const FAILED = new Set(['failed', 'dead_letter', 'submit_failed']);
 /** Up to this many jobs each status change gets a line; a backfill of thousands shows only the running summary. */
 const CHATTY_UP_TO = 50;
@@ -119,12 +123,14 @@ async function waitForJobs(client: SlowlaneClient, outcomes: JobOutcome[], timeo
 }
 
 function fromJob(job: Job): Partial<JobOutcome> {
+  const invoice = isInvoiceResult(job.result) ? job.result : undefined;
   return {
     status: job.status,
     step: job.step,
-    ledgerEntryId: job.result?.ledgerEntryId,
-    totalAmount: job.result?.fields.totalAmount,
-    currency: job.result?.fields.currency,
+    ledgerEntryId: invoice?.ledgerEntryId,
+    totalAmount: invoice?.fields.totalAmount,
+    currency: invoice?.fields.currency,
+    result: job.result && !invoice ? JSON.stringify(job.result) : undefined,
     reviewDeadline: job.status === 'awaiting_review' ? job.reviewDeadline : undefined,
     error: job.error ? `${job.error.type}: ${job.error.message}` : undefined,
   };
@@ -133,6 +139,7 @@ function fromJob(job: Job): Partial<JobOutcome> {
 function detailOf(outcome: JobOutcome): string {
   if (outcome.error) return outcome.error;
   if (outcome.status === 'posted') return `ledger ${outcome.ledgerEntryId ?? '?'} · ${outcome.totalAmount ?? '?'} ${outcome.currency ?? ''}`.trim();
+  if (outcome.result) return outcome.result;
   if (outcome.status === 'awaiting_review') return `needs a reviewer${outcome.reviewDeadline ? ` before ${outcome.reviewDeadline}` : ''}`;
   if (outcome.status === 'processing' && outcome.step) return outcome.step;
   return outcome.replayed ? 'already known' : '';

@@ -1,5 +1,5 @@
 import type { Sinks } from '@temporalio/workflow';
-import type { JobStatus, JobStep, Usage } from './job';
+import type { JobStep, TerminalStatus, Usage } from './job';
 import type { Priority } from './task-queues';
 
 export type StepOutcome = 'completed' | 'failed';
@@ -9,7 +9,7 @@ export type ReviewOutcome = 'approved' | 'rejected' | 'expired';
 export interface JobFinished {
   jobType: string;
   priority: Priority;
-  status: Extract<JobStatus, 'posted' | 'rejected' | 'review_expired' | 'failed' | 'completed'>;
+  status: TerminalStatus;
   /** From submission to the end, in workflow time. */
   durationMs: number;
   usage: Usage;

@@ -1,21 +1,13 @@
 import type { JobError, JobStep } from './job';
+import { JOB_TYPE_DEFINITIONS, type RegisteredStep } from './job-types/registry';
 
 /**
  * The steps that run as an activity. Each step is named after its activity, whose type name is recorded in every
  * history, so a step name found in a log line, a pending activity or a reset point needs no translation.
  */
-export const ACTIVITY_STEPS = [
-  'extractText',
-  'classifyDocument',
-  'extractInvoiceFields',
-  'postInvoiceToLedger',
-  'readDocumentPages',
-  'processDocumentChunk',
-  'writeDocumentChunks',
-  'summarizeDocument',
-] as const satisfies readonly JobStep[];
+export const ACTIVITY_STEPS: readonly RegisteredStep[] = [...new Set(JOB_TYPE_DEFINITIONS.flatMap((definition) => definition.steps))];
 
-export type ActivityStep = (typeof ACTIVITY_STEPS)[number];
+export type ActivityStep = RegisteredStep;
 
 export function isActivityStep(name: string): name is ActivityStep {
   return (ACTIVITY_STEPS as readonly string[]).includes(name);

@@ -1,12 +1,14 @@
 import type { DeadLetter, JobError, ReviewDecision, Usage } from './api-contract/job-parts';
 import type { Invoice, InvoiceExtraction } from './invoice';
+import type { ScoreBand } from './job-types/job-type';
+import { JOB_TYPE_DEFINITIONS, JOB_TYPES, type JobType, type RegisteredResult, type RegisteredStep } from './job-types/registry';
 import type { Priority } from './task-queues';
 
 // The parts the API shows as they are are defined once, with their JSON schema, in the API contract.
 export type { DeadLetter, JobError, ReviewDecision, Usage };
 
-export const JOB_TYPES = ['invoice'] as const;
-export type JobType = (typeof JOB_TYPES)[number];
+// The types are the registry's (common/job-types/registry.ts); re-exported where the vocabulary lives.
+export { JOB_TYPES, type JobType };
 
 /** The status vocabulary of the API's `status` field and the JobStatus search attribute. */
 export const JOB_STATUSES = [
@@ -18,31 +20,22 @@ export const JOB_STATUSES = [
   'review_expired',
   'failed',
   'dead_letter',
-  // A job type with nothing to post (a document read for search) ends here.
   'completed',
+  'cancelled',
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-export const TERMINAL_STATUSES: readonly JobStatus[] = ['posted', 'rejected', 'review_expired', 'failed', 'completed'];
+/** `completed`: a type without a ledger finished with its result; `cancelled`: a client cancelled it (POST /jobs/:id/cancel). */
+export const TERMINAL_STATUSES: readonly JobStatus[] = ['posted', 'rejected', 'review_expired', 'failed', 'completed', 'cancelled'];
+export type TerminalStatus = Extract<JobStatus, 'posted' | 'rejected' | 'review_expired' | 'failed' | 'completed' | 'cancelled'>;
 
 export function isTerminal(status: JobStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
 
-export const JOB_STEPS = [
-  'extractText',
-  'classifyDocument',
-  'extractInvoiceFields',
-  'validate',
-  'review',
-  'postInvoiceToLedger',
-  // The document type's steps (workflows/document/).
-  'readDocumentPages',
-  'processDocumentChunk',
-  'writeDocumentChunks',
-  'summarizeDocument',
-] as const;
-export type JobStep = (typeof JOB_STEPS)[number];
+/** Every registered type's activity steps, then the two steps that are no activity. */
+export type JobStep = RegisteredStep | 'validate' | 'review';
+export const JOB_STEPS: readonly JobStep[] = [...new Set<JobStep>([...JOB_TYPE_DEFINITIONS.flatMap((definition) => definition.steps), 'validate', 'review'])];
 
 /** Where the uploaded document lives; workflows carry this reference, never the bytes. */
 export interface DocumentRef {
@@ -54,11 +47,11 @@ export interface DocumentRef {
   fileName: string;
 }
 
-export interface InvoiceJobInput {
+/** What every job's workflow starts with, whatever its type: the API builds it from the request and the settings. */
+export interface JobStart {
   jobId: string;
   tenantId: string;
   priority: Priority;
-  document: DocumentRef;
   /** Below this overall confidence a person reviews the fields (0..1). */
   confidenceThreshold: number;
   /** How long a job waits for a reviewer before it ends as review_expired. */
@@ -70,6 +63,16 @@ export interface InvoiceJobInput {
   /** Where signed webhooks go (the job's own, or the tenant's default); none when absent. */
   callbackUrl?: string;
   submittedAt: string;
+}
+
+export interface InvoiceJobInput extends JobStart {
+  document: DocumentRef;
+}
+
+/** A job whose input is a JSON body (the type's input schema), with its review band when the type has one. */
+export interface JsonJobInput<Input> extends JobStart {
+  input: Input;
+  scoreBand?: ScoreBand;
 }
 
 /** One change the client can see: SSE streams these (id = seq) and webhooks carry the notable ones. */
@@ -99,6 +102,12 @@ export interface JobState {
   reviewDeadline?: string;
   review?: ReviewDecision;
   ledgerEntryId?: string;
+  /** JSON-input types: the input, for the reviewer page and GET /jobs/:id. */
+  input?: unknown;
+  /** What the model proposed while a person decides (the type's `proposal` schema). */
+  proposal?: unknown;
+  /** The type's result once it finished well (invoice jobs show `fields` and `ledgerEntryId` instead). */
+  result?: RegisteredResult;
   error?: JobError;
   deadLetter?: DeadLetter;
   usage: Usage;

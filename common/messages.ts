@@ -20,7 +20,7 @@ export const reviewedSignal = defineSignal<[ReviewedSignalInput]>('reviewed');
 export const rejectedSignal = defineSignal<[RejectedSignalInput]>('rejected');
 
 export type SubmitReviewInput =
-  | { decision: 'approve'; fields: Invoice; reviewer: string }
+  | { decision: 'approve'; fields?: Invoice; reviewer: string }
   | { decision: 'reject'; reason: string; reviewer: string };
 
 export interface SubmitReviewResult {

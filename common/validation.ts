@@ -1,3 +1,4 @@
+import type { Static, TSchema } from '@sinclair/typebox';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import chunkSummarySchema from './schemas/chunk-summary.schema.json';
@@ -48,6 +49,20 @@ export const validateExtraction = (value: unknown): ValidationResult<InvoiceExtr
   check(compiled.extraction, value);
 export const validateClassification = (value: unknown): ValidationResult<Classification> =>
   check(compiled.classification, value);
+
+/** Each job type's schemas (TypeBox objects) compiled once, on first use, by the same ajv. */
+const compiledTypeSchemas = new WeakMap<TSchema, ValidateFunction>();
+
+/** Checks a value against a job type's schema (its input, proposal or result): the API and the activities use this. */
+export function validateAgainst<S extends TSchema>(schema: S, value: unknown): ValidationResult<Static<S>> {
+  let validate = compiledTypeSchemas.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiledTypeSchemas.set(schema, validate);
+  }
+  return check(validate as ValidateFunction<Static<S>>, value);
+}
+
 
 export const validateChunkSummary = (value: unknown): ValidationResult<ChunkSummary> => check(compiled.chunkSummary, value);
 export const validateDocumentSummary = (value: unknown): ValidationResult<DocumentSummary> =>

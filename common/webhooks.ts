@@ -23,4 +23,5 @@ export const WEBHOOK_EVENT_FOR_STATUS: Partial<Record<JobStatus, WebhookEventTyp
   dead_letter: 'job.failed',
   failed: 'job.failed',
   completed: 'job.completed',
+  cancelled: 'job.cancelled',
 };

@@ -1,4 +1,4 @@
-import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+import { ActivityCancellationType, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import { NON_RETRYABLE_ERROR_TYPES } from '../common/errors';
 
 /**
@@ -14,6 +14,9 @@ import { NON_RETRYABLE_ERROR_TYPES } from '../common/errors';
  */
 export const extractTextOptions: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
+  // On a cancel the job waits for the activity to stop (it learns at its next heartbeat, within seconds), so a
+  // cancelled job has nothing left running and its usage is final.
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   priority: { priorityKey: 4 },
   heartbeatTimeout: '20 seconds',
   retry: {
@@ -28,6 +31,8 @@ export const extractTextOptions: ActivityOptions = {
 /** Model calls: the SDK's own request timeout (MODEL_REQUEST_TIMEOUT, 2 min) sits below start-to-close. */
 export const modelCallOptions: ActivityOptions = {
   startToCloseTimeout: '3 minutes',
+  // The heartbeat's answer carries the cancel; the call's AbortSignal stops the HTTP request to the provider.
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   priority: { priorityKey: 2 },
   heartbeatTimeout: '15 seconds',
   retry: {

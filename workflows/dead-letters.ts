@@ -1,5 +1,5 @@
 import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
-import type { InvoiceJobInput, JobError, JobStep } from '../common/job';
+import type { JobError, JobStart, JobStep } from '../common/job';
 import type { DeadLetterOutcome } from '../common/job-metrics';
 import { abandonUpdate, type OperatorInput, type OperatorResult, retryUpdate } from '../common/messages';
 import { jobMetrics } from './job-metrics';
@@ -16,7 +16,7 @@ export class DeadLetters {
   private decision: { outcome: 'retry' | 'abandon'; by: OperatorInput } | undefined;
 
   constructor(
-    private readonly input: Pick<InvoiceJobInput, 'priority' | 'deadLetterTimeoutMs'>,
+    private readonly input: JobStart,
     private readonly tracker: JobTracker,
   ) {
     const parked = () => this.tracker.state.status === 'dead_letter' && this.decision === undefined;

@@ -1,117 +1,28 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  allHandlersFinished,
-  condition,
-  log,
-  patched,
-  proxyActivities,
-  setHandler,
-  TimeoutFailure,
-} from '@temporalio/workflow';
-import type { InvoiceActivities } from '../activities';
+import { log, proxyActivities } from '@temporalio/workflow';
+import type { JobActivities } from '../activities';
 import type { ExtractInvoiceFieldsResult } from '../activities/contracts';
-import { currentErrorType, type FailureDetails, TokenBudgetExhaustedError } from '../common/errors';
 import type { Invoice } from '../common/invoice';
-import type { InvoiceJobInput, JobState, JobStep } from '../common/job';
-import type { JobFinished } from '../common/job-metrics';
-import { statusQuery } from '../common/messages';
+import type { InvoiceJobInput, JobState } from '../common/job';
+import { invoiceJobType } from '../common/job-types/invoice/definition';
 import { extractTextOptions, ledgerOptions, modelCallOptions } from './activity-options';
 import { activitySummaries } from './activity-summaries';
-import { DeadLetters, type StepFailure } from './dead-letters';
-import { jobMetrics } from './job-metrics';
-import { JobTracker } from './job-tracker';
-import { notifyClient } from './notifications';
-import { Review } from './review';
+import { beyondCancel, JobRun, type RunStep } from './job-run';
 
-const textSteps = proxyActivities<InvoiceActivities>(extractTextOptions);
-const modelSteps = proxyActivities<InvoiceActivities>(modelCallOptions);
-const ledgerSteps = proxyActivities<InvoiceActivities>(ledgerOptions);
-
-/** An operator abandoned a dead-lettered job, or its dead-letter wait expired. */
-class JobAbandoned extends Error {
-  constructor(readonly jobError: StepFailure) {
-    super(jobError.message);
-  }
-}
-
-type RunStep = <T extends { attempt: number }>(step: JobStep, activity: () => Promise<T>) => Promise<T>;
-
-/**
- * A step whose every attempt was refused by the shared token budget never reached the provider: nothing is wrong
- * with the job, the fleet is just busy. It is scheduled again (fresh attempts) instead of parking, for up to this
- * long in all; past it something is off (a budget far too small for the load) and the job parks as usual.
- */
-const BUDGET_WAIT_LIMIT_MS = 6 * 60 * 60 * 1000;
-const BUDGET_WAIT_PATCH = 'budget-refusals-reschedule';
+const textSteps = proxyActivities<JobActivities>(extractTextOptions);
+const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
+const ledgerSteps = proxyActivities<JobActivities>(ledgerOptions);
 
 /**
  * One invoice, from uploaded document to ledger entry (DESIGN.md §2). Deterministic orchestration only: every
  * read, model call and post is an activity, and validation results arrive recorded in history.
- * Ends `posted`, `rejected` or `review_expired` (completed), or `failed` (the workflow fails, its JobState in the
- * failure's details) after a dead-lettered step is abandoned or left alone too long.
+ * Ends `posted`, `rejected`, `review_expired` or `cancelled` (completed), or `failed` (the workflow fails, its
+ * JobState in the failure's details) after a dead-lettered step is abandoned or left alone too long.
  */
 export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState> {
-  const tracker = new JobTracker(input);
-  const { state } = tracker;
-  const review = new Review(input, tracker);
-  const deadLetters = new DeadLetters(input, tracker);
-  const notify = () => notifyClient(input, tracker);
-  setHandler(statusQuery, () => state);
+  const job = new JobRun(input, invoiceJobType);
+  const { state, tracker, review, run, notify } = job;
 
-  /** Runs a step; when it fails for good the job parks as a dead letter and, on `retry`, runs the step again. */
-  const run: RunStep = async (step, activity) => {
-    let startedAt = Date.now();
-    for (;;) {
-      tracker.setStatus('processing', step);
-      try {
-        const result = await activity();
-        state.attempts[step] = result.attempt;
-        jobMetrics.stepFinished({ priority: input.priority, step, outcome: 'completed', durationMs: Date.now() - startedAt });
-        return result;
-      } catch (error) {
-        const jobError = describeFailure(step, error);
-        const billed = failureDetailsOf(error)?.billedUsage;
-        if (billed) tracker.addUsage(billed);
-        if (
-          currentErrorType(jobError.type) === TokenBudgetExhaustedError.name &&
-          Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS &&
-          patched(BUDGET_WAIT_PATCH)
-        ) {
-          log.info('every attempt was refused by the token budget; scheduling the step again', { step });
-          continue;
-        }
-        jobMetrics.stepFinished({ priority: input.priority, step, outcome: 'failed', durationMs: Date.now() - startedAt });
-        const outcome = await deadLetters.park(jobError, notify);
-        if (outcome !== 'retry') {
-          throw new JobAbandoned(
-            outcome === 'expired' ? { ...jobError, message: `${jobError.message} (dead letter expired)` } : jobError,
-          );
-        }
-        log.info('operator retries the failed step', { step });
-        startedAt = Date.now();
-      }
-    }
-  };
-
-  const reportFinished = (status: JobFinished['status']) =>
-    jobMetrics.jobFinished({
-      jobType: 'invoice',
-      priority: input.priority,
-      status,
-      durationMs: Date.now() - Date.parse(input.submittedAt),
-      usage: state.usage,
-    });
-
-  const finish = async (status: 'posted' | 'rejected' | 'review_expired'): Promise<JobState> => {
-    tracker.setStatus(status);
-    reportFinished(status);
-    await notify();
-    await condition(allHandlersFinished);
-    return state;
-  };
-
-  try {
+  return job.settle(async () => {
     const text = await run('extractText', () =>
       textSteps.extractText.executeWithOptions({ ...extractTextOptions, summary: activitySummaries.extractText(input) }, [
         { ...jobContext(input), document: input.document },
@@ -133,7 +44,7 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
         step: 'classifyDocument',
         retryable: false,
       };
-      return await finish('rejected');
+      return await job.finish('rejected');
     }
 
     const extracted = await extractWithRetries(input, text.textKey, run, (usage) => tracker.addUsage(usage));
@@ -150,40 +61,32 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
 
     if (!fields) {
       const decision = await review.await(notify);
-      if (!decision) return await finish('review_expired');
+      if (!decision) return await job.finish('review_expired');
       const decidedAt = new Date().toISOString();
       if (decision.decision === 'reject') {
         state.review = { decision: 'rejected', reviewer: decision.reviewer, reason: decision.reason, decidedAt };
-        return await finish('rejected');
+        return await job.finish('rejected');
       }
-      state.review = { decision: 'approved', reviewer: decision.reviewer, fields: decision.fields, decidedAt };
-      fields = decision.fields;
+      // The review validator (approvalFields: 'Invoice') accepts no approval without valid fields.
+      const approvedFields = decision.fields as Invoice;
+      state.review = { decision: 'approved', reviewer: decision.reviewer, fields: approvedFields, decidedAt };
+      fields = approvedFields;
     }
 
     state.fields = fields;
     const approved = fields;
-    const posted = await run('postInvoiceToLedger', () =>
-      ledgerSteps.postInvoiceToLedger.executeWithOptions(
-        { ...ledgerOptions, summary: activitySummaries.postInvoiceToLedger(input, approved) },
-        [{ ...jobContext(input), invoice: approved }],
-      ),
-    );
-    state.ledgerEntryId = posted.entryId;
-    return await finish('posted');
-  } catch (error) {
-    if (!(error instanceof JobAbandoned)) throw error;
-    state.error = error.jobError;
-    tracker.setStatus('failed', error.jobError.step, error.jobError);
-    reportFinished('failed');
-    await notify();
-    await condition(allHandlersFinished);
-    throw ApplicationFailure.create({
-      type: error.jobError.type,
-      message: `${error.jobError.step ?? 'job'} failed: ${error.jobError.message}`,
-      nonRetryable: true,
-      details: [state],
+    // A cancel that arrives while the post runs is too late: the entry may exist, so the job ends posted.
+    return beyondCancel(async () => {
+      const posted = await run('postInvoiceToLedger', () =>
+        ledgerSteps.postInvoiceToLedger.executeWithOptions(
+          { ...ledgerOptions, summary: activitySummaries.postInvoiceToLedger(input, approved) },
+          [{ ...jobContext(input), invoice: approved }],
+        ),
+      );
+      state.ledgerEntryId = posted.entryId;
+      return await job.finish('posted');
     });
-  }
+  });
 }
 
 function jobContext(input: InvoiceJobInput) {
@@ -209,30 +112,4 @@ async function extractWithRetries(
   }
   if (!result) throw new Error('maxExtractionTries must be at least 1');
   return result;
-}
-
-/** The first detail of an activity's ApplicationFailure (lib/failures.ts): its attempt, and any billed usage. */
-function failureDetailsOf(error: unknown): FailureDetails | undefined {
-  if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return undefined;
-  return error.cause.details?.[0] as FailureDetails | undefined;
-}
-
-/** What the job reports about a failed step. Anything but an activity failure is a bug: let the task retry. */
-function describeFailure(step: JobStep, error: unknown): StepFailure {
-  if (!(error instanceof ActivityFailure)) throw error;
-  const cause = error.cause;
-  if (cause instanceof ApplicationFailure) {
-    const attempt = failureDetailsOf(error)?.attempt;
-    return {
-      type: cause.type ?? 'Error',
-      message: cause.message,
-      step,
-      retryable: !cause.nonRetryable,
-      ...(attempt !== undefined ? { attempts: attempt } : {}),
-    };
-  }
-  if (cause instanceof TimeoutFailure) {
-    return { type: 'Timeout', message: `${step} timed out (${cause.timeoutType})`, step, retryable: true };
-  }
-  return { type: cause?.name ?? 'ActivityFailure', message: cause?.message ?? error.message, step, retryable: true };
 }

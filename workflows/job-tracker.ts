@@ -1,5 +1,5 @@
 import { upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
-import type { InvoiceJobInput, JobError, JobState, JobStatus, JobStep, Usage } from '../common/job';
+import type { JobError, JobStart, JobState, JobStatus, JobStep, Usage } from '../common/job';
 import { ErrorTypeKey, JobStatusKey, JobStepKey, StatusSinceKey } from '../common/search-attributes';
 
 /**
@@ -11,7 +11,7 @@ export class JobTracker {
   /** The error last written to the memo, so the memo is only rewritten when it changes. */
   private memoError: JobError | undefined;
 
-  constructor(input: Pick<InvoiceJobInput, 'jobId' | 'tenantId'>) {
+  constructor(input: JobStart) {
     this.state = {
       jobId: input.jobId,
       tenantId: input.tenantId,

@@ -1,5 +1,6 @@
-import { ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
-import type { InvoiceJobInput } from '../common/job';
+import { ChildWorkflowCancellationType, ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
+import type { JobStart, JobType } from '../common/job';
+import type { JobTypeDefinition } from '../common/job-types/job-type';
 import { WEBHOOK_EVENT_FOR_STATUS } from '../common/webhooks';
 import type { JobTracker } from './job-tracker';
 import { deliverWebhookWorkflow } from './webhook-delivery-workflow';
@@ -8,10 +9,7 @@ import { deliverWebhookWorkflow } from './webhook-delivery-workflow';
  * Tells the client's callback URL about the job's latest notable status. Delivery runs in its own workflow that
  * outlives this one (ABANDON), so a receiver that is down for hours neither blocks nor loses the job's result.
  */
-export async function notifyClient(
-  input: Pick<InvoiceJobInput, 'jobId' | 'tenantId' | 'callbackUrl'>,
-  tracker: JobTracker,
-): Promise<void> {
+export async function notifyClient(input: JobStart, tracker: JobTracker, jobType: JobTypeDefinition): Promise<void> {
   const { state } = tracker;
   const type = WEBHOOK_EVENT_FOR_STATUS[state.status];
   const event = state.events.at(-1);
@@ -21,6 +19,8 @@ export async function notifyClient(
   await startChild(deliverWebhookWorkflow, {
     workflowId: `webhook:${input.jobId}:${id}`,
     parentClosePolicy: ParentClosePolicy.ABANDON,
+    // A cancelled job does not cancel the delivery of what happened before the cancel; its own job.cancelled follows.
+    cancellationType: ChildWorkflowCancellationType.ABANDON,
     args: [
       {
         tenantId: input.tenantId,
@@ -32,9 +32,11 @@ export async function notifyClient(
           data: {
             jobId: input.jobId,
             tenantId: input.tenantId,
+            jobType: jobType.name as JobType,
             status: state.status,
             ...(state.error ? { error: state.error } : {}),
             ...(state.ledgerEntryId ? { ledgerEntryId: state.ledgerEntryId } : {}),
+            ...(jobType.webhook.includesResult && state.result !== undefined ? { result: state.result } : {}),
           },
         },
       },

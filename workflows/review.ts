@@ -8,7 +8,8 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { InvoiceActivities } from '../activities';
-import type { InvoiceJobInput } from '../common/job';
+import type { JobStart } from '../common/job';
+import type { ReviewerView } from '../common/job-types/job-type';
 import {
   rejectedSignal,
   reviewedSignal,
@@ -39,8 +40,9 @@ export class Review {
   private decision: SubmitReviewInput | undefined;
 
   constructor(
-    private readonly input: InvoiceJobInput,
+    private readonly input: JobStart,
     private readonly tracker: JobTracker,
+    approvalFields: ReviewerView['approvalFields'],
   ) {
     const awaiting = () => this.tracker.state.status === 'awaiting_review' && this.decision === undefined;
     setHandler(
@@ -62,7 +64,11 @@ export class Review {
               details: [{ status: state.status }],
             });
           }
-          if (review.decision === 'approve') {
+          if (review.decision === 'approve' && approvalFields === undefined) {
+            if (review.fields !== undefined) {
+              throw ApplicationFailure.create({ type: 'InvalidReviewFields', message: 'this job is approved as it is: send no fields' });
+            }
+          } else if (review.decision === 'approve') {
             const checked = validateInvoice(review.fields);
             if (!checked.ok) {
               throw ApplicationFailure.create({

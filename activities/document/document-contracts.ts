@@ -1,4 +1,4 @@
-import type { ChunkSpan } from '../../common/job-types/document/document-job';
+import type { ChunkSpan, DocumentJobSettings } from '../../common/job-types/document/document-job';
 import type { DocumentRef, Usage } from '../../common/job';
 import type { JobContext } from '../contracts';
 
@@ -6,8 +6,8 @@ import type { JobContext } from '../contracts';
 
 export interface ReadDocumentPagesInput extends JobContext {
   document: DocumentRef;
-  maxPages: number;
-  chunkTokens: number;
+  /** The job's overrides of the worker's DOCUMENT_* settings. */
+  settings?: Partial<DocumentJobSettings>;
 }
 export interface ReadDocumentPagesResult {
   pages: number;
@@ -16,6 +16,8 @@ export interface ReadDocumentPagesResult {
   prefix: string;
   /** Page range of each chunk, by index. */
   spans: ChunkSpan[];
+  /** The settings this job runs with: the worker's, under the job's overrides. */
+  settings: DocumentJobSettings;
   attempt: number;
 }
 

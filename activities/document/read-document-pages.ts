@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { InvalidDocumentError } from '../../common/errors';
+import type { DocumentJobSettings } from '../../common/job-types/document/document-job';
 import type { ObjectStore } from '../../lib/object-store';
 import { readPages } from '../extract-text';
 import { withHeartbeats } from '../heartbeat';
@@ -15,13 +16,14 @@ const PARALLEL_PUTS = 8;
  * chunk's activity reads a few kilobytes instead of the whole document. Only counts and page ranges go back to
  * the workflow.
  */
-export function createReadDocumentPages(deps: { store: ObjectStore }) {
+export function createReadDocumentPages(deps: { store: ObjectStore; settings: DocumentJobSettings }) {
   return async function readDocumentPages(input: ReadDocumentPagesInput): Promise<ReadDocumentPagesResult> {
     const { attempt } = Context.current().info;
     return withHeartbeats(async () => {
+      const settings = { ...deps.settings, ...input.settings };
       const bytes = await deps.store.getBytes(input.document.key);
-      const pages = await readPages(bytes, input.document.contentType, input.maxPages);
-      const chunks = chunkPages(pages, input.chunkTokens);
+      const pages = await readPages(bytes, input.document.contentType, settings.maxPages);
+      const chunks = chunkPages(pages, settings.chunkTokens);
       if (chunks.length === 0) {
         throw new InvalidDocumentError(
           pages.length > 0
@@ -38,6 +40,7 @@ export function createReadDocumentPages(deps: { store: ObjectStore }) {
         tokens: chunks.reduce((sum, chunk) => sum + chunk.tokens, 0),
         prefix,
         spans: chunks.map((chunk) => ({ firstPage: chunk.firstPage, lastPage: chunk.lastPage })),
+        settings,
         attempt,
       };
     });

@@ -4,6 +4,7 @@ import { Invoice, InvoiceExtraction } from './invoice';
 import { Job } from './job';
 import { JobEvent } from './job-event';
 import { JobList, JobSummary } from './job-list';
+import { FileJobType, JobInput, JobProposal, JobResult, jobTypeComponents, SubmitJobRequest } from './job-types';
 import { DeadLetter, JobError, Links, ReviewDecision, Usage } from './job-parts';
 import { Health, ReviewSession } from './meta';
 import { ReviewApproval, ReviewRejection, ReviewRequest } from './review-request';
@@ -15,7 +16,7 @@ import { WebhookEvent } from './webhook-event';
  * Every body of the HTTP API by its name: the OpenAPI document's `components.schemas` is this object, and the
  * API's request validators are compiled from it. A `ref(name, …)` inside a body names one of these keys.
  */
-export const apiComponents = {
+const fixedComponents = {
   Invoice,
   InvoiceExtraction,
   JobStatus,
@@ -44,6 +45,17 @@ export const apiComponents = {
   DeadLetterList,
   ReplayRequest,
   ReplayOutcome,
+  FileJobType,
+  SubmitJobRequest,
+  JobResult,
+  JobInput,
+  JobProposal,
 };
 
-export type ApiComponentName = keyof typeof apiComponents;
+/**
+ * The fixed bodies, then each job type's own (`<Type>Input`, `<Type>Result`, …; ./job-types.ts). The type names
+ * the fixed ones only: a type's bodies are reached through JobResult, JobInput, JobProposal and SubmitJobRequest.
+ */
+export const apiComponents: typeof fixedComponents = { ...fixedComponents, ...jobTypeComponents };
+
+export type ApiComponentName = keyof typeof fixedComponents;

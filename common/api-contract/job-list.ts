@@ -1,11 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Links } from './job-parts';
 import { closed, dateTime, ref } from './schema-kit';
-import { JobStatus, JobStep, Priority } from './vocabulary';
+import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
 
 /** One job in `GET /jobs`: what Temporal visibility knows without asking a worker. */
 export const JobSummary = closed({
   jobId: Type.String(),
+  type: Type.Optional(ref('JobType', JobType)),
   status: ref('JobStatus', JobStatus),
   step: Type.Optional(ref('JobStep', JobStep)),
   priority: Type.Optional(ref('Priority', Priority)),
@@ -26,6 +27,7 @@ export const LIST_PAGE_SIZE = { default: 50, max: 200 } as const;
 
 /** The query of `GET /jobs`; the OpenAPI document lists each member as a query parameter. */
 export const ListJobsQuery = closed({
+  type: Type.Optional(ref('JobType', JobType)),
   status: Type.Optional(ref('JobStatus', JobStatus)),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_PAGE_SIZE.max, default: LIST_PAGE_SIZE.default })),
   pageToken: Type.Optional(Type.String()),

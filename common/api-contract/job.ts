@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Invoice, InvoiceExtraction } from './invoice';
+import { InvoiceExtraction } from './invoice';
+import { JobInput, JobProposal, JobResult } from './job-types';
 import { CurrentAttempt, DeadLetter, JobError, Links, ReviewDecision, StepAttempts, Usage } from './job-parts';
 import { closed, dateTime, ref } from './schema-kit';
 import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
@@ -25,7 +26,9 @@ export const Job = closed({
   rawModelOutput: Type.Optional(Type.String({ description: 'The model’s answer when it failed the schema (truncated).' })),
   reviewDeadline: Type.Optional(dateTime()),
   review: Type.Optional(ref('ReviewDecision', ReviewDecision)),
-  result: Type.Optional(closed({ fields: ref('Invoice', Invoice), ledgerEntryId: Type.Optional(Type.String()) })),
+  input: Type.Optional(ref('JobInput', JobInput)),
+  proposal: Type.Optional(ref('JobProposal', JobProposal)),
+  result: Type.Optional(ref('JobResult', JobResult)),
   error: Type.Optional(ref('JobError', JobError)),
   deadLetter: Type.Optional(ref('DeadLetter', DeadLetter)),
   usage: Type.Optional(ref('Usage', Usage)),

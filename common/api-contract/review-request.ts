@@ -6,7 +6,11 @@ const reviewer = Type.Optional(
   Type.String({ description: 'Who decided; longer names are cut to 100 characters. Defaults to the caller’s role name.' }),
 );
 
-export const ReviewApproval = closed({ decision: Type.Literal('approve'), fields: ref('Invoice', Invoice), reviewer });
+export const ReviewApproval = closed({
+  decision: Type.Literal('approve'),
+  fields: Type.Optional(ref('Invoice', Invoice, { description: 'The fields to post: required for invoices, absent for types approved as they are.' })),
+  reviewer,
+});
 export const ReviewRejection = closed({
   decision: Type.Literal('reject'),
   // At least one character that is not white space: a blank reason explains nothing.

@@ -1,15 +1,16 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Links } from './job-parts';
 import { closed, ref } from './schema-kit';
-import { JobStatus, JobType, Priority } from './vocabulary';
+import { FileJobType } from './job-types';
+import { JobStatus, Priority } from './vocabulary';
 
 /**
- * The multipart form of `POST /jobs`. The route checks the form's text parts against it with the file part
+ * The multipart form of `POST /jobs`, for the types that take a file (JSON-input types send SubmitJobRequest). The route checks the form's text parts against it with the file part
  * standing in as its file name; the bytes themselves are judged by multipart-upload.
  */
 export const SubmitJobForm = closed({
   file: Type.String({ contentMediaType: 'application/octet-stream', description: 'A PDF or UTF-8 text file, judged by its bytes.' }),
-  type: ref('JobType', JobType),
+  type: ref('FileJobType', FileJobType),
   priority: Type.Optional(ref('Priority', Priority, { description: '`interactive` (default; a person waits) or `bulk` (backfills).' })),
   callbackUrl: Type.Optional(
     Type.String({

@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { JobError } from './job-parts';
 import { closed, dateTime, ref, stringEnum } from './schema-kit';
-import { JobStatus } from './vocabulary';
+import { JobResult } from './job-types';
+import { JobStatus, JobType } from './vocabulary';
 
 export const WEBHOOK_EVENT_TYPES = [
   'job.awaiting_review',
@@ -10,6 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'job.review_expired',
   'job.failed',
   'job.completed',
+  'job.cancelled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -20,9 +22,11 @@ export const WebhookEvent = closed({
   data: closed({
     jobId: Type.String(),
     tenantId: Type.String(),
+    jobType: Type.Optional(ref('JobType', JobType)),
     status: ref('JobStatus', JobStatus),
     error: Type.Optional(ref('JobError', JobError)),
     ledgerEntryId: Type.Optional(Type.String()),
+    result: Type.Optional(ref('JobResult', JobResult, { description: 'On the final event of a type whose webhook carries its result.' })),
   }),
 });
 export type WebhookEvent = Static<typeof WebhookEvent>;

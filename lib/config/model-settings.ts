@@ -32,6 +32,12 @@ export const modelArea = {
       default: 'claude-sonnet-4-6',
       doc: 'model for field extraction',
     }),
+    scoreModel: setting({
+      env: 'MODEL_SCORE',
+      type: text(),
+      default: 'claude-haiku-4-5',
+      doc: 'model for `order.score` (a small one: one short call per order)',
+    }),
     requestTimeoutMs: setting({
       env: 'MODEL_REQUEST_TIMEOUT',
       type: duration(),

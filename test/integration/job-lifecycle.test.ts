@@ -2,7 +2,7 @@ import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from '@jest/globals';
 import { taskQueueFor } from '../../common/task-queues';
-import { apiUrl, demo, getJob, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
+import { apiUrl, demo, getJob, ledgerEntries, review, submit, waitForJob, invoiceResult } from '../support/api-client';
 import { startExtraApi, startExtraWorker } from '../support/extra-api';
 import { temporalClient } from '../support/operations';
 import { sampleWith } from '../support/samples';
@@ -19,8 +19,8 @@ describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', 
     assert.equal(done.status, 'posted', JSON.stringify(done));
     const entries = await ledgerEntries(jobId);
     assert.equal(entries.length, 1);
-    assert.equal(entries[0]?.id, done.result?.ledgerEntryId);
-    assert.deepEqual(entries[0]?.invoice, done.result?.fields);
+    assert.equal(entries[0]?.id, invoiceResult(done)?.ledgerEntryId);
+    assert.deepEqual(entries[0]?.invoice, invoiceResult(done)?.fields);
     assert.ok((done.usage?.inputTokens ?? 0) > 0, 'token usage is reported on the job');
     const client = await temporalClient();
     try {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { TEST_TENANTS } from '../../local/stack/test-tenants';
-import { demo, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
+import { demo, ledgerEntries, review, submit, waitForJob, invoiceResult } from '../support/api-client';
 import { type ExtraApi, startExtraApi } from '../support/extra-api';
 import { schemaProblems } from '../support/openapi-conformance';
 import { temporalClient } from '../support/operations';
@@ -103,7 +103,7 @@ describe('webhooks: signed deliveries to a callback URL', () => {
     assert.equal(event.type, 'job.posted');
     assert.equal(event.data.status, 'posted');
     assert.equal(event.data.tenantId, demo.id);
-    assert.equal(event.data.ledgerEntryId, done.result?.ledgerEntryId);
+    assert.equal(event.data.ledgerEntryId, invoiceResult(done)?.ledgerEntryId);
     assert.match(String(delivery.headers['webhook-id']), /^evt_/);
   });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Job } from '../../common/api-contract/job';
+import { type InvoiceResult, isInvoiceResult } from '../../common/job-types/invoice/result';
 import { TEST_TENANTS } from '../../local/stack/test-tenants';
 import { conformanceProblems, isCheckedBody } from './openapi-conformance';
 import { testEnv } from './test-env';
@@ -69,6 +70,31 @@ export async function submit(bytes: Uint8Array, options: SubmitOptions = {}): Pr
   const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey ?? demo.apiKey}` };
   if (options.key !== null) headers['idempotency-key'] = options.key ?? `test-${randomUUID()}`;
   const response = await fetch(`${options.baseUrl ?? apiUrl()}/jobs`, { method: 'POST', headers, body: form });
+  return { status: response.status, body: (await response.json()) as ApiAnswer['body'], headers: response.headers };
+}
+
+/** An invoice job's result (fields and ledger entry), or undefined for any other result. */
+export function invoiceResult(job: Partial<Job>): InvoiceResult | undefined {
+  return isInvoiceResult(job.result) ? job.result : undefined;
+}
+
+/** POST /jobs with a JSON body: a type that takes JSON input (e.g. `order.score`). */
+export async function submitJson(
+  body: Record<string, unknown>,
+  options: { key?: string | null; apiKey?: string } = {},
+): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey ?? demo.apiKey}`, 'content-type': 'application/json' };
+  if (options.key !== null) headers['idempotency-key'] = options.key ?? `test-${randomUUID()}`;
+  const response = await fetch(`${apiUrl()}/jobs`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as ApiAnswer['body'], headers: response.headers };
+}
+
+/** POST /jobs/:id/cancel. */
+export async function cancelJob(jobId: string, apiKey = demo.apiKey): Promise<ApiAnswer> {
+  const response = await fetch(`${apiUrl()}/jobs/${encodeURIComponent(jobId)}/cancel`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
   return { status: response.status, body: (await response.json()) as ApiAnswer['body'], headers: response.headers };
 }
 

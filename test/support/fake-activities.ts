@@ -5,6 +5,7 @@ import { validateReviewFields } from '../../activities/validate-review-fields';
 import type { Invoice, InvoiceExtraction } from '../../common/invoice';
 import { overallConfidence } from '../../common/invoice';
 import type { Usage } from '../../common/job';
+import type { OrderScoreProposal } from '../../common/job-types/order-score/order-score';
 import type { DeliverWebhookInput } from '../../common/webhooks';
 
 export const sampleInvoice: Invoice = {
@@ -53,7 +54,29 @@ export function script<T>(name: string, answers: Array<T | Error>): () => Promis
   };
 }
 
+/**
+ * An activity that never finishes on its own: it heartbeats until its cancel arrives (which it learns through the
+ * heartbeat's answer), records that it saw it, and stops, as the real ones do through the call's AbortSignal.
+ */
+async function runUntilCancelled(seen: { cancelled: number }): Promise<never> {
+  const context = Context.current();
+  const timer = setInterval(() => context.heartbeat(), 200);
+  try {
+    await context.cancelled;
+  } catch (error) {
+    seen.cancelled++;
+    throw error;
+  } finally {
+    clearInterval(timer);
+  }
+  throw new Error('unreachable: `cancelled` only rejects');
+}
+
 export interface FakeActivitiesOptions {
+  /** order.score: each call takes the next proposal; `'invalid'` answers as a schema-invalid model output. */
+  scores?: Array<OrderScoreProposal | 'invalid' | Error>;
+  /** These steps run until the job is cancelled. */
+  hangIn?: Array<'extractText' | 'scoreOrder'>;
   documentType?: 'invoice' | 'other';
   extractions?: Array<ExtractInvoiceFieldsResult | Error>;
   extractText?: Array<{ textKey: string } | Error>;
@@ -63,7 +86,9 @@ export interface FakeActivitiesOptions {
 
 /** Typed against the real activities, with a record of every call the workflow made. */
 export function fakeActivities(options: FakeActivitiesOptions = {}) {
-  const calls = { extractText: 0, classifyDocument: 0, extractInvoiceFields: 0, postInvoiceToLedger: 0 };
+  const calls = { extractText: 0, classifyDocument: 0, extractInvoiceFields: 0, postInvoiceToLedger: 0, scoreOrder: 0, cancelled: 0 };
+  const hangIn = new Set(options.hangIn ?? []);
+  const scoreAnswers = script('scoreOrder', options.scores ?? []);
   const posted: Invoice[] = [];
   const webhooks: DeliverWebhookInput[] = [];
   const textAnswers = script('extractText', options.extractText ?? [{ textKey: 'texts/t/abc.txt' }]);
@@ -74,6 +99,7 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
   const activities: InvoiceActivities = {
     async extractText() {
       calls.extractText++;
+      if (hangIn.has('extractText')) return runUntilCancelled(calls);
       const { textKey } = await textAnswers();
       return { textKey, characters: 1200, pages: 1, attempt: attempt() };
     },
@@ -97,6 +123,13 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
       if (failure) throw failure;
       posted.push(invoice);
       return { entryId: `led_${posted.length}`, replayed: false, attempt: attempt() };
+    },
+    async scoreOrder() {
+      calls.scoreOrder++;
+      if (hangIn.has('scoreOrder')) return runUntilCancelled(calls);
+      const answer = await scoreAnswers();
+      if (answer === 'invalid') return { outcome: 'schema_invalid', errors: ['/score must be <= 1'], usage: callUsage, attempt: attempt() };
+      return { outcome: 'valid', proposal: answer, usage: callUsage, attempt: attempt() };
     },
     async deliverWebhook(input) {
       webhooks.push(input);

@@ -3,10 +3,19 @@ import type { DocumentActivities } from '../../activities';
 import type { ProcessDocumentChunkInput } from '../../activities/document/document-contracts';
 import { ModelRequestInvalidError } from '../../common/errors';
 import type { Usage } from '../../common/job';
+import type { DocumentJobSettings } from '../../common/job-types/document/document-job';
 
 export const chunkUsage: Usage = { inputTokens: 900, outputTokens: 60, costUsd: 0.0005, calls: 2 };
 export const reduceUsage: Usage = { inputTokens: 5000, outputTokens: 400, costUsd: 0.007, calls: 1 };
 export const PAGES_PER_CHUNK = 3;
+/** What the fake worker's DOCUMENT_* settings are; a job's `settings` override them as the real step does. */
+export const workerSettings: DocumentJobSettings = {
+  maxPages: 500,
+  chunkTokens: 800,
+  chunksPerGroup: 4,
+  parallelGroups: 3,
+  parallelChunks: 2,
+};
 
 export interface FakeDocumentOptions {
   chunks: number;
@@ -33,6 +42,7 @@ export function fakeDocumentActivities(options: FakeDocumentOptions) {
           firstPage: index * PAGES_PER_CHUNK + 1,
           lastPage: (index + 1) * PAGES_PER_CHUNK,
         })),
+        settings: { ...workerSettings, ...input.settings },
         attempt: Context.current().info.attempt,
       };
     },

@@ -36,6 +36,7 @@ describe('GET /jobs/:id Retry-After by status', () => {
     review_expired: null,
     failed: null,
     completed: null,
+    cancelled: null,
   };
 
   test('every status has an expectation here', () => {

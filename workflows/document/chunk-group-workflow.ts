@@ -1,5 +1,5 @@
-import { log, proxyActivities } from '@temporalio/workflow';
-import type { DocumentActivities } from '../../activities';
+import { isCancellation, log, proxyActivities } from '@temporalio/workflow';
+import type { JobActivities } from '../../activities';
 import { currentErrorType, TokenBudgetExhaustedError } from '../../common/errors';
 import type { Usage } from '../../common/job';
 import { addUsage, type ChunkFailure, type ChunkSpan, emptyUsage } from '../../common/job-types/document/document-job';
@@ -8,7 +8,7 @@ import type { Priority } from '../../common/task-queues';
 import { modelCallOptions } from '../activity-options';
 import { summarizeFailure } from './step-failure';
 
-const steps = proxyActivities<DocumentActivities>(modelCallOptions);
+const steps = proxyActivities<JobActivities>(modelCallOptions);
 
 /** A chunk whose every attempt the token budget refused is scheduled again (it never reached a provider) this long. */
 const BUDGET_WAIT_LIMIT_MS = 6 * 60 * 60 * 1000;
@@ -53,6 +53,8 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
         done.push(chunk.index);
         return;
       } catch (error) {
+        // The job was cancelled: the group ends with it.
+        if (isCancellation(error)) throw error;
         const failure = summarizeFailure(error);
         if (failure.billedUsage) usage = addUsage(usage, failure.billedUsage);
         if (currentErrorType(failure.type) === TokenBudgetExhaustedError.name && Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS) {

@@ -1,7 +1,12 @@
-import type { DocumentRef, JobState, Usage } from '../../job';
-import type { Priority } from '../../task-queues';
+import type { DocumentRef, JobStart, JobState, Usage } from '../../job';
+import type { DocumentResult } from './definition';
 
-/** How a document job fans out; from the DOCUMENT_* settings, fixed at submission so a replay sees the same. */
+export type { DocumentResult };
+
+/**
+ * How a document job reads and fans out: the worker's DOCUMENT_* settings, which readDocumentPages returns, so
+ * they are in history and a replay sees the same; a job's input may override any of them (tests, benchmarks).
+ */
 export interface DocumentJobSettings {
   maxPages: number;
   chunkTokens: number;
@@ -10,16 +15,10 @@ export interface DocumentJobSettings {
   parallelChunks: number;
 }
 
-export interface DocumentJobInput {
-  jobId: string;
-  tenantId: string;
-  priority: Priority;
+/** What the API starts a document job with: the common start and the uploaded file, like an invoice. */
+export interface DocumentJobInput extends JobStart {
   document: DocumentRef;
-  settings: DocumentJobSettings;
-  /** How long a job whose step (or chunk) failed for good waits for an operator's retry or abandon. */
-  deadLetterTimeoutMs: number;
-  callbackUrl?: string;
-  submittedAt: string;
+  settings?: Partial<DocumentJobSettings>;
 }
 
 /** What a client sees while the document is read: in the status query and in the memo (readable with no worker). */
@@ -30,17 +29,6 @@ export interface DocumentProgress {
   chunksFailed: number;
   /** Tokens and cost so far, embeddings and summaries together. */
   usage: Usage;
-}
-
-/** Where the results are: S3 keys in the job's bucket, never the vectors themselves. */
-export interface DocumentResult {
-  pages: number;
-  chunks: number;
-  /** One JSON object a line: index, firstPage, lastPage, tokens, text, summary, keyTerms, embedding. */
-  chunksKey: string;
-  /** { title, summary, keyTopics, pages, chunks, model }. */
-  summaryKey: string;
-  title: string;
 }
 
 /** The status query's answer for a document job: the common job state plus its progress and result. */

@@ -1,0 +1,58 @@
+import { Context } from '@temporalio/activity';
+import type { OrderScoreInput, OrderScoreProposal as Proposal } from '../../common/job-types/order-score/order-score';
+import { OrderScoreProposal } from '../../common/job-types/order-score/order-score';
+import type { Usage } from '../../common/job';
+import { validateAgainst } from '../../common/validation';
+import type { ModelGateway, ToolSpec } from '../../gateway/model-call';
+import type { JobContext } from '../contracts';
+import { withHeartbeats } from '../heartbeat';
+import { usageOfCall } from '../usage';
+
+export interface ScoreOrderInput extends JobContext {
+  order: OrderScoreInput;
+}
+
+/** Schema-invalid output is a result, like the invoice extraction's: the workflow sends it to a person. */
+export type ScoreOrderResult =
+  | { outcome: 'valid'; proposal: Proposal; usage: Usage; attempt: number }
+  | { outcome: 'schema_invalid'; errors: string[]; usage: Usage; attempt: number };
+
+export const SCORE_ORDER_SYSTEM =
+  'You assess online orders for payment fraud for a shop’s risk team. Weigh the customer’s history, the payment ' +
+  'checks and where the goods go. Score the risk from 0 (certainly fine) to 1 (certainly fraud), decide approve, ' +
+  'review or decline, and give short reasons a person can check. Answer only through the score_order tool.';
+export const SCORE_ORDER_INSTRUCTION = 'Score the order above.';
+export const SCORE_ORDER_TOOL: ToolSpec = {
+  name: 'score_order',
+  description: 'Record the order’s fraud risk score (0 to 1), the decision and the reasons.',
+  inputSchema: OrderScoreProposal as unknown as Record<string, unknown>,
+};
+/** A score and a few reasons: a short answer, so a small output budget keeps the reservation small. */
+export const SCORE_ORDER_MAX_TOKENS = 512;
+
+export function createScoreOrder(deps: { gateway: ModelGateway; model: string }) {
+  /** One model call through the gateway; heartbeats carry a cancel to the call, which is aborted. */
+  return async function scoreOrder(input: ScoreOrderInput): Promise<ScoreOrderResult> {
+    const { attempt } = Context.current().info;
+    const call = await withHeartbeats((signal) =>
+      deps.gateway.callTool({
+        jobId: input.jobId,
+        priority: input.priority,
+        model: deps.model,
+        system: SCORE_ORDER_SYSTEM,
+        documentText: JSON.stringify(input.order, null, 2),
+        instruction: SCORE_ORDER_INSTRUCTION,
+        tool: SCORE_ORDER_TOOL,
+        maxTokens: SCORE_ORDER_MAX_TOKENS,
+        signal,
+      }),
+    );
+    const usage = usageOfCall(call.usage);
+    const checked = validateAgainst(OrderScoreProposal, call.toolInput);
+    if (!checked.ok) {
+      const reason = call.toolInput === undefined ? [`no ${SCORE_ORDER_TOOL.name} call (stop reason ${call.stopReason})`] : [];
+      return { outcome: 'schema_invalid', errors: [...reason, ...checked.errors], usage, attempt };
+    }
+    return { outcome: 'valid', proposal: checked.value, usage, attempt };
+  };
+}

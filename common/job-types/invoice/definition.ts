@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+import { Invoice } from '../../api-contract/invoice';
+import { closed, ref } from '../../api-contract/schema-kit';
+import { defineJobType } from '../job-type';
+
+/** The first type: an uploaded invoice, read, classified, extracted, reviewed when unsure, posted to the ledger. */
+export const invoiceJobType = defineJobType({
+  name: 'invoice',
+  summary: 'An invoice (PDF or text) extracted into fields and posted to the ledger once approved.',
+  input: { kind: 'file', accepts: [{ contentType: 'application/pdf' }, { contentType: 'text/plain' }] },
+  workflowType: 'invoiceWorkflow',
+  priorities: ['interactive', 'bulk'],
+  defaultPriority: 'interactive',
+  steps: ['extractText', 'classifyDocument', 'extractInvoiceFields', 'postInvoiceToLedger'],
+  result: closed({ fields: ref('Invoice', Invoice), ledgerEntryId: Type.Optional(Type.String()) }),
+  review: { kind: 'confidence' },
+  webhook: { includesResult: false },
+  reviewer: {
+    title: 'Invoice',
+    showsDocument: true,
+    approvalFields: 'Invoice',
+    // The invoice form (reviewer/browser/fields-form.ts) shows the extraction itself, field by field.
+    sections: [],
+  },
+});

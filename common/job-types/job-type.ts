@@ -1,0 +1,93 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { Priority } from '../task-queues';
+
+/**
+ * What one kind of job is, as data: the API, status, SSE, webhooks, listing, CLI, OpenAPI document, dead letters,
+ * replay, metrics and cost know a type only through this (docs/job-types.md). Workflow-safe: no workflow or
+ * activity code here, only names and schemas, so workflows, the API and the reviewer page can all read it.
+ */
+export interface JobTypeDefinition<Name extends string = string, Step extends string = string> {
+  /** The `type` clients send and the first part of every job id: lower case, dots allowed, no colon. */
+  name: Name;
+  /** One line for the OpenAPI document and `slowlane submit --help`. */
+  summary: string;
+  input: JobInput;
+  /** The workflow function's exported name in workflows/index.ts: the Temporal workflow type. */
+  workflowType: string;
+  /** The queues the type's workflow and activities run on: one per priority (common/task-queues.ts). */
+  priorities: readonly Priority[];
+  defaultPriority: Priority;
+  /** The activities the workflow runs, each named after its activity; the job's `step` is one of these or `review`. */
+  steps: readonly Step[];
+  /** The job's `result` once it finished well; also in the webhook of its final event. */
+  result: TSchema;
+  /** What the model proposed while a person decides (shown on the reviewer page); absent when nothing is proposed. */
+  proposal?: TSchema;
+  review: ReviewRule;
+  webhook: WebhookPayload;
+  reviewer: ReviewerView;
+}
+
+/** A file upload (multipart), judged by its bytes, or a JSON body checked against its schema. */
+export type JobInput =
+  | { kind: 'file'; accepts: readonly FileKind[] }
+  | { kind: 'json'; schema: TSchema; description: string };
+
+export interface FileKind {
+  contentType: 'application/pdf' | 'text/plain';
+  /** Over this the upload is refused with 413; absent: the API's own upload limit (API_MAX_UPLOAD_BYTES). */
+  maxBytes?: number;
+}
+
+/**
+ * When a person decides. `confidence`: below the deployment's CONFIDENCE_THRESHOLD (invoice). `score-band`: a
+ * score in [approveBelow, declineFrom) is the grey zone; the bands are defaults that JOB_REVIEW_BANDS overrides.
+ */
+export type ReviewRule =
+  | { kind: 'confidence' }
+  | { kind: 'score-band'; approveBelow: number; declineFrom: number }
+  | { kind: 'none' };
+
+/** The band a score-band type's workflow receives, after the deployment's override (lib/config jobs settings). */
+export interface ScoreBand {
+  approveBelow: number;
+  declineFrom: number;
+}
+
+/** Which statuses are told to the callback URL (as `job.<status>`), and whether the event carries the result. */
+export interface WebhookPayload {
+  includesResult: boolean;
+}
+
+/**
+ * How the reviewer page shows a job of this type: read-only fields picked from the job's `input` and `proposal`
+ * by path, and whether approving means editing fields (the invoice form) or only saying yes or no.
+ */
+export interface ReviewerView {
+  title: string;
+  /** Shows the uploaded document beside the fields (file inputs only). */
+  showsDocument: boolean;
+  /** The component a reviewer approves with, edited in the invoice form; absent: approve carries no fields. */
+  approvalFields?: 'Invoice';
+  sections: readonly ReviewerSection[];
+}
+
+export interface ReviewerSection {
+  heading: string;
+  /** Where the values come from in the Job body. */
+  from: 'input' | 'proposal' | 'result';
+  fields: readonly ReviewerField[];
+}
+
+export interface ReviewerField {
+  label: string;
+  /** Dot-separated path inside `from`, e.g. `customer.accountAgeDays`. */
+  path: string;
+  /** `list` shows an array one item per line; `score` a 0..1 number as a percentage. */
+  format?: 'text' | 'list' | 'score' | 'yes-no';
+}
+
+/** Keeps the literal name, steps and schemas, so the registry can derive the vocabulary's types from its entries. */
+export function defineJobType<const D extends JobTypeDefinition>(definition: D): D {
+  return definition;
+}

@@ -1,0 +1,206 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  CancellationScope,
+  CancelledFailure,
+  condition,
+  isCancellation,
+  log,
+  patched,
+  setHandler,
+  TimeoutFailure,
+} from '@temporalio/workflow';
+import { currentErrorType, type FailureDetails, TokenBudgetExhaustedError } from '../common/errors';
+import type { JobStart, JobState, JobStep, TerminalStatus } from '../common/job';
+import type { JobTypeDefinition } from '../common/job-types/job-type';
+import { statusQuery } from '../common/messages';
+import { DeadLetters, type StepFailure } from './dead-letters';
+import { jobMetrics } from './job-metrics';
+import { JobTracker } from './job-tracker';
+import { notifyClient } from './notifications';
+import { Review } from './review';
+
+/** An operator abandoned a dead-lettered job, or its dead-letter wait expired. */
+class JobAbandoned extends Error {
+  constructor(readonly jobError: StepFailure) {
+    super(jobError.message);
+  }
+}
+
+export type RunStep = <T extends { attempt: number }>(step: JobStep, activity: () => Promise<T>) => Promise<T>;
+
+/**
+ * A step whose every attempt was refused by the shared token budget never reached the provider: nothing is wrong
+ * with the job, the fleet is just busy. It is scheduled again (fresh attempts) instead of parking, for up to this
+ * long in all; past it something is off (a budget far too small for the load) and the job parks as usual.
+ */
+const BUDGET_WAIT_LIMIT_MS = 6 * 60 * 60 * 1000;
+const BUDGET_WAIT_PATCH = 'budget-refusals-reschedule';
+
+/**
+ * What every job workflow shares, whatever its type: the status query, the tracker (status, search attributes,
+ * events), review, dead letters, webhooks, metrics, and the two ways a job ends without finishing well:
+ * cancelled by its client, or abandoned by an operator. A type's workflow only runs its steps in `settle`.
+ */
+export class JobRun {
+  readonly tracker: JobTracker;
+  readonly state: JobState;
+  readonly review: Review;
+  private readonly deadLetters: DeadLetters;
+
+  constructor(
+    private readonly input: JobStart,
+    private readonly jobType: JobTypeDefinition,
+  ) {
+    this.tracker = new JobTracker(input);
+    this.state = this.tracker.state;
+    this.review = new Review(input, this.tracker, jobType.reviewer.approvalFields);
+    this.deadLetters = new DeadLetters(input, this.tracker);
+    setHandler(statusQuery, () => this.state);
+  }
+
+  readonly notify = (): Promise<void> => notifyClient(this.input, this.tracker, this.jobType);
+
+  /** Runs a step; when it fails for good the job parks as a dead letter and, on `retry`, runs the step again. */
+  readonly run: RunStep = async (step, activity) => {
+    const { input, tracker, state } = this;
+    let startedAt = Date.now();
+    for (;;) {
+      tracker.setStatus('processing', step);
+      try {
+        const result = await activity();
+        // An activity that finished just as the cancel came: its result is not acted on.
+        if (CancellationScope.current().consideredCancelled) throw new CancelledFailure('the job was cancelled');
+        state.attempts[step] = result.attempt;
+        jobMetrics.stepFinished({ priority: input.priority, step, outcome: 'completed', durationMs: Date.now() - startedAt });
+        return result;
+      } catch (error) {
+        // A cancelled job is not a failed step: the cancel ends the job (settle), it does not park it.
+        if (isCancellation(error)) throw error;
+        const jobError = describeFailure(step, error);
+        const billed = failureDetailsOf(error)?.billedUsage;
+        if (billed) tracker.addUsage(billed);
+        if (
+          currentErrorType(jobError.type) === TokenBudgetExhaustedError.name &&
+          Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS &&
+          patched(BUDGET_WAIT_PATCH)
+        ) {
+          log.info('every attempt was refused by the token budget; scheduling the step again', { step });
+          continue;
+        }
+        jobMetrics.stepFinished({ priority: input.priority, step, outcome: 'failed', durationMs: Date.now() - startedAt });
+        const outcome = await this.deadLetters.park(jobError, this.notify);
+        if (outcome !== 'retry') {
+          throw new JobAbandoned(
+            outcome === 'expired' ? { ...jobError, message: `${jobError.message} (dead letter expired)` } : jobError,
+          );
+        }
+        log.info('operator retries the failed step', { step });
+        startedAt = Date.now();
+      }
+    }
+  };
+
+  /**
+   * Parks the job with a failure that belongs to no single activity (a fan-out's failed chunks) until an operator
+   * decides: returns on `retry`, and on `abandon` or expiry ends the job as a failed step does.
+   */
+  async park(error: StepFailure): Promise<void> {
+    const outcome = await this.deadLetters.park(error, this.notify);
+    if (outcome !== 'retry') {
+      throw new JobAbandoned(outcome === 'expired' ? { ...error, message: `${error.message} (dead letter expired)` } : error);
+    }
+    log.info('operator retries the failed step', { step: error.step });
+  }
+
+  private reportFinished(status: TerminalStatus): void {
+    jobMetrics.jobFinished({
+      jobType: this.jobType.name,
+      priority: this.input.priority,
+      status,
+      durationMs: Date.now() - Date.parse(this.input.submittedAt),
+      usage: this.state.usage,
+    });
+  }
+
+  /** Ends the job in a final status of its own choosing, tells the client, and returns what the job knows. */
+  async finish(status: Exclude<TerminalStatus, 'failed' | 'cancelled'>): Promise<JobState> {
+    this.tracker.setStatus(status);
+    this.reportFinished(status);
+    await this.notify();
+    await condition(allHandlersFinished);
+    return this.state;
+  }
+
+  /**
+   * Runs the type's steps. A cancel (POST /jobs/:id/cancel, i.e. a Temporal cancel request) reaches whatever the
+   * job awaits: an activity (which learns it at its next heartbeat), a review, a dead letter, a child. The job
+   * then ends `cancelled`, its bookkeeping in a scope the cancel cannot interrupt. An abandoned dead letter fails
+   * the workflow with the job's state in the failure's details.
+   */
+  async settle(steps: () => Promise<JobState>): Promise<JobState> {
+    try {
+      return await steps();
+    } catch (error) {
+      if (isCancellation(error)) return CancellationScope.nonCancellable(() => this.endCancelled());
+      if (!(error instanceof JobAbandoned)) throw error;
+      const { state, tracker } = this;
+      state.error = error.jobError;
+      tracker.setStatus('failed', error.jobError.step, error.jobError);
+      this.reportFinished('failed');
+      await this.notify();
+      await condition(allHandlersFinished);
+      throw ApplicationFailure.create({
+        type: error.jobError.type,
+        message: `${error.jobError.step ?? 'job'} failed: ${error.jobError.message}`,
+        nonRetryable: true,
+        details: [state],
+      });
+    }
+  }
+
+  private async endCancelled(): Promise<JobState> {
+    log.info('job cancelled', { step: this.state.step });
+    this.tracker.setStatus('cancelled', this.state.step);
+    this.reportFinished('cancelled');
+    await this.notify();
+    await condition(allHandlersFinished);
+    return this.state;
+  }
+}
+
+/**
+ * Past this point a job finishes even if a cancel arrives: what it starts (a ledger post) cannot be taken back, so
+ * a cancel that comes while it runs is too late. A cancel that came before it still ends the job here.
+ */
+export async function beyondCancel<T>(work: () => Promise<T>): Promise<T> {
+  if (CancellationScope.current().consideredCancelled) throw new CancelledFailure('the job was cancelled');
+  return CancellationScope.nonCancellable(work);
+}
+
+/** The first detail of an activity's ApplicationFailure (lib/failures.ts): its attempt, and any billed usage. */
+function failureDetailsOf(error: unknown): FailureDetails | undefined {
+  if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return undefined;
+  return error.cause.details?.[0] as FailureDetails | undefined;
+}
+
+/** What the job reports about a failed step. Anything but an activity failure is a bug: let the task retry. */
+function describeFailure(step: JobStep, error: unknown): StepFailure {
+  if (!(error instanceof ActivityFailure)) throw error;
+  const cause = error.cause;
+  if (cause instanceof ApplicationFailure) {
+    const attempt = failureDetailsOf(error)?.attempt;
+    return {
+      type: cause.type ?? 'Error',
+      message: cause.message,
+      step,
+      retryable: !cause.nonRetryable,
+      ...(attempt !== undefined ? { attempts: attempt } : {}),
+    };
+  }
+  if (cause instanceof TimeoutFailure) {
+    return { type: 'Timeout', message: `${step} timed out (${cause.timeoutType})`, step, retryable: true };
+  }
+  return { type: cause?.name ?? 'ActivityFailure', message: cause?.message ?? error.message, step, retryable: true };
+}
