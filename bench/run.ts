@@ -1,4 +1,5 @@
 import { runClientsBenchmark } from './clients';
+import { runDocumentBenchmark } from './document';
 import { runOverheadBenchmark } from './overhead';
 import { runQuotaBenchmark } from './quota';
 import { runWorkerStartBenchmark } from './worker-start';
@@ -9,6 +10,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   clients: runClientsBenchmark,
   overhead: runOverheadBenchmark,
   'worker-start': runWorkerStartBenchmark,
+  document: runDocumentBenchmark,
 };
 
 async function main(): Promise<void> {
