@@ -44,6 +44,8 @@ export const apiErrors = {
     new ApiError(409, 'not_awaiting_review', `the job is ${status}, not awaiting review; it was already decided or moved on`, {
       status,
     }),
+  jobFinished: (status: string) =>
+    new ApiError(409, 'job_finished', `the job is already ${status}; a finished job cannot be cancelled`, { status }),
   invalidFields: (errors: string[]) =>
     new ApiError(422, 'invalid_fields', 'the fields do not match the invoice schema; fix the listed fields', { errors }),
   temporalUnavailable: () =>

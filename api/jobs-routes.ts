@@ -4,8 +4,12 @@ import type { ErrorObject } from 'ajv/dist/2020';
 import { LIST_PAGE_SIZE } from '../common/api-contract/job-list';
 import type { Submission } from '../common/api-contract/submission';
 import { IDEMPOTENCY_KEY_PATTERN } from '../common/job-id';
+import type { JobTypeDefinition } from '../common/job-types/job-type';
+import { jobTypeNamed } from '../common/job-types/registry';
+import type { Priority } from '../common/task-queues';
 import type { SubmitReviewInput } from '../common/messages';
 import { checkCallbackUrl } from '../lib/callback-url';
+import type { Tenant } from '../lib/config/tenants';
 import type { Config } from '../lib/config';
 import { apiErrors } from './api-error';
 import { authenticate, callerOf } from './auth';
@@ -36,8 +40,44 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
   const reviewers = authenticate(config.tenants, ['api', 'reviewer']);
   const uploads = tenantSlots(config.api.maxUploadsPerTenant);
 
+  /** The job's callback URL: its own, else the tenant's default, refused when it points somewhere it may not. */
+  function callbackUrlFor(given: string | undefined, tenant: Tenant): string | undefined {
+    const callbackUrl = given ?? tenant.defaultCallbackUrl;
+    if (callbackUrl !== undefined) {
+      const checked = checkCallbackUrl(callbackUrl, { allowPrivate: config.clients.allowPrivateCallbackUrls });
+      const what = given !== undefined ? 'field "callbackUrl"' : "the tenant's defaultCallbackUrl";
+      if (!checked.ok) throw apiErrors.invalidRequest(`${what} ${checked.reason}`, { field: 'callbackUrl' });
+    }
+    return callbackUrl;
+  }
+
+  function answerSubmission(res: Response, { job, replayed }: { job: Submission & { links: Submission['links'] }; replayed: boolean }): void {
+    res.status(202).location(job.links.self ?? '').set('Idempotent-Replayed', String(replayed));
+    const submission: Submission = { jobId: job.jobId, status: job.status, links: job.links };
+    res.json(submission);
+  }
+
   router.post('/jobs', apiCallers, async (req: Request, res: Response) => {
     const keyHeader = idempotencyKeyOf(req);
+    // A JSON body names a JSON-input type (order.score, …); a multipart form uploads a file for a file type.
+    if (req.is('application/json')) {
+      const request = checkRequest(requestValidators.submitJobRequest, req.body, { example: SUBMIT_EXAMPLE });
+      const jobType = jobTypeNamed(request.type) as JobTypeDefinition;
+      const tenant = callerOf(res).tenant;
+      const callbackUrl = callbackUrlFor(request.callbackUrl, tenant);
+      answerSubmission(
+        res,
+        await jobs.submitJson({
+          jobType,
+          tenantId: tenant.id,
+          idempotencyKey: keyHeader ?? randomUUID(),
+          priority: priorityFor(jobType, request.priority),
+          input: request.input,
+          ...(callbackUrl !== undefined ? { callbackUrl } : {}),
+        }),
+      );
+      return;
+    }
     const release = uploads.tryAcquire(callerOf(res).tenant.id);
     if (!release) throw apiErrors.tooManyRequests('uploads', uploads.limit, UPLOAD_RETRY_AFTER_SECONDS);
     // Held until the spooled file is gone: the slot stands for disk space as much as for the request.
@@ -46,24 +86,19 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
       upload = await receiveUpload(req, { maxBytes: config.api.maxUploadBytes, tmpDir: config.api.uploadTmpDir });
       // The file part stands in as its name: its bytes were judged by receiveUpload.
       const form = checkRequest(requestValidators.submitJobForm, { ...upload.fields, file: upload.fileName });
-      const priority = form.priority ?? 'interactive';
+      const jobType = jobTypeNamed(form.type) as JobTypeDefinition;
       const tenant = callerOf(res).tenant;
-      const callbackUrl = form.callbackUrl ?? tenant.defaultCallbackUrl;
-      if (callbackUrl !== undefined) {
-        const checked = checkCallbackUrl(callbackUrl, { allowPrivate: config.clients.allowPrivateCallbackUrls });
-        const what = form.callbackUrl !== undefined ? 'field "callbackUrl"' : "the tenant's defaultCallbackUrl";
-        if (!checked.ok) throw apiErrors.invalidRequest(`${what} ${checked.reason}`, { field: 'callbackUrl' });
-      }
-      const { job, replayed } = await jobs.submit({
-        tenantId: tenant.id,
-        idempotencyKey: keyHeader ?? randomUUID(),
-        priority,
-        upload,
-        ...(callbackUrl !== undefined ? { callbackUrl } : {}),
-      });
-      res.status(202).location(job.links.self ?? '').set('Idempotent-Replayed', String(replayed));
-      const submission: Submission = { jobId: job.jobId, status: job.status, links: job.links };
-      res.json(submission);
+      const callbackUrl = callbackUrlFor(form.callbackUrl, tenant);
+      answerSubmission(
+        res,
+        await jobs.submitFile(jobType, {
+          tenantId: tenant.id,
+          idempotencyKey: keyHeader ?? randomUUID(),
+          priority: priorityFor(jobType, form.priority),
+          upload,
+          ...(callbackUrl !== undefined ? { callbackUrl } : {}),
+        }),
+      );
     } finally {
       await upload?.cleanup();
       release();
@@ -74,12 +109,14 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
     const { limit } = req.query;
     // Query values are text; the limit is read as a number the way the query schema's integer expects.
     const query = checkRequest(requestValidators.listJobsQuery, {
+      type: req.query.type,
       status: req.query.status,
       limit: limit === undefined ? undefined : Number(limit),
       pageToken: req.query.pageToken,
     });
     res.json(
       await jobs.list(callerOf(res).tenant.id, {
+        ...(query.type ? { type: query.type } : {}),
         ...(query.status ? { status: query.status } : {}),
         pageSize: query.limit ?? LIST_PAGE_SIZE.default,
         ...(query.pageToken ? { pageToken: query.pageToken } : {}),
@@ -94,6 +131,11 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
     res.json(job);
   });
 
+  router.post('/jobs/:id/cancel', apiCallers, async (req: Request, res: Response) => {
+    const { job, closed } = await jobs.cancel(callerOf(res).tenant.id, String(req.params.id));
+    res.status(closed ? 200 : 202).json(job);
+  });
+
   router.post('/jobs/:id/review', reviewers, async (req: Request, res: Response) => {
     const key = idempotencyKeyOf(req);
     const caller = callerOf(res);
@@ -104,6 +146,17 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
   });
 
   return router;
+}
+
+const SUBMIT_EXAMPLE = '{"type":"order.score","input":{...}} (file types upload a multipart form instead)';
+
+/** The request's priority, else the type's default; a type runs only on the queues it names. */
+function priorityFor(jobType: JobTypeDefinition, requested: Priority | undefined): Priority {
+  const priority = requested ?? jobType.defaultPriority;
+  if (!jobType.priorities.includes(priority)) {
+    throw apiErrors.invalidRequest(`${jobType.name} jobs run at ${jobType.priorities.join(' or ')}, not ${priority}`, { field: 'priority' });
+  }
+  return priority;
 }
 
 const REVIEW_EXAMPLE = '{"decision":"approve","fields":{...}} or {"decision":"reject","reason":"..."}';

@@ -1,4 +1,5 @@
 import type { Job } from '../common/api-contract/job';
+import { createCancelJob } from './jobs/cancel-job';
 import { createJobEvents } from './jobs/job-events';
 import { createOpenDocument } from './jobs/job-document';
 import { createJobReader } from './jobs/job-reader';
@@ -14,10 +15,11 @@ export type { JobEvents } from './jobs/job-events';
 export function createJobsService(deps: JobsDeps) {
   const reader = createJobReader(deps);
   return {
-    submit: createSubmitJob(deps, reader),
+    ...createSubmitJob(deps, reader),
     get: async (tenantId: string, jobId: string): Promise<Job> => reader.view(await reader.getOwnedJob(tenantId, jobId)),
     list: createListJobs(deps),
     review: createReviewJob(deps, reader),
+    cancel: createCancelJob(deps, reader),
     events: createJobEvents(reader),
     openDocument: createOpenDocument(deps, reader),
   };

@@ -37,6 +37,7 @@ function compiled<T>(ref: string): ValidateFunction<T> {
 /** What the routes check requests with, compiled once at start so a broken schema fails the process, not a request. */
 export const requestValidators = {
   submitJobForm: validatorFor('SubmitJobForm'),
+  submitJobRequest: validatorFor('SubmitJobRequest'),
   reviewRequest: validatorFor('ReviewRequest'),
   replayRequest: validatorFor('ReplayRequest'),
   listJobsQuery: compiled<Static<typeof ListJobsQuery>>(`${CONTRACT_ID}${QUERIES_PATH}ListJobsQuery`),

@@ -1,3 +1,4 @@
+import { JOB_TYPES } from '../common/job-types/registry';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { Counter, Gauge, type Registry } from 'prom-client';
@@ -78,14 +79,16 @@ export interface OpenJobCount {
 
 /** Open jobs per priority and status, counted by Temporal visibility (the workflows are the job records). */
 export async function countOpenJobs(client: Client, config: Pick<Config, 'temporal'>): Promise<OpenJobCount[]> {
-  const counts = PRIORITIES.flatMap((priority) =>
-    OPEN_STATUSES.map(async (status) => {
-      const { count } = await client.workflowService.countWorkflowExecutions({
-        namespace: config.temporal.namespace,
-        query: `JobType = 'invoice' AND Priority = '${priority}' AND JobStatus = '${status}' AND ExecutionStatus = 'Running'`,
-      });
-      return { jobType: 'invoice', priority, status, count: Number(count ?? 0) };
-    }),
+  const counts = JOB_TYPES.flatMap((jobType) =>
+    PRIORITIES.flatMap((priority) =>
+      OPEN_STATUSES.map(async (status) => {
+        const { count } = await client.workflowService.countWorkflowExecutions({
+          namespace: config.temporal.namespace,
+          query: `JobType = '${jobType}' AND Priority = '${priority}' AND JobStatus = '${status}' AND ExecutionStatus = 'Running'`,
+        });
+        return { jobType, priority, status, count: Number(count ?? 0) };
+      }),
+    ),
   );
   return Promise.all(counts);
 }

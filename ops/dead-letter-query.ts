@@ -1,3 +1,4 @@
+import { JOB_WORKFLOW_TYPES } from '../common/job-types/registry';
 import { errorTypeAliases } from '../common/errors';
 import type { JobStep } from '../common/job';
 import { TENANT_ID_PATTERN } from '../common/job-id';
@@ -15,6 +16,11 @@ export interface DeadLetterFilter {
   newerThanMs?: number;
 }
 
+/** Every registered type's workflow (common/job-types/registry.ts): webhook deliveries share the namespace. */
+export function jobWorkflowsClause(): string {
+  return `WorkflowType IN (${JOB_WORKFLOW_TYPES.map((type) => `'${type}'`).join(', ')})`;
+}
+
 export class InvalidFilterError extends Error {
   override readonly name = 'InvalidFilter';
 }
@@ -24,7 +30,7 @@ export class InvalidFilterError extends Error {
  * tool's `--query` and the Web UI's search box. Values are checked against their patterns, never quoted blindly.
  */
 export function deadLetterQuery(filter: DeadLetterFilter, now = new Date()): string {
-  const clauses = [`WorkflowType = 'invoiceWorkflow'`, `ExecutionStatus = 'Running'`, `JobStatus = 'dead_letter'`];
+  const clauses = [jobWorkflowsClause(), `ExecutionStatus = 'Running'`, `JobStatus = 'dead_letter'`];
   if (filter.step !== undefined) {
     if (!JOB_STEPS.includes(filter.step)) throw new InvalidFilterError(`step must be one of ${JOB_STEPS.join(', ')}`);
     const names = recordedNamesOf(filter.step).map((name) => `'${name}'`);

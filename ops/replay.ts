@@ -1,3 +1,5 @@
+import { jobTypeOfWorkflow } from '../common/job-types/registry';
+import { jobWorkflowsClause } from './dead-letter-query';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   type Client,
@@ -52,7 +54,7 @@ export async function replayJob(client: Client, jobId: string, options: ReplayOp
     throw error;
   }
   // Webhook deliveries share the namespace; resetting one of those is not a job's replay.
-  if (description.type !== 'invoiceWorkflow') {
+  if (!jobTypeOfWorkflow(description.type)) {
     return { jobId, action: 'not_found', detail: `no such job (${jobId} is a ${description.type})` };
   }
   const execution = description.status.name;
@@ -174,10 +176,10 @@ export async function replayJobs(client: Client, jobIds: AsyncIterable<string> |
   return { outcomes, summary: summarize(outcomes) };
 }
 
-/** Job ids matching a visibility query, restricted to invoice jobs; a job with several runs counts once. */
+/** Job ids matching a visibility query, restricted to jobs (of any type); a job with several runs counts once. */
 export async function* jobsMatching(client: Client, query: string): AsyncIterable<string> {
   const seen = new Set<string>();
-  for await (const workflow of client.workflow.list({ query: `WorkflowType = 'invoiceWorkflow' AND (${query})` })) {
+  for await (const workflow of client.workflow.list({ query: `${jobWorkflowsClause()} AND (${query})` })) {
     if (seen.has(workflow.workflowId)) continue;
     seen.add(workflow.workflowId);
     yield workflow.workflowId;

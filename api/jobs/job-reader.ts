@@ -4,11 +4,10 @@ import type { Job } from '../../common/api-contract/job';
 import { compact } from '../../common/compact';
 import { parseJobId } from '../../common/job-id';
 import { errorWithCurrentStep, stepNamed } from '../../common/job-steps';
-import { isTerminal, type JobError, type JobState, type JobStatus, type JobType } from '../../common/job';
+import { isTerminal, type JobError, type JobStart, type JobState, type JobStatus, type JobType } from '../../common/job';
 import { statusQuery } from '../../common/messages';
 import { JobStatusKey, JobStepKey, JobTypeKey, TenantIdKey } from '../../common/search-attributes';
 import type { Priority } from '../../common/task-queues';
-import type { invoiceWorkflow } from '../../workflows';
 import { apiErrors } from '../api-error';
 import { currentAttemptOf } from '../current-attempt';
 import { jobLinks } from './job-links';
@@ -52,6 +51,7 @@ export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config'>) {
     const status = (attribute(JobStatusKey) as JobStatus | undefined) ?? 'queued';
     return compact({
       jobId: description.workflowId,
+      // Jobs started before the registry all were invoices; their JobType was always written, this is a fallback.
       type: (attribute(JobTypeKey) as JobType | undefined) ?? 'invoice',
       // A run the server ended (terminated, timed out) never got to write its own final status.
       status: running || isTerminal(status) ? status : 'failed',
@@ -67,7 +67,7 @@ export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config'>) {
 
   /** The detail only the workflow knows: its result when closed, else the status query if a worker answers. */
   async function stateOf(description: WorkflowExecutionDescription): Promise<JobState | undefined> {
-    const handle = client.workflow.getHandle<typeof invoiceWorkflow>(description.workflowId);
+    const handle = client.workflow.getHandle<(input: JobStart) => Promise<JobState>>(description.workflowId);
     switch (description.status.name) {
       case 'COMPLETED':
         return handle.result();

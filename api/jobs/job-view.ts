@@ -4,6 +4,12 @@ import type { JobState } from '../../common/job';
 /** What the server alone knows of a job (search attributes, memo, close time): enough to answer with no worker. */
 export type JobBase = Pick<Job, 'jobId' | 'type' | 'status' | 'step' | 'priority' | 'fileName' | 'submittedAt' | 'closedAt' | 'error' | 'currentAttempt'>;
 
+/** A type's result once it finished well; an invoice's is what it posted (its workflow keeps the fields apart). */
+function resultOf(state: JobState): Job['result'] {
+  if (state.result !== undefined) return state.result;
+  return state.fields && state.status === 'posted' ? { fields: state.fields, ledgerEntryId: state.ledgerEntryId } : undefined;
+}
+
 /** The job as a client sees it: the server's part, and the workflow's when a worker answered. */
 export function toJobView(base: JobBase, state: JobState | undefined, links: Record<string, string>): Job {
   if (!state) return { ...base, detailed: false, links };
@@ -20,7 +26,9 @@ export function toJobView(base: JobBase, state: JobState | undefined, links: Rec
     rawModelOutput: state.rawModelOutput,
     reviewDeadline: state.reviewDeadline,
     review: state.review,
-    result: state.fields && state.status === 'posted' ? { fields: state.fields, ledgerEntryId: state.ledgerEntryId } : undefined,
+    input: state.input as Job['input'],
+    proposal: state.proposal as Job['proposal'],
+    result: resultOf(state),
     error: state.error,
     deadLetter: state.status === 'dead_letter' ? state.deadLetter : undefined,
     usage: state.usage,

@@ -1,6 +1,7 @@
 import type { JobList, JobSummary } from '../../common/api-contract/job-list';
 import { compact } from '../../common/compact';
-import type { JobStatus } from '../../common/job';
+import type { JobStatus, JobType } from '../../common/job';
+import { JOB_TYPES } from '../../common/job-types/registry';
 import { stepNamed } from '../../common/job-steps';
 import { apiErrors } from '../api-error';
 import { jobLinks } from './job-links';
@@ -8,6 +9,7 @@ import type { JobsDeps } from './jobs-deps';
 import { pageTokensFor } from './page-tokens';
 
 export interface ListJobsFilter {
+  type?: JobType;
   status?: JobStatus;
   pageSize: number;
   pageToken?: string;
@@ -20,7 +22,9 @@ export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
     payload ? client.options.loadedDataConverter.payloadConverter.fromPayload(payload as never) : undefined;
 
   return async function listJobs(tenantId: string, filter: ListJobsFilter): Promise<JobList> {
-    const clauses = [`TenantId = '${tenantId}'`, `JobType = 'invoice'`];
+    // Jobs only (webhook deliveries share the namespace and the tenant); the types come from the registry.
+    const clauses = [`TenantId = '${tenantId}'`, `JobType IN (${JOB_TYPES.map((type) => `'${type}'`).join(', ')})`];
+    if (filter.type) clauses.push(`JobType = '${filter.type}'`);
     if (filter.status) clauses.push(`JobStatus = '${filter.status}'`);
     const query = clauses.join(' AND ');
     const pageTokens = pageTokensFor(config.api.pageTokenSecret, query);
@@ -40,6 +44,7 @@ export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
       const jobId = execution.execution?.workflowId ?? '';
       return compact({
         jobId,
+        type: decode(fields.JobType) as JobType | undefined,
         status: (decode(fields.JobStatus) as JobStatus | undefined) ?? 'queued',
         step: stepNamed(decode(fields.JobStep)),
         priority: decode(memoFields.priority) as JobSummary['priority'],

@@ -5,7 +5,7 @@ import type { JobState } from '../../common/job';
 import { submitReviewUpdate, type SubmitReviewInput } from '../../common/messages';
 import { ReviewDeadlineKey } from '../../common/search-attributes';
 import { validateInvoice } from '../../common/validation';
-import type { invoiceWorkflow } from '../../workflows';
+import { jobTypeNamed } from '../../common/job-types/registry';
 import { apiErrors } from '../api-error';
 import { canonicalJson } from '../../common/canonical-json';
 import type { JobReader } from './job-reader';
@@ -37,10 +37,17 @@ export function createReviewJob(deps: Pick<JobsDeps, 'client'>, reader: JobReade
     // Fields are judged only while the job awaits review; once it moved on they no longer matter, and the Update
     // below answers: the same Update id (a resend) gets its first answer, a new decision the validator's 409.
     if (status === 'awaiting_review' && review.decision === 'approve') {
-      const checked = validateInvoice(review.fields);
-      if (!checked.ok) throw apiErrors.invalidFields(checked.errors);
+      // The type says whether approving means sending fields (an invoice's) or only saying yes.
+      const approvalFields = jobTypeNamed(reader.baseOf(description).type)?.reviewer.approvalFields;
+      if (approvalFields === undefined && review.fields !== undefined) {
+        throw apiErrors.invalidFields(['/fields: this job type is approved as it is; send no fields']);
+      }
+      if (approvalFields !== undefined) {
+        const checked = validateInvoice(review.fields);
+        if (!checked.ok) throw apiErrors.invalidFields(checked.errors);
+      }
     }
-    const handle = client.workflow.getHandle<typeof invoiceWorkflow>(jobId);
+    const handle = client.workflow.getHandle(jobId);
     try {
       await client.withDeadline(Date.now() + REVIEW_DEADLINE_MS, () =>
         handle.executeUpdate(submitReviewUpdate, { args: [review], ...(requestId ? { updateId: requestId } : {}) }),

@@ -1,32 +1,54 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { type WorkflowExecutionDescription, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Job } from '../../common/api-contract/job';
+import { canonicalJson } from '../../common/canonical-json';
 import { jobIdFor } from '../../common/job-id';
-import type { InvoiceJobInput } from '../../common/job';
+import type { JobStart, JobType } from '../../common/job';
+import type { JobTypeDefinition, ScoreBand } from '../../common/job-types/job-type';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { type Priority, taskQueueFor } from '../../common/task-queues';
 import { objectKeys } from '../../lib/object-store';
-import type { invoiceWorkflow } from '../../workflows';
 import { apiErrors } from '../api-error';
 import type { ReceivedUpload } from '../multipart-upload';
 import type { JobReader } from './job-reader';
 import type { JobsDeps } from './jobs-deps';
 
-export interface SubmitJobInput {
+interface SubmitBase {
   tenantId: string;
   idempotencyKey: string;
   priority: Priority;
-  upload: ReceivedUpload;
   callbackUrl?: string;
+}
+
+export interface SubmitJobInput extends SubmitBase {
+  upload: ReceivedUpload;
+}
+
+export interface SubmitJsonJobInput extends SubmitBase {
+  jobType: JobTypeDefinition;
+  /** Already checked against the type's input schema by the route. */
+  input: unknown;
 }
 
 export interface SubmitJobResult {
   job: Job;
-  /** True when the key named an existing job with the same file: nothing new was started. */
+  /** True when the key named an existing job with the same input: nothing new was started. */
   replayed: boolean;
 }
 
-/** `POST /jobs`: stores the document and starts its workflow, or finds the job the Idempotency-Key already names. */
+/** What the API writes into the memo of every job, and the workflow type and its first argument. */
+interface JobLaunch {
+  jobType: JobTypeDefinition;
+  jobId: string;
+  /** The input's fingerprint: the same key with another input is a 409. */
+  inputSha256: string;
+  workflowInput: JobStart;
+  memo: Record<string, unknown>;
+  summary: string;
+}
+
+/** `POST /jobs`: stores a file (or takes a JSON input) and starts the type's workflow, or finds the job the Idempotency-Key names. */
 export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
   const { client, store, config } = deps;
 
@@ -35,8 +57,60 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
     return { job: reader.summary(existing), replayed: true };
   }
 
-  return async function submitJob(input: SubmitJobInput): Promise<SubmitJobResult> {
-    const jobId = jobIdFor('invoice', input.tenantId, input.idempotencyKey);
+  /** The settings every job starts with, whatever its type; a type reads the ones it needs. */
+  function jobStart(jobType: JobTypeDefinition, jobId: string, base: SubmitBase, submittedAt: string): JobStart & { scoreBand?: ScoreBand } {
+    const { review } = jobType;
+    const scoreBand =
+      review.kind === 'score-band'
+        ? (config.jobs.reviewBands[jobType.name] ?? { approveBelow: review.approveBelow, declineFrom: review.declineFrom })
+        : undefined;
+    return {
+      jobId,
+      tenantId: base.tenantId,
+      priority: base.priority,
+      confidenceThreshold: config.jobs.confidenceThreshold,
+      reviewTimeoutMs: config.jobs.reviewTimeoutMs,
+      maxExtractionTries: config.jobs.maxExtractionTries,
+      deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
+      ...(base.callbackUrl ? { callbackUrl: base.callbackUrl } : {}),
+      ...(scoreBand ? { scoreBand } : {}),
+      submittedAt,
+    };
+  }
+
+  async function launch(plan: JobLaunch, priority: Priority, tenantId: string): Promise<SubmitJobResult> {
+    const { jobId, jobType } = plan;
+    try {
+      await client.workflow.start(jobType.workflowType, {
+        workflowId: jobId,
+        taskQueue: taskQueueFor(priority, config.temporal.taskQueuePrefix),
+        args: [plan.workflowInput],
+        // A racing duplicate joins the running job; a finished one is never started again.
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        memo: plan.memo,
+        typedSearchAttributes: [
+          { key: TenantIdKey, value: tenantId },
+          { key: JobTypeKey, value: jobType.name },
+          { key: JobStatusKey, value: 'queued' },
+          { key: PriorityKey, value: priority },
+          { key: NeedsReviewKey, value: false },
+        ],
+        staticSummary: plan.summary,
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+    const description = await reader.describe(jobId);
+    if (!description) throw apiErrors.temporalUnavailable();
+    if (reader.memoOf(description).inputSha256 !== plan.inputSha256) throw apiErrors.idempotencyKeyReused(jobId);
+    // Under a race both callers may have started "the" job; only one run exists, and both report it.
+    return { job: reader.summary(description), replayed: reader.memoOf(description).submittedAt !== plan.memo.submittedAt };
+  }
+
+  /** A file-input type (multipart upload): the bytes go to the object store, the workflow gets their reference. */
+  async function submitFile(jobType: JobTypeDefinition, input: SubmitJobInput): Promise<SubmitJobResult> {
+    const jobId = jobIdFor(jobType.name as JobType, input.tenantId, input.idempotencyKey);
     const existing = await reader.describe(jobId);
     if (existing) return replayOrConflict(existing, input.upload.sha256);
 
@@ -46,10 +120,8 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
       contentLength: input.upload.sizeBytes,
     });
     const submittedAt = new Date().toISOString();
-    const workflowInput: InvoiceJobInput = {
-      jobId,
-      tenantId: input.tenantId,
-      priority: input.priority,
+    const workflowInput = {
+      ...jobStart(jobType, jobId, input, submittedAt),
       document: {
         bucket: store.bucket,
         key,
@@ -58,14 +130,8 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
         sizeBytes: input.upload.sizeBytes,
         fileName: input.upload.fileName,
       },
-      confidenceThreshold: config.jobs.confidenceThreshold,
-      reviewTimeoutMs: config.jobs.reviewTimeoutMs,
-      maxExtractionTries: config.jobs.maxExtractionTries,
-      deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
-      ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
-      submittedAt,
     };
-    const memo: Record<string, unknown> = {
+    const memo = {
       inputSha256: input.upload.sha256,
       fileName: input.upload.fileName,
       priority: input.priority,
@@ -73,31 +139,23 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
       tenantId: input.tenantId,
       sizeBytes: input.upload.sizeBytes,
     };
-    try {
-      await client.workflow.start<typeof invoiceWorkflow>('invoiceWorkflow', {
-        workflowId: jobId,
-        taskQueue: taskQueueFor(input.priority, config.temporal.taskQueuePrefix),
-        args: [workflowInput],
-        // A racing duplicate joins the running job; a finished one is never started again.
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        memo,
-        typedSearchAttributes: [
-          { key: TenantIdKey, value: input.tenantId },
-          { key: JobTypeKey, value: 'invoice' },
-          { key: JobStatusKey, value: 'queued' },
-          { key: PriorityKey, value: input.priority },
-          { key: NeedsReviewKey, value: false },
-        ],
-        staticSummary: `${input.upload.fileName} · ${input.tenantId} · ${input.priority}`,
-      });
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    }
-    const description = await reader.describe(jobId);
-    if (!description) throw apiErrors.temporalUnavailable();
-    if (reader.memoOf(description).inputSha256 !== input.upload.sha256) throw apiErrors.idempotencyKeyReused(jobId);
-    // Under a race both callers may have started "the" job; only one run exists, and both report it.
-    return { job: reader.summary(description), replayed: reader.memoOf(description).submittedAt !== submittedAt };
-  };
+    const summary = `${input.upload.fileName} · ${input.tenantId} · ${input.priority}`;
+    return launch({ jobType, jobId, inputSha256: input.upload.sha256, workflowInput, memo, summary }, input.priority, input.tenantId);
+  }
+
+  /** A JSON-input type: the input is small and travels in the workflow's arguments. */
+  async function submitJson(input: SubmitJsonJobInput): Promise<SubmitJobResult> {
+    const { jobType } = input;
+    const jobId = jobIdFor(jobType.name as JobType, input.tenantId, input.idempotencyKey);
+    const inputSha256 = createHash('sha256').update(canonicalJson(input.input)).digest('hex');
+    const existing = await reader.describe(jobId);
+    if (existing) return replayOrConflict(existing, inputSha256);
+    const submittedAt = new Date().toISOString();
+    const workflowInput = { ...jobStart(jobType, jobId, input, submittedAt), input: input.input };
+    const memo = { inputSha256, priority: input.priority, submittedAt, tenantId: input.tenantId };
+    const summary = `${jobType.name} · ${input.tenantId} · ${input.priority}`;
+    return launch({ jobType, jobId, inputSha256, workflowInput, memo, summary }, input.priority, input.tenantId);
+  }
+
+  return { submitFile, submitJson };
 }

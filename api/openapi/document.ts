@@ -5,8 +5,8 @@ import { pagePaths } from './page-paths';
 import { bodyRef, type Schema } from './refs';
 import { errors, json } from './responses';
 
-const DESCRIPTION = `Slowlane runs slow AI steps (invoice field extraction) durably on Temporal, outside the HTTP request.
-Submit a document, then follow the job by polling \`GET /jobs/{id}\` (honour \`Retry-After\`), by Server-Sent
+const DESCRIPTION = `Slowlane runs slow AI steps (invoice extraction, order scoring, …: one job type each) durably on Temporal,
+outside the HTTP request. Submit a job (a file, or a JSON input), then follow the job by polling \`GET /jobs/{id}\` (honour \`Retry-After\`), by Server-Sent
 Events on \`GET /jobs/{id}/events\`, or by signed webhooks to a \`callbackUrl\`. Errors are
 \`{ "error": { "code", "message", "details" } }\` with a stable code. See docs/clients.md.`;
 
@@ -15,7 +15,7 @@ const webhooks: Record<string, Schema> = {
   jobEvent: {
     post: {
       operationId: 'receiveJobEvent',
-      summary: 'A job reached awaiting_review, a terminal status, or a dead letter',
+      summary: 'A job reached awaiting_review, a final status (posted, completed, rejected, cancelled, …), or a dead letter',
       description:
         'Sent to the job’s callbackUrl (or the tenant’s default), retried with backoff for 24 hours until a 2xx. The same event keeps its `webhook-id` across retries: deduplicate on it. ' +
         'Verify with any Standard Webhooks library and the tenant’s `whsec_…` secret.',

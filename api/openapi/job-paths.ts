@@ -10,10 +10,12 @@ export const jobPaths: Record<string, Schema> = {
   '/jobs': {
     post: {
       operationId: 'submitJob',
-      summary: 'Submit a document',
+      summary: 'Submit a job: upload a file, or send a JSON input',
       description:
-        'Streams the file to object storage and starts the job; answers in milliseconds, never waits for the model. ' +
-        'The same Idempotency-Key with the same file returns the same job (`Idempotent-Replayed: true`).',
+        'A type that takes a file (`FileJobType`, e.g. `invoice`) is a multipart form; the file is streamed to object storage. ' +
+        'A type that takes JSON (e.g. `order.score`) is a JSON body `{ "type", "input", "priority"?, "callbackUrl"? }` whose `input` is the type’s `<Type>Input`. ' +
+        'Starts the job and answers in milliseconds, never waits for the model. ' +
+        'The same Idempotency-Key with the same file or input returns the same job (`Idempotent-Replayed: true`).',
       tags: ['jobs'],
       security: apiKeyOnly,
       parameters: [
@@ -29,6 +31,7 @@ export const jobPaths: Record<string, Schema> = {
         required: true,
         content: {
           'multipart/form-data': { schema: bodyRef('SubmitJobForm') },
+          'application/json': { schema: bodyRef('SubmitJobRequest') },
         },
       },
       responses: responses(
@@ -54,7 +57,8 @@ export const jobPaths: Record<string, Schema> = {
     get: {
       operationId: 'listJobs',
       summary: 'List jobs',
-      description: 'From Temporal visibility (eventually consistent, usually within a second). The reviewer queue is `?status=awaiting_review`.',
+      description:
+        'Every type’s jobs, or one type’s with `?type=`, from Temporal visibility (eventually consistent, usually within a second). The reviewer queue is `?status=awaiting_review`.',
       tags: ['jobs'],
       security: apiKeyOrReviewer,
       parameters: queryParameters(ListJobsQuery),
@@ -75,6 +79,29 @@ export const jobPaths: Record<string, Schema> = {
         { '200': { description: 'The job.', headers: { 'Retry-After': retryAfterHeader }, content: json(bodyRef('Job')) } },
         401,
         404,
+        503,
+      ),
+    },
+  },
+  '/jobs/{id}/cancel': {
+    post: {
+      operationId: 'cancelJob',
+      summary: 'Cancel a job that has not finished',
+      description:
+        'Any type, any unfinished status (queued, processing, awaiting review, dead letter). A running step learns of the cancel at its next heartbeat and stops; nothing is posted or delivered for the job after it, except its `job.cancelled` webhook. ' +
+        '200 with the job once it is `cancelled` (also for a job that already was: cancelling is idempotent); 202 while it is still stopping (follow it on SSE or `GET /jobs/{id}`). ' +
+        'A cancel that arrives while an invoice is being posted to the ledger is too late: the job ends `posted`. A finished job answers 409 `job_finished` with `details.status`.',
+      tags: ['jobs'],
+      security: apiKeyOnly,
+      parameters: [jobIdParameter],
+      responses: responses(
+        {
+          '200': { description: 'The job, closed: `cancelled` (or, if the cancel came too late, how it ended).', content: json(bodyRef('Job')) },
+          '202': { description: 'Cancel requested; the job is still stopping.', content: json(bodyRef('Job')) },
+        },
+        401,
+        404,
+        409,
         503,
       ),
     },

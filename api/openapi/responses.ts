@@ -9,7 +9,9 @@ export const errors = {
   400: problem('`invalid_request`: the request is malformed; `details.field` names the field when there is one.'),
   401: problem('`unauthorized`: no or an unknown key; send `Authorization: Bearer <key>`.'),
   404: problem('`not_found`: no such job for this tenant (another tenant’s job answers the same way), or no such route.'),
-  409: problem('`idempotency_key_reused` (same key, different file; `details.jobId`) or `not_awaiting_review` (the job already moved on; `details.status`).'),
+  409: problem(
+    '`idempotency_key_reused` (same key, different file or input; `details.jobId`), `not_awaiting_review` (the job already moved on; `details.status`) or `job_finished` (a cancel of a finished job; `details.status`).',
+  ),
   413: problem('`payload_too_large`: the file (or JSON body) is over the limit; `details.limitBytes`.'),
   415: problem('`unsupported_media_type`: the uploaded bytes are neither a PDF nor UTF-8 text, or a JSON body is not UTF-8 (or has an unknown Content-Encoding).'),
   429: {

@@ -1,5 +1,6 @@
 import { classifyDocument } from './reader/classify';
 import { readInvoice } from './reader/read-invoice';
+import { scoreOrder } from './reader/score-order';
 import type { ModelAnswer } from './model-answer';
 import { summarizeChunk, summarizeDocument } from './summarizer/summarize';
 
@@ -7,6 +8,7 @@ import { summarizeChunk, summarizeDocument } from './summarizer/summarize';
 const TOOLS: Record<string, (documentText: string) => object> = {
   classify_document: classifyDocument,
   record_invoice: readInvoice,
+  score_order: scoreOrder,
   summarize_chunk: summarizeChunk,
   summarize_document: summarizeDocument,
 };

@@ -6,8 +6,10 @@ import { deadLetterQuery, InvalidFilterError } from '../../ops/dead-letter-query
 const now = new Date('2026-12-02T12:00:00.000Z');
 
 describe('deadLetterQuery', () => {
-  test('when no filter is given, then it finds running invoice jobs parked as dead letters', () => {
-    assert.equal(deadLetterQuery({}, now), "WorkflowType = 'invoiceWorkflow' AND ExecutionStatus = 'Running' AND JobStatus = 'dead_letter'");
+  test('when no filter is given, then it finds running jobs of every registered type parked as dead letters', () => {
+    const query = deadLetterQuery({}, now);
+    assert.match(query, /^WorkflowType IN \([^)]*'invoiceWorkflow'[^)]*\) AND ExecutionStatus = 'Running' AND JobStatus = 'dead_letter'$/);
+    assert.match(query, /'orderScoreWorkflow'/);
   });
 
   test('when step, error type, tenant and ages are given, then each becomes a search-attribute clause', () => {

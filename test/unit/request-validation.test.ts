@@ -57,7 +57,6 @@ describe('request checks: the routes validate with the contract schemas and answ
   for (const [when, body, field] of [
     ['the decision is neither approve nor reject', { decision: 'maybe' }, 'decision'],
     ['a rejection has a blank reason', { decision: 'reject', reason: '   ' }, 'reason'],
-    ['an approval has no fields', { decision: 'approve' }, 'fields'],
     ['an approval’s fields are not an object', { decision: 'approve', fields: 'all good' }, 'fields'],
     ['the body has a member no decision has', { decision: 'reject', reason: 'duplicate', urgent: true }, 'urgent'],
   ] as const) {
@@ -70,6 +69,13 @@ describe('request checks: the routes validate with the contract schemas and answ
       assert.equal(services.handed.reviews.length, before);
     });
   }
+
+  test('when an approval has no fields, then the use case gets it: whether fields are needed depends on the job’s type', async () => {
+    const before = services.handed.reviews.length;
+    const answer = await review({ decision: 'approve' });
+    assert.equal(answer.status, 200);
+    assert.equal(services.handed.reviews.length, before + 1);
+  });
 
   test('when an approval’s fields break the invoice schema, then the use case gets them (it answers 409 or 422, knowing the job)', async () => {
     const answer = await review({ decision: 'approve', fields: { invoiceNumber: '' }, reviewer: '  rita  ' });
