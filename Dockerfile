@@ -29,6 +29,8 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# No SLOWLANE_ENV and no credentials here: every process refuses to start until the deployment gives
+# SLOWLANE_ENV, SLOWLANE_TENANTS, API_PAGE_TOKEN_SECRET and (production) ANTHROPIC_API_KEY (docs/deployment.md).
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund \

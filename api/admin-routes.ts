@@ -2,11 +2,12 @@ import { Router, type Request, type Response } from 'express';
 import type { DeadLetterList } from '../common/api-contract/admin';
 import type { JobStep } from '../common/job';
 import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
 import { parseDurationMs } from '../lib/duration';
 import { type DeadLetterFilter, InvalidFilterError } from '../ops/dead-letter-query';
 import type { ReplayAction } from '../ops/replay';
 import { ApiError, apiErrors } from './api-error';
-import { requireAdmin } from './admin-auth';
+import { operatorOf, requireOperator } from './admin-auth';
 import type { AdminService } from './admin-service';
 import { checkRequest, requestValidators } from './request-validation';
 
@@ -22,9 +23,9 @@ const REPLAY_STATUS: Record<ReplayAction, number> = {
 };
 
 /** `/admin/*`: the dead-letter view and replay for operators, across tenants, behind the admin key. */
-export function adminRouter(deps: { admin: AdminService; config: Pick<Config, 'api'> }): Router {
+export function adminRouter(deps: { admin: AdminService; config: Pick<Config, 'tenants' | 'people'>; log: Logger }): Router {
   const router = Router();
-  router.use('/admin', requireAdmin(deps.config.api.adminKey));
+  router.use('/admin', requireOperator(deps.config));
 
   router.get('/admin/dead-letters', async (req: Request, res: Response) => {
     const limit = req.query.limit === undefined ? 100 : Number(req.query.limit);
@@ -44,11 +45,15 @@ export function adminRouter(deps: { admin: AdminService; config: Pick<Config, 'a
     // The body is optional: `?dryRun=true` alone is a whole request.
     const body = req.body === undefined ? {} : checkRequest(requestValidators.replayRequest, req.body);
     const text = (value: string | undefined, fallback: string) => (value !== undefined && value.trim() !== '' ? value.trim().slice(0, 200) : fallback);
-    const outcome = await deps.admin.replay(String(req.params.id), {
-      operator: text(body.operator, 'admin-api'),
-      reason: text(body.reason, 'replay after a fix'),
-      dryRun: body.dryRun === true || req.query.dryRun === 'true',
-    });
+    // The operator recorded is who signed in; a body naming someone else is refused rather than believed.
+    const operator = operatorOf(res);
+    if (body.operator !== undefined && body.operator.trim() !== operator.id) {
+      throw apiErrors.invalidRequest(`"operator" must be left out or be you (${operator.id}): the signed-in operator is recorded`, { field: 'operator' });
+    }
+    const jobId = String(req.params.id);
+    const dryRun = body.dryRun === true || req.query.dryRun === 'true';
+    const outcome = await deps.admin.replay(jobId, { operator: operator.id, reason: text(body.reason, 'replay after a fix'), dryRun });
+    deps.log.info({ audit: 'replay', jobId, operator: operator.id, via: operator.via, dryRun, action: outcome.action }, 'operator replayed a job');
     const status = REPLAY_STATUS[outcome.action];
     if (status >= 400) {
       const code = outcome.action === 'refused' ? 'not_replayable' : outcome.action;

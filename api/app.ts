@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { NamespaceNotFoundError } from '@temporalio/common';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { measureRequests, type ApiMetrics } from '../lib/metrics-api';
@@ -16,7 +17,7 @@ import { openApiRouter } from './openapi-routes';
 import { reviewPageRouter } from './review-page-routes';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'tenants' | 'clients' | 'jobs'>;
+  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs'>;
   jobs: JobsService;
   log: Logger;
   /** Whether the job service (Temporal) answers; /readyz reports it. */
@@ -44,7 +45,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.status(ready ? 200 : 503).json({ ok: ready });
   });
   app.use(jobsRouter(deps));
-  if (deps.admin) app.use(adminRouter({ admin: deps.admin, config: deps.config }));
+  if (deps.admin) app.use(adminRouter({ admin: deps.admin, config: deps.config, log: deps.log }));
   app.use(eventsRouter(deps));
   app.use(documentRouter(deps));
   app.use(reviewPageRouter(deps));
@@ -105,6 +106,9 @@ function toApiError(error: unknown): ApiError {
 
 function isUnavailable(error: unknown): boolean {
   const code = (error as { code?: number }).code;
-  // gRPC UNAVAILABLE (14) and DEADLINE_EXCEEDED (4) from the Temporal client.
+  // gRPC UNAVAILABLE (14) and DEADLINE_EXCEEDED (4) from the Temporal client. A loaded dev server also answers
+  // NamespaceNotFound for a namespace that exists while its namespace cache refreshes (found by Schemathesis):
+  // the client can retry it like an outage, so it is a 503, not a 500.
+  if (error instanceof NamespaceNotFoundError) return true;
   return code === 14 || code === 4 || (error instanceof Error && error.name === 'ServiceError' && /UNAVAILABLE/.test(error.message));
 }

@@ -5,9 +5,9 @@ import { authenticate, callerOf } from './auth';
 import type { JobsService } from './jobs-service';
 
 /** `GET /jobs/:id/document`: the uploaded file, streamed from the object store, for the reviewer page. */
-export function documentRouter(deps: { jobs: JobsService; config: Pick<Config, 'tenants'> }): Router {
+export function documentRouter(deps: { jobs: JobsService; config: Pick<Config, 'tenants' | 'people'> }): Router {
   const router = Router();
-  const callers = authenticate(deps.config.tenants, ['api', 'reviewer']);
+  const callers = authenticate(deps.config, ['api', 'reviewer']);
 
   router.get('/jobs/:id/document', callers, async (req: Request, res: Response) => {
     const document = await deps.jobs.openDocument(callerOf(res).tenant.id, String(req.params.id));

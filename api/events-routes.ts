@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Request, type Response, Router } from 'express';
+import type { JobStreamEnd } from '../common/api-contract/job-event';
 import { isTerminal, type JobEvent, type JobStatus, type JobStep } from '../common/job';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
@@ -22,9 +23,9 @@ const RECONNECT_MS = 2_000;
  * query; while no worker answers, the server-side status is sent as an event without an id, so a resuming
  * client's position is kept.
  */
-export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'tenants' | 'clients' | 'api'>; log: Logger }): Router {
+export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'tenants' | 'people' | 'clients' | 'api'>; log: Logger }): Router {
   const router = Router();
-  const callers = authenticate(deps.config.tenants, ['api', 'reviewer']);
+  const callers = authenticate(deps.config, ['api', 'reviewer']);
   const streams = tenantSlots(deps.config.api.maxEventStreamsPerTenant);
 
   router.get('/jobs/:id/events', callers, async (req: Request, res: Response) => {
@@ -78,7 +79,8 @@ export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'te
           deps.log.warn({ err: error, jobId }, 'job events unavailable; retrying');
         }
       }
-      res.write(`event: end\ndata: ${JSON.stringify({ jobId, status: snapshot.status })}\n\n`);
+      const end: JobStreamEnd = { jobId, status: snapshot.status };
+      res.write(`event: end\ndata: ${JSON.stringify(end)}\n\n`);
     } finally {
       res.end();
     }

@@ -5,12 +5,13 @@ import { LIST_PAGE_SIZE } from '../common/api-contract/job-list';
 import type { Submission } from '../common/api-contract/submission';
 import { IDEMPOTENCY_KEY_PATTERN } from '../common/job-id';
 import type { JobTypeDefinition } from '../common/job-types/job-type';
-import { jobTypeNamed } from '../common/job-types/registry';
+import { JOB_TYPE_DEFINITIONS, jobTypeNamed } from '../common/job-types/registry';
 import type { Priority } from '../common/task-queues';
 import type { SubmitReviewInput } from '../common/messages';
 import { checkCallbackUrl } from '../lib/callback-url';
 import type { Tenant } from '../lib/config/tenants';
 import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
 import { apiErrors } from './api-error';
 import { authenticate, callerOf } from './auth';
 import type { JobsService } from './jobs-service';
@@ -33,11 +34,11 @@ function idempotencyKeyOf(req: Request): string | undefined {
 const UPLOAD_RETRY_AFTER_SECONDS = 1;
 
 /** Routes stay thin: check the request, call one service function, answer. */
-export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants' | 'clients'> }): Router {
+export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients'>; log: Logger }): Router {
   const { jobs, config } = deps;
   const router = Router();
-  const apiCallers = authenticate(config.tenants, ['api']);
-  const reviewers = authenticate(config.tenants, ['api', 'reviewer']);
+  const apiCallers = authenticate(config, ['api']);
+  const reviewers = authenticate(config, ['api', 'reviewer']);
   const uploads = tenantSlots(config.api.maxUploadsPerTenant);
 
   /** The job's callback URL: its own, else the tenant's default, refused when it points somewhere it may not. */
@@ -61,6 +62,7 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
     const keyHeader = idempotencyKeyOf(req);
     // A JSON body names a JSON-input type (order.score, …); a multipart form uploads a file for a file type.
     if (req.is('application/json')) {
+      refuseJsonForFileTypes(req.body);
       const request = checkRequest(requestValidators.submitJobRequest, req.body, { example: SUBMIT_EXAMPLE });
       const jobType = jobTypeNamed(request.type) as JobTypeDefinition;
       const tenant = callerOf(res).tenant;
@@ -139,16 +141,31 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
   router.post('/jobs/:id/review', reviewers, async (req: Request, res: Response) => {
     const key = idempotencyKeyOf(req);
     const caller = callerOf(res);
-    const review = parseReview(req.body, caller.role === 'reviewer' ? `${caller.tenant.id}-reviewer` : `${caller.tenant.id}-api`);
+    const review = parseReview(req.body, caller.identity);
     // The Update is named after the key and the decision: a resend is the same Update, an edited decision a new one.
     const updateId = key === undefined ? undefined : reviewUpdateId(key, review);
-    res.json(await jobs.review(caller.tenant.id, String(req.params.id), review, updateId));
+    const jobId = String(req.params.id);
+    const job = await jobs.review(caller.tenant.id, jobId, review, updateId);
+    deps.log.info({ audit: 'review', tenantId: caller.tenant.id, jobId, reviewer: caller.identity, via: caller.via, decision: review.decision }, 'review decision');
+    res.json(job);
   });
 
   return router;
 }
 
 const SUBMIT_EXAMPLE = '{"type":"order.score","input":{...}} (file types upload a multipart form instead)';
+const typesTaking = (kind: 'file' | 'json'): string[] =>
+  JOB_TYPE_DEFINITIONS.filter((definition) => definition.input.kind === kind).map((definition) => definition.name);
+
+/** A JSON body for a file type (or for none) is a 400 that says how each kind of job is sent. */
+function refuseJsonForFileTypes(body: unknown): void {
+  const named = (body as { type?: unknown } | null | undefined)?.type;
+  if (typeof named === 'string' && typesTaking('json').includes(named)) return;
+  throw apiErrors.invalidRequest(
+    `a JSON body submits ${typesTaking('json').join(', ')} jobs; ${typesTaking('file').join(', ')} jobs upload their file as multipart/form-data`,
+    { field: 'type' },
+  );
+}
 
 /** The request's priority, else the type's default; a type runs only on the queues it names. */
 function priorityFor(jobType: JobTypeDefinition, requested: Priority | undefined): Priority {
@@ -168,10 +185,12 @@ const REVIEW_EXAMPLE = '{"decision":"approve","fields":{...}} or {"decision":"re
 const isAboutFieldValues = (error: ErrorObject): boolean =>
   error.instancePath.startsWith('/fields/') || (error.instancePath === '/fields' && error.keyword !== 'type');
 
-function parseReview(body: unknown, defaultReviewer: string): SubmitReviewInput {
+/** The reviewer recorded is who signed in; a body naming someone else is refused rather than believed. */
+function parseReview(body: unknown, reviewer: string): SubmitReviewInput {
   const request = checkRequest(requestValidators.reviewRequest, body, { example: REVIEW_EXAMPLE, deferred: isAboutFieldValues });
-  const named = request.reviewer?.trim();
-  const reviewer = named ? named.slice(0, 100) : defaultReviewer;
+  if (request.reviewer !== undefined && request.reviewer.trim() !== reviewer) {
+    throw apiErrors.invalidRequest(`"reviewer" must be left out or be you (${reviewer}): the signed-in reviewer is recorded`, { field: 'reviewer' });
+  }
   if (request.decision === 'approve') return { decision: 'approve', fields: request.fields, reviewer };
   return { decision: 'reject', reason: request.reason.trim().slice(0, 1000), reviewer };
 }

@@ -29,7 +29,7 @@ const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** The reviewer page at /review: static files, the bundled script, pdf.js from node_modules, and who is signed in. */
-export function reviewPageRouter(deps: { config: Pick<Config, 'tenants' | 'jobs'>; log: Logger }): Router {
+export function reviewPageRouter(deps: { config: Pick<Config, 'tenants' | 'people' | 'jobs'>; log: Logger }): Router {
   const router = Router();
   let script: Promise<BuiltScript> | undefined;
   const builtScript = () => {
@@ -84,12 +84,13 @@ export function reviewPageRouter(deps: { config: Pick<Config, 'tenants' | 'jobs'
   router.use('/review/vendor/cmaps', express.static(join(PDFJS_DIR, 'cmaps'), opaque));
   router.use('/review/vendor/wasm', express.static(join(PDFJS_DIR, 'wasm'), vendorOptions));
 
-  router.get('/review/session', authenticate(deps.config.tenants, ['api', 'reviewer']), (_req: Request, res: Response) => {
+  router.get('/review/session', authenticate(deps.config, ['api', 'reviewer']), (_req: Request, res: Response) => {
     const caller = callerOf(res);
     const session: ReviewSession = {
       tenantId: caller.tenant.id,
       role: caller.role,
-      reviewer: `${caller.tenant.id}-${caller.role === 'reviewer' ? 'reviewer' : 'api'}`,
+      reviewer: caller.identity,
+      via: caller.via,
       confidenceThreshold: deps.config.jobs.confidenceThreshold,
     };
     res.set('cache-control', 'no-store').json(session);

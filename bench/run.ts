@@ -1,16 +1,20 @@
+import { runChaosBenchmark } from './chaos';
 import { runClientsBenchmark } from './clients';
 import { runDocumentBenchmark } from './document';
-import { runOverheadBenchmark } from './overhead';
+import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
+import { runThroughputBenchmark } from './throughput';
 import { runWorkerStartBenchmark } from './worker-start';
 
 /** `npm run bench -- <name> [options]`: benchmarks compare our way and the naive way in one run (DESIGN.md §6). */
 const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   quota: runQuotaBenchmark,
   clients: runClientsBenchmark,
-  overhead: runOverheadBenchmark,
+  latency: runLatencyBenchmark,
+  throughput: runThroughputBenchmark,
   'worker-start': runWorkerStartBenchmark,
   document: runDocumentBenchmark,
+  chaos: runChaosBenchmark,
 };
 
 async function main(): Promise<void> {

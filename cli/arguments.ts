@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { JOB_TYPES } from '../common/job-types/registry';
 import { PRIORITIES, type Priority } from '../common/task-queues';
 
 export class UsageError extends Error {
@@ -6,17 +7,19 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage:
-  slowlane submit <file|folder>… [--priority interactive|bulk] [--wait] [--timeout 1h]
+  slowlane submit <file|folder>… [--type TYPE] [--priority interactive|bulk] [--wait] [--timeout 1h]
                   [--callback-url URL] [--json] [--api URL] [--key KEY]
   slowlane status <jobId> [--json] [--api URL] [--key KEY]
 
 submit   Uploads each PDF or .txt (folders: every .pdf/.txt inside, recursively). The Idempotency-Key comes
          from the file's content, so running the same command again finds the same jobs instead of making new
          ones: a backfill can be re-run safely after an interruption.
+         --type names the job type (${JOB_TYPES.join(', ')}; default invoice). A type that takes JSON reads
+         one JSON input per file argument, or from stdin when the argument is -.
          --wait follows the jobs until each is posted, rejected, failed, expired or waiting for a reviewer.
 status   Shows one job.
 
-The API and key default to SLOWLANE_API_URL and SLOWLANE_API_KEY (locally: http://127.0.0.1:3000, demo-key).
+The API and key default to SLOWLANE_API_URL and SLOWLANE_API_KEY (locally: http://127.0.0.1:3000 and the key npm start prints).
 Exit codes: 0 all good, 1 a submission or a job failed, 2 usage error, 3 --wait timed out.`;
 
 export type Command =
@@ -24,6 +27,7 @@ export type Command =
   | {
       name: 'submit';
       paths: string[];
+      type: string;
       priority: Priority;
       wait: boolean;
       timeoutMs: number;
@@ -50,6 +54,7 @@ export function parseCommand(argv: string[]): Command {
     strict: true,
     options: {
       priority: { type: 'string' },
+      type: { type: 'string', default: 'invoice' },
       wait: { type: 'boolean', default: false },
       timeout: { type: 'string', default: '1h' },
       'callback-url': { type: 'string' },
@@ -66,9 +71,11 @@ export function parseCommand(argv: string[]): Command {
     if (rest.length === 0) throw new UsageError('submit needs at least one file or folder');
     const priority = (values.priority ?? 'interactive') as Priority;
     if (!PRIORITIES.includes(priority)) throw new UsageError(`--priority must be one of ${PRIORITIES.join(', ')}`);
+    if (!(JOB_TYPES as readonly string[]).includes(values.type)) throw new UsageError(`--type must be one of ${JOB_TYPES.join(', ')}`);
     return {
       name: 'submit',
       paths: rest,
+      type: values.type,
       priority,
       wait: values.wait,
       timeoutMs: durationMs(values.timeout),

@@ -68,6 +68,18 @@ export function createSlowlaneClient(options: ClientOptions) {
       return { jobId: body.jobId, status: body.status, replayed: response.headers.get('idempotent-replayed') === 'true' };
     },
 
+    /** A job of a type that takes JSON input. */
+    async submitJson(input: { type: string; input: unknown; idempotencyKey: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
+      const body = { type: input.type, input: input.input, priority: input.priority, ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}) };
+      const response = await call('/jobs', {
+        method: 'POST',
+        headers: { 'idempotency-key': input.idempotencyKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const answer = (await response.json()) as { jobId: string; status: string };
+      return { jobId: answer.jobId, status: answer.status, replayed: response.headers.get('idempotent-replayed') === 'true' };
+    },
+
     /** The job, and how long the API suggests waiting before asking again. */
     async get(jobId: string): Promise<{ job: Job; retryAfterMs?: number }> {
       const response = await call(`/jobs/${encodeURIComponent(jobId)}`);

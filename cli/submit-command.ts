@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
+import { canonicalJson } from '../common/canonical-json';
+import { jobTypeNamed } from '../common/job-types/registry';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Job } from '../common/api-contract/job';
 import { TERMINAL_STATUSES } from '../common/job';
@@ -10,6 +14,8 @@ import { ApiCallError, type SlowlaneClient } from './slowlane-client';
 
 export interface SubmitOptions {
   paths: string[];
+  /** A registered job type; one that takes JSON reads each path (or stdin for `-`) as one JSON input. */
+  type?: string;
   priority: Priority;
   wait: boolean;
   timeoutMs: number;
@@ -44,6 +50,8 @@ const CHATTY_UP_TO = 50;
 
 /** `slowlane submit`: returns the exit code. */
 export async function submitCommand(client: SlowlaneClient, options: SubmitOptions, terminal: Terminal): Promise<number> {
+  const jobType = jobTypeNamed(options.type ?? 'invoice');
+  if (jobType?.input.kind === 'json') return submitJsonCommand(client, { ...options, type: jobType.name }, terminal);
   const paths = await findDocuments(options.paths);
   if (paths.length === 0) {
     terminal.note('No .pdf or .txt files found.');
@@ -83,11 +91,53 @@ export async function submitCommand(client: SlowlaneClient, options: SubmitOptio
     for (const line of table([['FILE', 'JOB', 'STATUS', 'DETAIL'], ...outcomes.map((o) => [shown(o.file), o.jobId ?? '-', o.status, detailOf(o)])])) terminal.out(line);
     terminal.out(`\n${summarize(outcomes.map((o) => o.status))}`);
   }
+  return exitCode(outcomes, timedOut, options, terminal);
+}
+
+function exitCode(outcomes: JobOutcome[], timedOut: boolean, options: SubmitOptions, terminal: Terminal): number {
   if (timedOut) {
     terminal.note(`Stopped waiting after ${Math.round(options.timeoutMs / 1000)} s; the jobs go on. Check them with \`slowlane status <jobId>\`.`);
     return 3;
   }
   return outcomes.some((o) => FAILED.has(o.status)) ? 1 : 0;
+}
+
+/**
+ * `slowlane submit --type order.score order.json` or `… -` (stdin): one job per JSON input. The Idempotency-Key
+ * comes from the type and the input's canonical JSON, so the same command run again finds the same jobs.
+ */
+async function submitJsonCommand(client: SlowlaneClient, options: SubmitOptions & { type: string }, terminal: Terminal): Promise<number> {
+  const outcomes: JobOutcome[] = [];
+  for (const path of options.paths) {
+    const outcome: JobOutcome = { file: path === '-' ? 'stdin' : path, status: 'pending' };
+    outcomes.push(outcome);
+    try {
+      const input: unknown = JSON.parse(path === '-' ? await readStdin() : await readFile(path, 'utf8'));
+      const idempotencyKey = `cli-${createHash('sha256').update(`${options.type}\n${canonicalJson(input)}`).digest('hex').slice(0, 32)}`;
+      const answer = await client.submitJson({
+        type: options.type,
+        input,
+        idempotencyKey,
+        priority: options.priority,
+        ...(options.callbackUrl ? { callbackUrl: options.callbackUrl } : {}),
+      });
+      Object.assign(outcome, { jobId: answer.jobId, status: answer.status, replayed: answer.replayed });
+      if (!options.json) terminal.out(`submitted ${outcome.file} → ${answer.jobId}${answer.replayed ? ' (already known)' : ''}`);
+    } catch (error) {
+      Object.assign(outcome, { status: 'submit_failed', error: describe(error) });
+      terminal.note(`! ${outcome.file}: ${describe(error)}`);
+    }
+  }
+  const timedOut = options.wait ? !(await waitForJobs(client, outcomes, options.timeoutMs, terminal)) : false;
+  if (options.json) terminal.out(JSON.stringify(outcomes, null, 2));
+  else for (const line of table([['INPUT', 'JOB', 'STATUS', 'DETAIL'], ...outcomes.map((o) => [o.file, o.jobId ?? '-', o.status, detailOf(o)])])) terminal.out(line);
+  return exitCode(outcomes, timedOut, options, terminal);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Polls each unfinished job no faster than its Retry-After; true when all settled before the timeout. */

@@ -6,6 +6,7 @@ import {
   type NativeConnection,
   type SlotSupplier,
   Worker,
+  type WorkerDeploymentOptions,
   type WorkerOptions,
   type WorkflowBundle,
   type WorkflowBundleOption,
@@ -70,6 +71,8 @@ export interface CreateWorkersOptions {
   telemetry?: WorkerTelemetry;
   /** Activity slots per queue, paced by the token budget (gateway/gateway-from-config.ts); else a fixed count. */
   activitySlots?: (priority: Priority) => SlotSupplier<ActivitySlotInfo>;
+  /** The build this worker reports, and whether jobs are pinned to it (workers/worker-deployment.ts). */
+  deployment?: WorkerDeploymentOptions;
 }
 
 /** One Worker per priority queue this process serves; each polls only its own queue. */
@@ -91,6 +94,7 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Work
         sinks: telemetry.sinks,
         ...slotOptions(options, priority),
         shutdownGraceTime: options.config.worker.shutdownGraceMs,
+        ...(options.deployment ? { workerDeploymentOptions: options.deployment } : {}),
       }),
     ),
   );

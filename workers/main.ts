@@ -1,6 +1,7 @@
 import { createActivityDeps } from './activity-deps';
 import { gatewayFromConfig } from '../gateway/gateway-from-config';
 import { createWorkers, workflowBundleForProcess } from './create-workers';
+import { workerDeploymentOptions } from './worker-deployment';
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { connectWorker } from '../lib/temporal-connection';
@@ -23,16 +24,24 @@ async function main(): Promise<void> {
   const connection = await connectWorker(config.temporal);
   const gateway = gatewayFromConfig(config, log);
   recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events, gateway.embeddings.events);
+  const workflowBundle = await workflowBundleForProcess();
+  const deployment = await workerDeploymentOptions(config.worker, workflowBundle);
   const workers = await createWorkers({
     connection,
     config,
     deps: createActivityDeps(config, gateway),
     activitySlots: (priority) => gateway.activitySlots(priority),
-    workflowBundle: await workflowBundleForProcess(),
+    workflowBundle,
+    deployment,
     telemetry: observability.telemetry,
   });
   log.info(
-    { taskQueues: workers.map((worker) => worker.options.taskQueue), namespace: config.temporal.namespace },
+    {
+      taskQueues: workers.map((worker) => worker.options.taskQueue),
+      namespace: config.temporal.namespace,
+      deployment: deployment.version,
+      versioning: deployment.useWorkerVersioning,
+    },
     'worker ready',
   );
   await Promise.all(workers.map((worker) => worker.run()));

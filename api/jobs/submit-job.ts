@@ -111,14 +111,18 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
   /** A file-input type (multipart upload): the bytes go to the object store, the workflow gets their reference. */
   async function submitFile(jobType: JobTypeDefinition, input: SubmitJobInput): Promise<SubmitJobResult> {
     const jobId = jobIdFor(jobType.name as JobType, input.tenantId, input.idempotencyKey);
-    const existing = await reader.describe(jobId);
+    const key = objectKeys.input(input.tenantId, input.upload.sha256);
+    // Looking for the job and storing the file run side by side: a new job (the common case) waits for the slower
+    // of the two instead of both. The key is content-derived, so a repeated request stores the same object again.
+    const [existing] = await Promise.all([
+      reader.describe(jobId),
+      store.put(key, createReadStream(input.upload.path), {
+        contentType: input.upload.contentType,
+        contentLength: input.upload.sizeBytes,
+      }),
+    ]);
     if (existing) return replayOrConflict(existing, input.upload.sha256);
 
-    const key = objectKeys.input(input.tenantId, input.upload.sha256);
-    await store.put(key, createReadStream(input.upload.path), {
-      contentType: input.upload.contentType,
-      contentLength: input.upload.sizeBytes,
-    });
     const submittedAt = new Date().toISOString();
     const workflowInput = {
       ...jobStart(jobType, jobId, input, submittedAt),

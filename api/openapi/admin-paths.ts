@@ -3,7 +3,8 @@ import { errors, json, jobIdParameter } from './responses';
 
 /** The admin routes in the OpenAPI document (document.ts spreads these into `paths`). */
 
-const text: Schema = { type: 'string' };
+// The route refuses an empty filter (`?errorType=`) with a 400, so the document does too.
+const text: Schema = { type: 'string', minLength: 1 };
 const problem = (description: string): Schema => ({ description, content: json(bodyRef('ErrorBody')) });
 const security = [{ adminKey: [] }];
 
@@ -32,7 +33,7 @@ export const adminPaths: Record<string, Schema> = {
           content: json(bodyRef('DeadLetterList')),
         },
         '400': errors[400],
-        '401': problem('`unauthorized`: send the admin key (ADMIN_API_KEY) as a Bearer token; tenant keys do not work here.'),
+        '401': problem('`unauthorized`: send your operator token (SLOWLANE_OPERATORS) or an OIDC identity token with the operator role as a Bearer token; tenant keys do not work here.'),
         '500': errors[500],
         '503': errors[503],
       },
@@ -54,7 +55,7 @@ export const adminPaths: Record<string, Schema> = {
       responses: {
         '200': { description: 'Done (or, in a dry run, what would be done).', content: json(bodyRef('ReplayOutcome')) },
         '400': errors[400],
-        '401': problem('`unauthorized`: send the admin key (ADMIN_API_KEY) as a Bearer token.'),
+        '401': problem('`unauthorized`: send your operator token or an OIDC identity token with the operator role as a Bearer token.'),
         '404': problem('`not_found`: no such job.'),
         '409': problem('`not_replayable`: the job is running and not parked, or it finished; `details.detail` says which.'),
         '413': errors[413],
@@ -66,9 +67,10 @@ export const adminPaths: Record<string, Schema> = {
   },
 };
 
-/** components.securitySchemes entry for the admin key. */
+/** components.securitySchemes entry for an operator's credential. */
 export const adminKeyScheme: Schema = {
   type: 'http',
   scheme: 'bearer',
-  description: 'The operators’ key, ADMIN_API_KEY (`admin-key` in the local stack). Sees every tenant.',
+  description:
+    'An operator’s own token (SLOWLANE_OPERATORS; `npm start` prints the local one) or an OIDC identity token whose roles claim has `operator`. Sees every tenant; the operator is recorded with each replay.',
 };

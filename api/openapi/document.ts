@@ -82,11 +82,12 @@ export function openApiDocument(options: { serverUrl: string }): Schema {
       schemas: apiComponents,
       securitySchemes: {
         adminKey: adminKeyScheme,
-        apiKey: { type: 'http', scheme: 'bearer', description: 'A tenant’s API key (`demo-key` in the local stack).' },
+        apiKey: { type: 'http', scheme: 'bearer', description: 'A tenant’s API key (SLOWLANE_TENANTS; `npm start` prints the local one).' },
         reviewerToken: {
           type: 'http',
           scheme: 'bearer',
-          description: 'A tenant’s reviewer token (`demo-reviewer-token` locally): reading jobs and reviewing only.',
+          description:
+            'A reviewer’s own token (listed with their tenant in SLOWLANE_TENANTS) or an OIDC identity token whose roles claim has `reviewer`: reading jobs and reviewing only. The reviewer recorded with a decision is this identity.',
         },
       },
     },

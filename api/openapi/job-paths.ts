@@ -4,6 +4,7 @@ import { jobIdParameter, json, responses, retryAfterHeader } from './responses';
 
 const apiKeyOnly = [{ apiKey: [] }];
 const apiKeyOrReviewer = [{ apiKey: [] }, { reviewerToken: [] }];
+const lastEventIdText = 'The `seq` of the last event seen; anything else (not a positive whole number) reads the stream from the start.';
 
 /** /jobs and everything under it: submit, list, read, stream, download, review. */
 export const jobPaths: Record<string, Schema> = {
@@ -111,15 +112,16 @@ export const jobPaths: Record<string, Schema> = {
       operationId: 'streamJobEvents',
       summary: 'Stream a job’s status changes (SSE)',
       description:
-        'Server-Sent Events. Each status change is an `event: status` with `id: <seq>` and a JobEvent as `data`; after the terminal status an `event: end` follows and the stream closes. ' +
+        'Server-Sent Events. Each status change is an `event: status` with `id: <seq>` and a JobEvent as `data`; after the terminal status an `event: end` with a JobStreamEnd as `data` follows and the stream closes. ' +
         'Reconnect with `Last-Event-ID` (or `?lastEventId=`) to get only what you missed; a reconnect after the end answers 204. ' +
         'While no worker answers, the server-side status is sent as an event without an id (`detailed: false`).',
       tags: ['jobs'],
       security: apiKeyOrReviewer,
       parameters: [
         jobIdParameter,
-        { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
-        { name: 'lastEventId', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]+$' } },
+        // Browsers send back whatever id they saw last, so an id that is not a seq is not an error: the stream starts over.
+        { name: 'Last-Event-ID', in: 'header', required: false, description: lastEventIdText, schema: { type: 'string' } },
+        { name: 'lastEventId', in: 'query', required: false, description: lastEventIdText, schema: { type: 'string' } },
       ],
       responses: responses(
         {
@@ -127,7 +129,8 @@ export const jobPaths: Record<string, Schema> = {
             description: 'An event stream.',
             content: {
               'text/event-stream': {
-                schema: { type: 'array', description: 'The stream read as its sequence of events: each `data:` is one JobEvent.', items: bodyRef('JobEvent') },
+                // Each event, as OpenAPI 3.2's itemSchema would say; before 3.2 `schema` of an event stream describes one event.
+                schema: bodyRef('JobStreamEvent'),
               },
             },
           },

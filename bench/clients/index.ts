@@ -5,14 +5,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadConfig } from '../../lib/config';
+import { localPaths } from '../../local/stack/local-paths';
+import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import { buildReviewerScript } from '../../reviewer/build';
 import { generateSamples } from '../../local/samples/generate';
 import { freeStackPorts, startStack } from '../../local/stack/stack';
 import { readSse } from '../../test/support/sse';
 
 const RESULTS_DIR = join(__dirname, '..', 'results');
-const API_KEY = 'demo-key';
+/** Credentials of this run's private stack, generated here (the product has no demo keys). */
+const SECRETS = generateLocalSecrets();
+const API_KEY = (SECRETS.tenants[0] as LocalTenant).apiKey;
 const TERMINAL = new Set(['posted', 'rejected', 'review_expired', 'failed']);
 
 type Way = 'sse' | 'webhook' | 'poll-retry-after' | 'poll-100ms';
@@ -41,11 +44,12 @@ export async function runClientsBenchmark(argv: string[]): Promise<void> {
   const bundleMs = performance.now() - bundleStart;
 
   const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-clients-'));
-  const config = loadConfig();
+  const config = localPaths();
   const stack = await startStack({
     dataDir,
     ports: await freeStackPorts(),
     toolCacheDir: config.toolCacheDir,
+    secrets: SECRETS,
     pathEnv: process.env.PATH ?? '',
     productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
     simulatorEnv: { SIM_LATENCY_BASE_MS: String(modelLatencyMs) },

@@ -9,6 +9,7 @@ import { chunkPages } from '../../activities/document/chunk-pages';
 import type { DocumentJobInput, DocumentJobState } from '../../common/job-types/document/document-job';
 import { taskQueueFor } from '../../common/task-queues';
 import { loadConfig } from '../../lib/config';
+import { generateLocalSecrets, LOCAL_MODE_ENV, localSecretsEnv } from '../../local/stack/local-secrets';
 import { createObjectStore, objectKeys } from '../../lib/object-store';
 import { freeStackPorts, startStack } from '../../local/stack/stack';
 import { LONG_DOCUMENT_FILE, LONG_DOCUMENT_PAGES, renderLongDocument } from '../../local/samples/long-document';
@@ -37,7 +38,8 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
   const pagesFlag = argv.indexOf('--pages');
   const pages = pagesFlag >= 0 ? Number(argv[pagesFlag + 1]) : LONG_DOCUMENT_PAGES;
   const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-document-'));
-  const config = loadConfig({});
+  // Local mode with throwaway credentials: only the document settings' defaults and the tool cache are read here.
+  const config = loadConfig({ ...LOCAL_MODE_ENV, ...localSecretsEnv(generateLocalSecrets()) });
   console.log(`document: a ${pages}-page PDF, default simulator latency, then zero latency`);
   const pdf = await renderLongDocument(pages);
   const ceilingStarted = performance.now();

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseDurationMs } from '../../lib/duration';
+import { wholeNumberFlag } from '../whole-number-flag';
 
 /** What one run of `npm run bench -- quota` does; every number lands in bench/results/quota.json. */
 export interface QuotaBenchSettings {
@@ -74,12 +75,8 @@ export function parseQuotaArgs(argv: string[]): QuotaBenchSettings {
     console.log(USAGE);
     process.exit(0);
   }
-  const count = (value: string | undefined, fallback: number, name: string) => {
-    if (value === undefined) return fallback;
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`--${name} must be a whole number\n${USAGE}`);
-    return parsed;
-  };
+  const count = (value: string | undefined, fallback: number, name: string) =>
+    wholeNumberFlag(value, fallback, name, USAGE);
   const duration = (value: string | undefined, fallback: number, name: string) => {
     if (value === undefined) return fallback;
     const parsed = parseDurationMs(value);

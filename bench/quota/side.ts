@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Priority } from '../../common/task-queues';
-import { loadConfig } from '../../lib/config';
+import { localPaths } from '../../local/stack/local-paths';
+import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import { type LocalRedis, startLocalRedis } from '../../local/stack/redis-server';
 import { freeStackPorts, type Stack, startStack } from '../../local/stack/stack';
 import { benchDocument } from './documents';
@@ -52,7 +53,9 @@ export interface SideObservation {
   env: Record<string, string>;
 }
 
-const API_KEY = 'demo-key';
+/** Credentials of this run's private stack, generated here (the product has no demo keys). */
+const SECRETS = generateLocalSecrets();
+const API_KEY = (SECRETS.tenants[0] as LocalTenant).apiKey;
 
 /** The product's settings on each side: Slowlane as built, or no budget, SDK retries and one queue. */
 function productEnv(side: Side, settings: QuotaBenchSettings, redis: LocalRedis | undefined): Record<string, string> {
@@ -134,7 +137,7 @@ export async function runSide(
   const redis = side === 'slowlane' ? await startLocalRedis() : undefined;
   const sim = settings.simulator;
   const env = productEnv(side, settings, redis);
-  const config = loadConfig();
+  const config = localPaths();
   let stack: Stack | undefined;
   try {
     report(`${side}: starting a private stack in ${dataDir}`);
@@ -142,6 +145,7 @@ export async function runSide(
       dataDir,
       ports: await freeStackPorts(),
       toolCacheDir: config.toolCacheDir,
+      secrets: SECRETS,
       pathEnv: process.env.PATH ?? '',
       productEnv: env,
       simulatorEnv: {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../lib/config';
+import { localPaths } from '../../local/stack/local-paths';
 import { buildArtifact } from '../../local/build/build';
 import { freeStackPorts, startStack } from '../../local/stack/stack';
 import { workerIsPolling } from '../../local/stack/temporal-setup';
@@ -32,7 +32,7 @@ export async function runWorkerStartBenchmark(argv: string[]): Promise<void> {
   if (!existsSync(join(REPO_ROOT, 'dist', WORKFLOW_BUNDLE_FILE))) await buildArtifact();
 
   const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-worker-start-'));
-  const config = loadConfig({});
+  const config = localPaths();
   const stack = await startStack({
     dataDir,
     ports: await freeStackPorts(),

@@ -27,7 +27,9 @@ export const DeadLetterList = closed({
 export type DeadLetterList = Static<typeof DeadLetterList>;
 
 export const ReplayRequest = closed({
-  operator: Type.Optional(Type.String()),
+  operator: Type.Optional(
+    Type.String({ description: 'Leave it out: the operator recorded is the one signed in. When given it must be that id, else 400.' }),
+  ),
   reason: Type.Optional(Type.String()),
   dryRun: Type.Optional(Type.Boolean()),
 });

@@ -2,7 +2,7 @@ import { DeadLetterList, ParkedJob, ReplayOutcome, ReplayRequest } from './admin
 import { ErrorBody } from './error-body';
 import { Invoice, InvoiceExtraction } from './invoice';
 import { Job } from './job';
-import { JobEvent } from './job-event';
+import { JobEvent, JobStreamEnd, JobStreamEvent } from './job-event';
 import { JobList, JobSummary } from './job-list';
 import { FileJobType, JobInput, JobProposal, JobResult, jobTypeComponents, SubmitJobRequest } from './job-types';
 import { DeadLetter, JobError, Links, ReviewDecision, Usage } from './job-parts';
@@ -38,6 +38,8 @@ const fixedComponents = {
   ReviewApproval,
   ReviewRejection,
   JobEvent,
+  JobStreamEnd,
+  JobStreamEvent,
   ReviewSession,
   Health,
   WebhookEvent,

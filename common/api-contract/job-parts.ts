@@ -32,7 +32,9 @@ export type Usage = Static<typeof Usage>;
 
 export const ReviewDecision = closed({
   decision: stringEnum(REVIEW_OUTCOMES),
-  reviewer: Type.String(),
+  reviewer: Type.String({
+    description: 'Who decided, as their credential proved it: a reviewer’s id, the OIDC `sub`, or `api-key` for the tenant’s API key.',
+  }),
   fields: Type.Optional(ref('Invoice', Invoice)),
   reason: Type.Optional(Type.String()),
   decidedAt: dateTime(),

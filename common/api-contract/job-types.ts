@@ -52,6 +52,10 @@ function submissionOf(definition: JobTypeDefinition): TSchema {
 }
 
 function oneOfRefs<T = unknown>(names: string[], description: string) {
+  // A one-member anyOf is an illogical composition to OpenAPI linters; allOf of one keeps the description (and
+  // ajv compiles it from its own object, where a bare $ref would resolve to the component).
+  const [only] = names;
+  if (names.length === 1 && only !== undefined) return Type.Unsafe<T>({ description, allOf: [refTo(only)] });
   return Type.Unsafe<T>({ description, anyOf: names.map((name) => refTo(name)) });
 }
 

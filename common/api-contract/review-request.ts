@@ -3,7 +3,10 @@ import { Invoice } from './invoice';
 import { closed, ref } from './schema-kit';
 
 const reviewer = Type.Optional(
-  Type.String({ description: 'Who decided; longer names are cut to 100 characters. Defaults to the caller’s role name.' }),
+  Type.String({
+    description:
+      'Leave it out: the reviewer recorded is the identity the credential authenticates (a reviewer’s id, the OIDC `sub`, or `api-key`). When given it must be that identity, else 400.',
+  }),
 );
 
 export const ReviewApproval = closed({

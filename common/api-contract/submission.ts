@@ -9,7 +9,12 @@ import { JobStatus, Priority } from './vocabulary';
  * standing in as its file name; the bytes themselves are judged by multipart-upload.
  */
 export const SubmitJobForm = closed({
-  file: Type.String({ contentMediaType: 'application/octet-stream', description: 'A PDF or UTF-8 text file, judged by its bytes.' }),
+  file: Type.String({
+    contentMediaType: 'application/octet-stream',
+    description: 'A PDF or UTF-8 text file, judged by its bytes.',
+    // Random bytes are neither, so a generating client (Schemathesis) needs one file the API takes.
+    examples: ['INVOICE\nSeller: Example Supplies GmbH\nInvoice number: EX-1001\nInvoice date: 2026-11-20\nTotal due: 119.00 EUR\n'],
+  }),
   type: ref('FileJobType', FileJobType),
   priority: Type.Optional(ref('Priority', Priority, { description: '`interactive` (default; a person waits) or `bulk` (backfills).' })),
   callbackUrl: Type.Optional(

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { setting, type SettingsArea } from '../settings/setting';
-import { int, path, secret, text, url } from '../settings/setting-types';
+import { int, path, strongSecret, text, url } from '../settings/setting-types';
 
 export const apiArea = {
   title: 'API',
@@ -31,12 +31,6 @@ export const apiArea = {
       defaultDoc: 'the OS temp dir',
       doc: 'where uploads are spooled while hashed',
     }),
-    adminKey: setting({
-      env: 'ADMIN_API_KEY',
-      type: secret(),
-      localDefault: 'admin-key',
-      doc: "the operators' key for `/admin/*`; unset, the admin routes refuse every request",
-    }),
     maxUploadsPerTenant: setting({
       env: 'API_MAX_UPLOADS_PER_TENANT',
       type: int({ min: 1, max: 10_000 }),
@@ -51,11 +45,9 @@ export const apiArea = {
     }),
     pageTokenSecret: setting({
       env: 'API_PAGE_TOKEN_SECRET',
-      type: secret(),
-      localDefault: 'slowlane-local-page-token-secret',
-      required: 'production',
-      defaultDoc: 'a fixed local value; required in production (the same on every API replica)',
-      doc: 'keys the HMAC on `GET /jobs` page tokens, so a forged token is a 400 at once and never reaches Temporal',
+      type: strongSecret(),
+      required: 'always',
+      doc: 'keys the HMAC on `GET /jobs` page tokens, so a forged token is a 400 at once and never reaches Temporal; the same on every API replica',
     }),
   },
 } satisfies SettingsArea;

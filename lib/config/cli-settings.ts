@@ -13,7 +13,7 @@ export const cliArea = {
     apiKey: setting({
       env: 'SLOWLANE_API_KEY',
       type: secret(),
-      defaultDoc: "the first tenant's key in the local stack",
+      defaultDoc: "none (`npm start` prints the local one)",
       doc: "the `slowlane` CLI's API key",
     }),
   },

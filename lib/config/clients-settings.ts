@@ -8,10 +8,9 @@ export const clientsArea = {
     allowPrivateCallbackUrls: setting({
       env: 'WEBHOOK_ALLOW_PRIVATE_URLS',
       type: bool(),
+      // Off unless a deployment says so (the local stack does, for its receivers on 127.0.0.1): a tenant must
+      // not make our workers call into our own network.
       default: 'false',
-      // Local test receivers listen on 127.0.0.1; in production a tenant must not make our workers call into
-      // our own network.
-      localDefault: 'true',
       doc: 'accept callback URLs on loopback, private and link-local addresses (checked at submit and again against the DNS answers at delivery)',
     }),
     eventsPollMs: setting({

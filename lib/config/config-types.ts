@@ -12,6 +12,7 @@ import type { modelArea } from './model-settings';
 import type { observabilityArea } from './observability-settings';
 import type { s3Area } from './s3-settings';
 import type { temporalArea } from './temporal-settings';
+import type { People } from './people';
 import type { Tenant } from './tenants';
 import type { workerArea } from './worker-settings';
 
@@ -60,6 +61,8 @@ export interface Config {
   };
   clients: Values<typeof clientsArea>;
   observability: Values<typeof observabilityArea>;
+  /** Who may review and operate, and how they sign in (reviewers' own tokens are with their tenant). */
+  people: People;
 }
 
 /** What the `slowlane` CLI needs (loadCliConfig). */

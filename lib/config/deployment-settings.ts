@@ -2,22 +2,20 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { setting, type SettingsArea } from '../settings/setting';
 import { oneOf, path } from '../settings/setting-types';
-import { DEMO_TENANTS_JSON, tenantsType } from './tenants';
+import { tenantsType } from './tenants';
 
 export const deploymentSetting = setting({
   env: 'SLOWLANE_ENV',
   type: oneOf(['local', 'production']),
-  default: 'local',
-  doc: '`production` refuses the demo tenant, the local S3 credentials and the admin key, and requires `ANTHROPIC_API_KEY` and `SLOWLANE_TENANTS`',
+  required: 'always',
+  doc: 'no default, so nothing runs as the local stack by accident: `local` (what `npm start` and `npm test` set) gives the loopback endpoints and local S3 credentials; `production` also requires `ANTHROPIC_API_KEY`',
 });
 
 export const tenantsSetting = setting({
   env: 'SLOWLANE_TENANTS',
   type: tenantsType,
-  localDefault: DEMO_TENANTS_JSON,
-  required: 'production',
-  defaultDoc: 'the `demo` tenant in the local stack; required in production',
-  doc: "the API's tenants with their credentials; `defaultCallbackUrl` receives webhooks for jobs submitted without a `callbackUrl`",
+  required: 'always',
+  doc: "the API's tenants with their credentials (the local stack generates its own, in `.data/local-secrets.json`); `defaultCallbackUrl` receives webhooks for jobs submitted without a `callbackUrl`",
 });
 
 export const deploymentArea = {

@@ -15,6 +15,8 @@ import { ledgerArea } from './ledger-settings';
 import { DEFAULT_PRICES } from './model-prices';
 import { modelArea, SIMULATOR_URL } from './model-settings';
 import { observabilityArea } from './observability-settings';
+import { peopleOf } from './people';
+import { peopleArea } from './people-settings';
 import { s3Area } from './s3-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
@@ -38,6 +40,7 @@ export function loadConfig(env: Env = process.env): Config {
   const document = reader.readTable(documentArea.settings);
   const clients = reader.readTable(clientsArea.settings);
   const observability = reader.readTable(observabilityArea.settings);
+  const people = peopleOf(reader.readTable(peopleArea.settings), core.tenants, reader);
   const temporalFromEnvironment = {
     address: reader.isSet(temporalArea.settings.address),
     webUiUrl: reader.isSet(temporalArea.settings.webUiUrl),
@@ -93,13 +96,17 @@ export function loadConfig(env: Env = process.env): Config {
     },
     clients,
     observability,
+    people,
   };
 }
 
-/** A reader whose defaults are this deployment's; SLOWLANE_ENV itself is validated with everything else. */
+/**
+ * A reader whose defaults are this deployment's; SLOWLANE_ENV itself is validated with everything else. Unset or
+ * bad, the rest is read as production would read it, so the one error also names what production would miss.
+ */
 export function readerFor(env: Env): SettingsReader {
   const sources = [fromEnv(env)];
-  const deployment: Deployment = new SettingsReader(sources).read(deploymentSetting) ?? 'local';
+  const deployment: Deployment = new SettingsReader(sources).read(deploymentSetting) ?? 'production';
   return new SettingsReader(sources, deployment);
 }
 

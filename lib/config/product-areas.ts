@@ -10,6 +10,7 @@ import { jobsArea } from './jobs-settings';
 import { ledgerArea } from './ledger-settings';
 import { modelArea } from './model-settings';
 import { observabilityArea } from './observability-settings';
+import { peopleArea } from './people-settings';
 import { s3Area } from './s3-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
@@ -24,6 +25,7 @@ export const productAreas: readonly SettingsArea[] = [
   embeddingsArea,
   ledgerArea,
   apiArea,
+  peopleArea,
   jobsArea,
   documentArea,
   workerArea,

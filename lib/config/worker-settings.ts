@@ -1,5 +1,5 @@
 import { setting, type SettingsArea } from '../settings/setting';
-import { duration, int, listOf } from '../settings/setting-types';
+import { bool, duration, int, listOf, text } from '../settings/setting-types';
 
 export const workerArea = {
   title: 'Workers',
@@ -15,6 +15,25 @@ export const workerArea = {
       type: int({ min: 1, max: 10_000 }),
       defaultDoc: 'derived from the token budget; 20 when the budget is off',
       doc: 'fixed activity slots per worker process',
+    }),
+    versioning: setting({
+      env: 'WORKER_VERSIONING',
+      type: bool(),
+      default: 'true',
+      localDefault: 'false',
+      doc: 'Worker Deployment Versioning: jobs stay on the build that started them; a deploy takes new jobs only after `set-current-version` (docs/operations.md)',
+    }),
+    deploymentName: setting({
+      env: 'WORKER_DEPLOYMENT_NAME',
+      type: text(),
+      default: 'slowlane',
+      doc: 'the Worker Deployment every worker process of this fleet belongs to',
+    }),
+    buildId: setting({
+      env: 'WORKER_BUILD_ID',
+      type: text(),
+      defaultDoc: '`wf-` + a hash of the workflow bundle (changes exactly when workflow code does)',
+      doc: "this worker's build id within the deployment",
     }),
     shutdownGraceMs: setting({
       env: 'WORKER_SHUTDOWN_GRACE',

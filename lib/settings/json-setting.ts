@@ -11,7 +11,13 @@ const ajv = new Ajv({ allErrors: true, strict: true });
  */
 export function json<S extends TSchema, T = Static<S>>(
   schema: S,
-  options: { description: string; secret?: boolean; map?: (value: Static<S>) => T },
+  options: {
+    description: string;
+    secret?: boolean;
+    /** What the schema cannot say (two entries sharing a key, a weak secret); paths as jsonPath() writes them. */
+    check?: (value: Static<S>) => Problem[];
+    map?: (value: Static<S>) => T;
+  },
 ): SettingType<T> {
   const validate = ajv.compile<Static<S>>(schema);
   return {
@@ -25,6 +31,8 @@ export function json<S extends TSchema, T = Static<S>>(
         return { ok: false, problems: [{ path: '', message: 'must be valid JSON' }] };
       }
       if (!validate(value)) return { ok: false, problems: (validate.errors ?? []).map(problemOf) };
+      const problems = options.check?.(value) ?? [];
+      if (problems.length > 0) return { ok: false, problems };
       return { ok: true, value: options.map ? options.map(value) : (value as T) };
     },
   };
@@ -48,8 +56,9 @@ function problemOf(error: ErrorObject): Problem {
 }
 
 /** `[0].reviewerToken`, `["claude-haiku-4-5"].requestsPerMinute`: how the value would be reached in JavaScript. */
-function jsonPath(segments: readonly string[]): string {
+export function jsonPath(segments: ReadonlyArray<string | number>): string {
   return segments
+    .map(String)
     .map((segment) => {
       if (/^\d+$/.test(segment)) return `[${segment}]`;
       if (/^[A-Za-z_$][\w$]*$/.test(segment)) return `.${segment}`;

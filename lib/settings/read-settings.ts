@@ -17,6 +17,10 @@ export class SettingsReader {
   read<T, V>(setting: Setting<T, V>, key: string = setting.env): V {
     const given = this.rawValueOf(setting, key);
     if (given) return this.parse(setting, given) as V;
+    if (setting.required === 'always') {
+      this.problems.push(`${setting.env} is required`);
+      return undefined as V;
+    }
     if (this.deployment === 'production' && setting.required === 'production') {
       this.problems.push(`${setting.env} is required in production`);
       return undefined as V;
@@ -35,6 +39,11 @@ export class SettingsReader {
   /** Whether a source set it, as opposed to a default. */
   isSet(setting: AnySetting, key: string = setting.env): boolean {
     return this.rawValueOf(setting, key) !== undefined;
+  }
+
+  /** A problem no single setting can see (two settings sharing a secret); reported with the rest at finish(). */
+  report(problem: string): void {
+    this.problems.push(problem);
   }
 
   /** Throws one ConfigError naming every problem found so far. */

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseDurationMs } from '../duration';
 import { Secret } from '../secret';
+import { MIN_SECRET_LENGTH, type SecretStrengthOptions, weakSecretReason } from './secret-strength';
 import type { Parsed, SettingType } from './setting';
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
@@ -17,6 +18,18 @@ export function path(): SettingType<string> {
 
 export function secret(): SettingType<Secret> {
   return { description: 'string', secret: true, parse: (raw) => ok(new Secret(raw)) };
+}
+
+/** A secret we generate and own (not a third party's credential): refused when weak (secret-strength.ts). */
+export function strongSecret(options: SecretStrengthOptions = {}): SettingType<Secret> {
+  return {
+    description: `string of ≥ ${options.minLength ?? MIN_SECRET_LENGTH} random characters`,
+    secret: true,
+    parse(raw) {
+      const weak = weakSecretReason(raw, options);
+      return weak === undefined ? ok(new Secret(raw)) : bad(weak);
+    },
+  };
 }
 
 /** Inclusive bounds; either may be absent. */

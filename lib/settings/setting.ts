@@ -36,8 +36,11 @@ export interface SettingEntry<T> {
   readonly localDefault?: string;
   /** For a default the code derives from other settings or the machine (`http://127.0.0.1:<API_PORT>`). */
   readonly defaultDoc?: string;
-  /** Production refuses to start without it, and never falls back to the local stack's default. */
-  readonly required?: 'production';
+  /**
+   * Production refuses to start without it, and never falls back to the local stack's default; `always`: no
+   * process starts without it, in the local stack neither (secrets, which the stack generates itself).
+   */
+  readonly required?: 'production' | 'always';
 }
 
 /** A table entry; `V` is what reading it gives: `T` when a value always exists, `T | undefined` otherwise. */
@@ -64,6 +67,7 @@ export interface SettingsArea<Table extends SettingTable = SettingTable> {
 /** Defines an entry; the overloads give a setting with a default (everywhere) a value type without `undefined`. */
 export function setting<T>(entry: SettingEntry<T> & { default: string }): Setting<T, T>;
 export function setting<T>(entry: SettingEntry<T> & { localDefault: string; required: 'production' }): Setting<T, T>;
+export function setting<T>(entry: SettingEntry<T> & { required: 'always' }): Setting<T, T>;
 export function setting<T>(entry: SettingEntry<T>): Setting<T, T | undefined>;
 export function setting<T>(entry: SettingEntry<T>): Setting<T> {
   return entry;

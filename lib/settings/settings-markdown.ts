@@ -38,6 +38,7 @@ function defaultOf(setting: AnySetting): string {
   if (setting.defaultDoc !== undefined) return setting.defaultDoc;
   const code = (value: string): string => `\`${value}\``;
   const everywhere = setting.default === undefined ? '—' : code(setting.default);
+  if (setting.required === 'always') return 'required';
   const required = setting.required === 'production' ? 'required in production' : undefined;
   if (setting.localDefault === undefined) return required ?? everywhere;
   return `${code(setting.localDefault)} in the local stack; ${required ?? (setting.default === undefined ? 'unset' : everywhere)} otherwise`;

@@ -15,14 +15,18 @@ local/ledger/options.ts by \`${REGENERATE_COMMAND}\`; edit those, not this file.
 Every process reads its settings from the environment once, at start, through one reader
 ([lib/settings/read-settings.ts](../lib/settings/read-settings.ts)). A bad value or a missing required one stops
 the process with a single error that names every bad variable; a value inside a JSON setting is named by its path
-(\`SLOWLANE_TENANTS[0].reviewerToken\`). Secrets are wrapped so they never reach logs or error messages.
+(\`SLOWLANE_TENANTS[0].reviewers[1].token\`). Secrets are wrapped so they never reach logs or error messages.
 
 - An empty variable counts as unset.
 - Durations are written \`500ms\`, \`30s\`, \`15m\`, \`48h\`, \`7d\` or combined (\`1h30m\`); a bare number is milliseconds.
 - Booleans are \`true\`/\`false\`, \`on\`/\`off\`, \`yes\`/\`no\` or \`1\`/\`0\`.
 - URLs are absolute; a trailing \`/\` is dropped.
-- Defaults are the local stack's (\`SLOWLANE_ENV=local\`) where a row says so; with \`SLOWLANE_ENV=production\`
-  those local defaults (the demo tenant, the local S3 credentials, the admin key) do not apply.
+- \`SLOWLANE_ENV\` has no default: nothing runs as the local stack by accident. Defaults are the local stack's
+  (\`SLOWLANE_ENV=local\`) where a row says so — loopback endpoints and the local S3 server's credentials, never a
+  key or token; with \`SLOWLANE_ENV=production\` those do not apply either.
+- Fail closed: a required setting that is missing, a secret we own that is weak (under 32 characters, under 10
+  different characters, or a value published in this repository) and a key or token used twice each stop the
+  process, all named in one error ([deployment.md](deployment.md#what-a-process-refuses-to-start-without)).
 `;
 
 /** The whole text of docs/configuration.md as the tables define it today. */

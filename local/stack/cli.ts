@@ -1,7 +1,11 @@
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../../lib/config';
 import { submitSamples } from './demo';
+import { LOCAL_MODE_ENV, loadOrCreateLocalSecrets, localSecretsEnv } from './local-secrets';
+import { localPaths } from './local-paths';
 import { portIsFree, portOf } from './ports';
+import { TEMPORAL_KINDS, type TemporalKind } from './postgres-temporal';
 import { startStack, type Stack } from './stack';
 import { devServerPorts, loadTemporalDevConfig } from './temporal-dev-config';
 import { runTests } from './test-runner';
@@ -9,9 +13,13 @@ import { runTests } from './test-runner';
 const say = (line: string) => console.log(line);
 
 /** `npm start`: the whole local stack on the default ports, the sample invoices, and where to look. */
-async function start(): Promise<void> {
+async function start(temporal: TemporalKind): Promise<void> {
   const startedAt = Date.now();
-  const config = loadConfig();
+  // Local mode and the local credentials are set here, explicitly; the product itself has no defaults for them.
+  const { dataDir } = localPaths();
+  await mkdir(dataDir, { recursive: true });
+  const secrets = await loadOrCreateLocalSecrets(dataDir);
+  const config = loadConfig({ ...process.env, ...LOCAL_MODE_ENV, ...localSecretsEnv(secrets) });
   const devConfig = loadTemporalDevConfig();
   const ports = {
     ...devServerPorts(config.temporal, devConfig),
@@ -33,6 +41,8 @@ async function start(): Promise<void> {
     ports,
     toolCacheDir: config.toolCacheDir,
     pathEnv: process.env.PATH ?? '',
+    temporal,
+    secrets,
     report: (line) => say(`  ${line}`),
     onRestart: (name, code, delayMs, crashes) =>
       say(`${name} exited unexpectedly (code ${code}); restarting it in ${delayMs / 1000}s (crash ${crashes} this minute, log in ${join(config.dataDir, 'logs', `${name}.log`)})`),
@@ -66,8 +76,9 @@ async function start(): Promise<void> {
     if (stopping) return;
     throw error;
   }
-  const tenant = config.tenants[0];
-  const apiKey = tenant?.apiKey.reveal() ?? '';
+  const tenant = secrets.tenants[0];
+  const apiKey = tenant?.apiKey ?? '';
+  const operator = secrets.operators[0];
   say(`\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s. Submitting the sample invoices:`);
   let jobs: Awaited<ReturnType<typeof submitSamples>>;
   try {
@@ -90,20 +101,30 @@ Where to look
   API               ${stack.urls.api}   (tenant "${tenant?.id}", header: Authorization: Bearer ${apiKey})
   Jobs              curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/jobs'
   Awaiting review   curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/jobs?status=awaiting_review'
-  Reviewer page     ${stack.urls.api}/review   (reviewer token: ${tenant?.reviewerToken.reveal()})
-  Temporal Web UI   ${ui ? `${ui}/namespaces/${stack.namespace}/workflows` : '(disabled in temporal-dev.yaml)'}
+  Reviewer page     ${stack.urls.api}/review   (sign in as ${tenant?.reviewers.map((reviewer) => `${reviewer.id} with ${reviewer.token}`).join(', or ')})
+  Temporal Web UI   ${ui ? `${ui}/namespaces/${stack.namespace}/workflows` : temporal === 'cluster' ? '(none: the cluster runs without the UI server)' : '(disabled in temporal-dev.yaml)'}
   Ledger entries    ${stack.urls.ledger}/entries
   Metrics           ${Object.entries(stack.metricsUrls).map(([name, url]) => `${name} ${url}`).join('\n                    ')}
-  Dead letters      curl -H 'Authorization: Bearer ${config.api.adminKey?.reveal() ?? '<ADMIN_API_KEY>'}' '${stack.urls.api}/admin/dead-letters'
+  Dead letters      curl -H 'Authorization: Bearer ${operator?.token}' '${stack.urls.api}/admin/dead-letters'   (operator ${operator?.id})
   Submit your own   curl -H 'Authorization: Bearer ${apiKey}' -H 'Idempotency-Key: my-first-job' \\
                          -F type=invoice -F file=@invoice.pdf ${stack.urls.api}/jobs
+  The CLI           export SLOWLANE_API_KEY=${apiKey}; npx slowlane submit invoice.pdf --wait
+  Credentials       ${join(config.dataDir, 'local-secrets.json')} (generated for this data folder; delete it for new ones)
 
 ${jobs.filter((job) => job.status === 'awaiting_review').length} job(s) await review. Ctrl-C stops everything.`);
 }
 
+/** `npm start -- --temporal=cluster`: the Temporal cluster on PostgreSQL instead of the dev server (docs/deployment.md). */
+function temporalKindArg(args: string[]): TemporalKind {
+  const value = args.find((arg) => arg.startsWith('--temporal='))?.slice('--temporal='.length) ?? 'dev';
+  if (!(TEMPORAL_KINDS as readonly string[]).includes(value)) throw new Error(`--temporal must be one of ${TEMPORAL_KINDS.join(', ')}`);
+  return value as TemporalKind;
+}
+
 async function main(): Promise<void> {
-  const command = process.argv[2] ?? 'start';
-  if (command === 'start') return start();
+  const args = process.argv.slice(2);
+  const command = args[0] === undefined || args[0].startsWith('--') ? 'start' : args[0];
+  if (command === 'start') return start(temporalKindArg(args));
   if (command === 'test') return runTests(process.argv.slice(3));
   throw new Error(`unknown command "${command}"; use start or test`);
 }

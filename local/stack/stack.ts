@@ -6,7 +6,11 @@ import { Secret } from '../../lib/secret';
 import { applyNamespaceSettings, temporalReady, workerIsPolling } from './temporal-setup';
 import { devServerArgs, loadTemporalDevConfig } from './temporal-dev-config';
 import { DEFAULT_RESTART_POLICY, type ManagedProcess, type RestartPolicy, Supervisor } from './supervisor';
+import { LOCAL_MODE_ENV, type LocalSecrets, loadOrCreateLocalSecrets, localSecretsEnv } from './local-secrets';
 import { freePort } from './ports';
+import type { PostgresAddress } from './postgres-server';
+import { startPostgresTemporal, type TemporalKind } from './postgres-temporal';
+import { freeClusterPort } from './temporal-cluster';
 import { ensureGoTool, TEMPORAL_CLI, VERSITYGW } from './tools';
 
 export interface StackPorts {
@@ -30,8 +34,14 @@ export interface StackOptions {
   pathEnv: string;
   /** Settings for the product's processes (worker, API) on top of what the stack derives. */
   productEnv?: Record<string, string>;
+  /** The credentials the stack runs with; by default those kept in `<dataDir>/local-secrets.json` (made if absent). */
+  secrets?: LocalSecrets;
+  /** The tenants of generated secrets (default: `demo`). */
+  tenantIds?: string[];
   /** Settings for the provider simulator (SIM_*). */
   simulatorEnv?: Record<string, string>;
+  /** The dev server (default), or the Temporal cluster on PostgreSQL that production runs (docs/deployment.md). */
+  temporal?: TemporalKind;
   /** Leave out processes a test wants to run itself. */
   without?: Array<'worker' | 'api'>;
   report: (line: string) => void;
@@ -51,8 +61,13 @@ export interface StackOptions {
 export interface Stack {
   urls: { api: string; temporal: string; temporalUi?: string; s3: string; simulator: string; ledger: string };
   namespace: string;
+  temporalKind: TemporalKind;
+  /** The cluster's PostgreSQL (temporalKind `cluster`): fault tests create their own cluster's databases on it. */
+  postgres?: PostgresAddress;
   /** The environment the worker and API run with; tests start extra workers with it. */
   productEnv: Record<string, string>;
+  /** The tenants', reviewers' and operators' credentials in productEnv, for printing and for clients. */
+  secrets: LocalSecrets;
   processes: Map<string, ManagedProcess>;
   /** Each product process's Prometheus endpoint by process name (api, worker-interactive, …); each has its own port. */
   metricsUrls: Record<string, string>;
@@ -68,25 +83,33 @@ const TSX = ['--import', 'tsx'];
 
 /** Brings up the whole local stack (DESIGN.md §4), each part only after its dependencies answer. */
 export async function startStack(options: StackOptions): Promise<Stack> {
-  const { dataDir, ports, report } = options;
+  const { dataDir, report } = options;
+  let { ports } = options;
   const temporalConfig = loadTemporalDevConfig();
+  const temporalKind = options.temporal ?? 'dev';
   const [temporalBin, versitygwBin] = await Promise.all([
     ensureGoTool(TEMPORAL_CLI, options.toolCacheDir, options.pathEnv, report),
     ensureGoTool(VERSITYGW, options.toolCacheDir, options.pathEnv, report),
   ]);
+  let postgres: PostgresAddress | undefined;
   await Promise.all(['temporal', 's3', 'ledger', 'logs'].map((dir) => mkdir(join(dataDir, dir), { recursive: true })));
 
   const host = '127.0.0.1';
+  // The cluster's frontend must sit below 32768 (freeClusterPort); a port chosen by the caller is kept.
+  if (temporalKind === 'cluster' && ports.temporal > 32_767) ports = { ...ports, temporal: await freeClusterPort() };
   const urls: Stack['urls'] = {
     api: `http://${host}:${ports.api}`,
     temporal: `${host}:${ports.temporal}`,
-    ...(ports.temporalUi ? { temporalUi: `http://${host}:${ports.temporalUi}` } : {}),
+    // The server alone serves no Web UI (that is the separate ui-server); only the dev server bundles one.
+    ...(ports.temporalUi && temporalKind === 'dev' ? { temporalUi: `http://${host}:${ports.temporalUi}` } : {}),
     s3: `http://${host}:${ports.s3}`,
     simulator: `http://${host}:${ports.simulator}`,
     ledger: `http://${host}:${ports.ledger}`,
   };
+  const secrets = options.secrets ?? (await loadOrCreateLocalSecrets(dataDir, options.tenantIds));
   const productEnv: Record<string, string> = {
-    SLOWLANE_ENV: 'local',
+    ...LOCAL_MODE_ENV,
+    ...localSecretsEnv(secrets),
     SLOWLANE_DATA_DIR: dataDir,
     TEMPORAL_ADDRESS: urls.temporal,
     TEMPORAL_NAMESPACE: temporalConfig.namespace,
@@ -119,7 +142,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const httpOk = (url: string) => async () => (await fetch(url)).ok;
 
   try {
-    await allStarted([
+    const startDevServer = () =>
       supervisor
         .start({
           name: 'temporal',
@@ -137,7 +160,23 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           const added = await applyNamespaceSettings(urls.temporal, temporalConfig);
           if (added.length > 0) report(`registered search attributes: ${added.join(', ')}`);
           report(`temporal   ${urls.temporal} (namespace ${temporalConfig.namespace})`);
-        }),
+        });
+    const startCluster = () =>
+      startPostgresTemporal({
+        supervisor,
+        dataDir,
+        frontendPort: ports.temporal,
+        devConfig: temporalConfig,
+        toolCacheDir: options.toolCacheDir,
+        pathEnv: options.pathEnv,
+        report,
+        onStarted: started,
+      }).then((temporal) => {
+        postgres = temporal.postgres;
+        report(`temporal   ${urls.temporal} (cluster on PostgreSQL: frontend, history, matching, worker; namespace ${temporalConfig.namespace})`);
+      });
+    await allStarted([
+      temporalKind === 'cluster' ? startCluster() : startDevServer(),
       supervisor
         .start({
           name: 's3',
@@ -229,7 +268,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     return {
       urls,
       namespace: temporalConfig.namespace,
+      temporalKind,
+      ...(postgres ? { postgres } : {}),
       productEnv,
+      secrets,
       processes,
       metricsUrls,
       startWorker,

@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { loadConfig } from '../../lib/config';
 import { reapOnExit, signalChild } from './reaper';
+import type { TemporalKind } from './postgres-temporal';
 import { freeStackPorts, type Stack, startStack } from './stack';
-import { TEST_TENANTS } from './test-tenants';
+import { localPaths } from './local-paths';
+import { TEST_TENANT_IDS } from './test-tenants';
 import { ensureChromium } from './tools';
 
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -15,7 +16,15 @@ const REPO_ROOT = join(__dirname, '..', '..');
  * Test files in tier order. `npm test -- unit workflow` runs only those tiers, `npm test -- webhooks` only the
  * files whose path contains "webhooks", and `--no-static` skips the type check and lint.
  */
-const TIERS = ['unit', 'workflow', 'integration', 'replay', 'browser', 'fuzz'];
+const TIERS = ['unit', 'workflow', 'integration', 'replay', 'browser', 'fuzz', 'cluster'];
+
+/**
+ * The `cluster` tier: these integration files run a second time, unchanged, against the Temporal cluster on
+ * PostgreSQL (docs/deployment.md). A few files, so the tier proves the production-shaped server in minutes.
+ */
+export const CLUSTER_TIER_FILES = ['job-lifecycle', 'dead-letter-replay', 'reliability-server-restart'].map((name) =>
+  join('test', 'integration', `${name}.test.ts`),
+);
 
 async function findTests(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
@@ -90,17 +99,18 @@ export async function runTests(args: string[]): Promise<void> {
   const selectors = args.filter((arg) => arg !== '--no-static');
   const tiers = selectors.filter((arg) => TIERS.includes(arg));
   const patterns = selectors.filter((arg) => !TIERS.includes(arg));
-  const all = (await Promise.all((tiers.length > 0 ? tiers : TIERS).map((tier) => findTests(join(REPO_ROOT, 'test', tier))))).flat();
+  const chosenTiers = tiers.length > 0 ? tiers : TIERS;
+  const all = (await Promise.all(chosenTiers.map((tier) => findTests(join(REPO_ROOT, 'test', tier))))).flat();
   // Matched against the path inside the repository, so the clone's own folder name cannot match everything.
-  const files = all
-    .map((file) => relative(REPO_ROOT, file))
-    .filter((file) => patterns.length === 0 || patterns.some((pattern) => file.includes(pattern)));
-  if (files.length === 0) throw new Error(`no test files match ${selectors.join(' ')}`);
+  const matches = (file: string) => patterns.length === 0 || patterns.some((pattern) => file.includes(pattern));
+  const files = all.map((file) => relative(REPO_ROOT, file)).filter(matches);
+  const clusterFiles = chosenTiers.includes('cluster') ? CLUSTER_TIER_FILES.filter(matches) : [];
+  if (files.length + clusterFiles.length === 0) throw new Error(`no test files match ${selectors.join(' ')}`);
   const inTier = (file: string, tier: string) => file.startsWith(join('test', tier, sep));
   const needsStack = files.some((file) => !inTier(file, 'unit') && !inTier(file, 'replay'));
 
   if (!skipStatic) await staticChecks();
-  const config = loadConfig();
+  const { toolCacheDir } = localPaths();
   const log = (line: string) => console.log(`[stack] ${line}`);
 
   // Ctrl-C, or SIGTERM passed on by bootstrap.js: stop the tests, then the stack, and leave no data folder behind.
@@ -122,73 +132,107 @@ export async function runTests(args: string[]): Promise<void> {
   const counts: Partial<JestCounts>[] = [];
   try {
     if (files.some((file) => inTier(file, 'browser'))) await ensureChromium(log);
-    let stack: Stack | undefined;
-    if (needsStack) {
-      log(`starting a test stack in ${dataDir}`);
-      stack = await startStack({
-        dataDir,
+    const startTestStack = async (temporal: TemporalKind, stackDataDir: string, fileCount: number) => {
+      const stackStartedAt = Date.now();
+      log(`starting a test stack (Temporal: ${temporal}) in ${stackDataDir}`);
+      const stack = await startStack({
+        dataDir: stackDataDir,
         ports: await freeStackPorts(),
-        toolCacheDir: config.toolCacheDir,
+        toolCacheDir,
         pathEnv: process.env.PATH ?? '',
-        productEnv: { LOG_LEVEL: 'warn', SLOWLANE_TENANTS: JSON.stringify(TEST_TENANTS) },
+        temporal,
+        // Fresh credentials for every run (kept in its data folder): the tests read them from SLOWLANE_TEST_PRODUCT_ENV.
+        tenantIds: TEST_TENANT_IDS,
+        productEnv: { LOG_LEVEL: 'warn' },
         report: log,
         onUnexpectedExit: (name, code, logTail) => log(`${name} exited unexpectedly (code ${code}):\n${logTail}`),
-        onRestart: (name, code, delayMs) => log(`${name} exited unexpectedly (code ${code}); restarting it in ${delayMs / 1000}s`),
+        onRestart: (name, code, delayMs) =>
+          log(`${name} exited unexpectedly (code ${code}); restarting it in ${delayMs / 1000}s`),
         signal: interrupted.signal,
       });
-      log(`stack ready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s; running ${files.length} test files`);
-    }
-    try {
-      // Unit files share nothing, so two Jest workers run them; the other tiers share the one stack (and its
-      // Temporal server, worker and ledger counts), so they run one file at a time, as they always did.
-      const unit = files.filter((file) => inTier(file, 'unit'));
-      const rest = files.filter((file) => !inTier(file, 'unit'));
-      const runs = [
-        { name: 'unit', files: unit, workers: ['--maxWorkers=2'] },
-        { name: 'stack', files: rest, workers: ['--runInBand'] },
-      ].filter((run) => run.files.length > 0);
-      exitCode = 0;
-      for (const run of runs) {
-        interrupted.signal.throwIfAborted();
-        const resultFile = join(dataDir, `jest-${run.name}.json`);
-        const code = await new Promise<number>((resolve, reject) => {
-          tests = spawn(
-            process.execPath,
-            [
-              // Jest runs ESM only on vm modules: unpdf (ESM) and the browser validator are loaded with import().
-              '--experimental-vm-modules',
-              '--disable-warning=ExperimentalWarning',
-              join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
-              '--config',
-              join(REPO_ROOT, 'jest.config.js'),
-              ...run.workers,
-              '--json',
-              `--outputFile=${resultFile}`,
-              '--runTestsByPath',
-              ...run.files,
-            ],
-            {
-              cwd: REPO_ROOT,
-              stdio: ['ignore', 'inherit', 'inherit'],
-              // Its own process group: an interrupt reaches Jest and the test file it is running, whose
-              // afterAll hooks and child processes must not outlive the stack they use.
-              detached: true,
-              env: { ...process.env, LOG_LEVEL: 'warn', ...(stack ? stackEnv(stack, dataDir) : {}) },
-            },
-          );
-          reapOnExit(tests, { group: true });
-          tests.on('error', reject);
-          tests.on('exit', (code) => resolve(code ?? 1));
-        });
-        counts.push(JSON.parse(await readFile(resultFile, 'utf8').catch(() => '{}')) as Partial<JestCounts>);
-        if (code !== 0) exitCode = code;
+      log(`stack ready in ${((Date.now() - stackStartedAt) / 1000).toFixed(1)}s; running ${fileCount} test files`);
+      return stack;
+    };
+    // Unit files share nothing, so two Jest workers run them; the other tiers share the one stack (and its
+    // Temporal server, worker and ledger counts), so they run one file at a time, as they always did. The
+    // cluster tier gets a stack of its own, with the Temporal cluster on PostgreSQL, after the dev-server one.
+    const unit = files.filter((file) => inTier(file, 'unit'));
+    const rest = files.filter((file) => !inTier(file, 'unit'));
+    const groups = [
+      {
+        temporal: 'dev' as const,
+        dataDir,
+        needsStack,
+        runs: [
+          { name: 'unit', files: unit, workers: ['--maxWorkers=2'] },
+          { name: 'stack', files: rest, workers: ['--runInBand'] },
+        ],
+      },
+      {
+        temporal: 'cluster' as const,
+        dataDir: join(dataDir, 'cluster'),
+        needsStack: true,
+        runs: [{ name: 'cluster', files: clusterFiles, workers: ['--runInBand'] }],
+      },
+    ];
+    exitCode = 0;
+    for (const group of groups) {
+      const runs = group.runs.filter((run) => run.files.length > 0);
+      if (runs.length === 0) continue;
+      interrupted.signal.throwIfAborted();
+      const fileCount = runs.reduce((total, run) => total + run.files.length, 0);
+      const stack = group.needsStack ? await startTestStack(group.temporal, group.dataDir, fileCount) : undefined;
+      try {
+        await runJestRuns(runs, stack, group.dataDir);
+      } finally {
+        await stack?.stop();
       }
-    } finally {
-      await stack?.stop();
     }
   } catch (error) {
     exitCode = exitCode === 0 ? 1 : exitCode;
     if (!interrupted.signal.aborted) console.error(error instanceof Error ? error.message : error);
+  }
+
+  async function runJestRuns(
+    runs: Array<{ name: string; files: string[]; workers: string[] }>,
+    stack: Stack | undefined,
+    stackDataDir: string,
+  ) {
+    for (const run of runs) {
+      interrupted.signal.throwIfAborted();
+      const resultFile = join(dataDir, `jest-${run.name}.json`);
+      const code = await new Promise<number>((resolve, reject) => {
+        tests = spawn(
+          process.execPath,
+          [
+            // Jest runs ESM only on vm modules: unpdf (ESM) and the browser validator are loaded with import().
+            '--experimental-vm-modules',
+            '--disable-warning=ExperimentalWarning',
+            join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+            '--config',
+            join(REPO_ROOT, 'jest.config.js'),
+            ...run.workers,
+            '--json',
+            `--outputFile=${resultFile}`,
+            '--runTestsByPath',
+            ...run.files,
+          ],
+          {
+            cwd: REPO_ROOT,
+            stdio: ['ignore', 'inherit', 'inherit'],
+            // Its own process group: an interrupt reaches Jest and the test file it is running, whose
+            // afterAll hooks and child processes must not outlive the stack they use.
+            detached: true,
+            env: { ...process.env, LOG_LEVEL: 'warn', ...(stack ? stackEnv(stack, stackDataDir) : {}) },
+          },
+        );
+        reapOnExit(tests, { group: true });
+        tests.on('error', reject);
+        tests.on('exit', (code) => resolve(code ?? 1));
+      });
+      counts.push(JSON.parse(await readFile(resultFile, 'utf8').catch(() => '{}')) as Partial<JestCounts>);
+      if (code !== 0) exitCode = code;
+    }
   }
   if (interrupted.signal.aborted) exitCode = 128 + constants.signals[interruptedBy];
   // A failure keeps its logs for a look; a pass or an interrupted run leaves nothing behind.
@@ -211,5 +255,7 @@ function stackEnv(stack: Stack, dataDir: string): Record<string, string> {
     SLOWLANE_TEST_DATA_DIR: dataDir,
     SLOWLANE_TEST_PRODUCT_ENV: JSON.stringify(stack.productEnv),
     SLOWLANE_TEST_METRICS_URLS: JSON.stringify(stack.metricsUrls),
+    SLOWLANE_TEST_TEMPORAL_KIND: stack.temporalKind,
+    ...(stack.postgres ? { SLOWLANE_TEST_POSTGRES: JSON.stringify(stack.postgres) } : {}),
   };
 }

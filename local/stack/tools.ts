@@ -16,6 +16,8 @@ export interface GoTool {
   version: string;
   /** When a binary of this name built from the same version is on PATH, it is used instead of building one. */
   usePath: boolean;
+  /** A folder of its own under bin/, for binaries whose name (the package's last element, e.g. `server`) says little. */
+  dir?: string;
 }
 
 export const TEMPORAL_CLI: GoTool = {
@@ -60,7 +62,7 @@ export async function ensureGoTool(
   const builtFromPin = async (binary: string) => go === undefined || isBuiltFrom(await goBuildInfo(go, binary), tool);
   const onPath = tool.usePath ? findOnPath(tool.name, pathEnv) : undefined;
   if (onPath && (await builtFromPin(onPath))) return onPath;
-  const binDir = toolBinDir(cacheDir);
+  const binDir = join(toolBinDir(cacheDir), tool.dir ?? '');
   const cached = join(binDir, tool.name);
   if (existsSync(cached)) {
     if (await builtFromPin(cached)) return cached;
@@ -110,6 +112,13 @@ export async function ensureRedis(pathEnv: string, report: (line: string) => voi
   if (found) return found;
   await installDebianPackages(['redis-server'], report);
   return '/usr/bin/redis-server';
+}
+
+/** PostgreSQL 15's server binaries (initdb, postgres, pg_isready) from Debian when missing (the `cluster` tier). */
+export async function ensurePostgres(report: (line: string) => void): Promise<string> {
+  const binDir = '/usr/lib/postgresql/15/bin';
+  if (!existsSync(join(binDir, 'postgres'))) await installDebianPackages(['postgresql-15'], report);
+  return binDir;
 }
 
 /** Chromium from Debian for the browser tests (no browser download happens at run time). */

@@ -7,9 +7,8 @@ import { byOldest } from './time-left';
 // who the token belongs to (GET /review/session).
 export type { Job, JobSummary, ReviewSession };
 
-export type ReviewDecision =
-  | { decision: 'approve'; fields: Record<string, unknown>; reviewer: string }
-  | { decision: 'reject'; reason: string; reviewer: string };
+/** No reviewer field: the API records the signed-in identity. */
+export type ReviewDecision = { decision: 'approve'; fields: Record<string, unknown> } | { decision: 'reject'; reason: string };
 
 /** An error answer of the API: `{ error: { code, message, details } }`. */
 export class ApiRequestError extends Error {

@@ -82,7 +82,7 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
     reviewPane.setAttribute('aria-busy', 'true');
     say(decision.decision === 'approve' ? 'Approving…' : 'Rejecting…');
     try {
-      await ctx.api.review(jobId, { ...decision, reviewer: ctx.reviewerName }, requestId);
+      await ctx.api.review(jobId, decision, requestId);
       decided = true;
       ctx.forget(jobId);
       const next = neighbour(1);

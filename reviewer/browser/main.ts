@@ -6,7 +6,6 @@ import { type QueuePage, renderQueuePage } from './queue-page';
 import { byOldest, formatTimeLeft, isUrgent } from './time-left';
 
 const TOKEN_KEY = 'slowlane.reviewer.token';
-const NAME_KEY = 'slowlane.reviewer.name';
 /** Visibility is eventually consistent anyway; every few seconds is fresh enough and cheap. */
 const QUEUE_REFRESH_MS = 5_000;
 
@@ -24,23 +23,23 @@ function signIn(message?: string): void {
   sessionStorage.removeItem(TOKEN_KEY);
   mount(signedInAs);
   const token = h('input', { id: 'token', type: 'password', autocomplete: 'current-password', required: true, 'aria-label': 'Reviewer token' });
-  const name = h('input', { id: 'reviewer-name', autocomplete: 'name', value: localStorage.getItem(NAME_KEY) ?? '', 'aria-label': 'Your name' });
   const error = h('p', { class: 'error', role: 'alert' }, message ?? '');
   const form = h(
     'form',
     { class: 'sign-in', 'aria-label': 'Sign in' },
     h('h1', {}, 'Reviewer sign-in'),
-    h('p', { class: 'muted' }, 'Use the reviewer token of your tenant. It stays in this tab only.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Use your own reviewer token, or an identity token from your sign-in provider. Your decisions are recorded under the identity it proves. It stays in this tab only.',
+    ),
     h('label', { for: 'token' }, 'Reviewer token'),
     token,
-    h('label', { for: 'reviewer-name' }, 'Your name ', h('span', { class: 'optional' }, '(kept with your decisions)')),
-    name,
     h('button', { type: 'submit', class: 'primary' }, 'Sign in'),
     error,
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    localStorage.setItem(NAME_KEY, name.value.trim());
     void start(token.value.trim()).catch((reason: unknown) => {
       error.textContent = reason instanceof ApiRequestError && reason.status === 401 ? 'That token is not accepted.' : `Could not sign in: ${String(reason)}`;
     });
@@ -53,7 +52,8 @@ async function start(token: string): Promise<void> {
   const api = createApi(token);
   const session: ReviewSession = await api.session();
   sessionStorage.setItem(TOKEN_KEY, token);
-  const reviewerName = localStorage.getItem(NAME_KEY) || session.reviewer;
+  // Who the credential proves, as the API records it: the page never names the reviewer itself.
+  const reviewerName = session.reviewer;
   mount(
     signedInAs,
     `${reviewerName} · tenant ${session.tenantId} `,

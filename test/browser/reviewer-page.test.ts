@@ -7,6 +7,9 @@ import { injectFault, markedInvoice } from '../support/operations';
 import { clearScreenshots, fixInvalidFields, launchChromium, openReviewer, saveScreenshot } from '../support/reviewer-browser';
 import { sampleWith } from '../support/samples';
 
+/** Another person of the same tenant, with a token of their own. */
+const secondReviewer = demo.reviewers[1] as (typeof demo.reviewers)[number];
+
 /** A fresh job awaiting review, visible in the reviewer queue (visibility lags the workflow by a moment). */
 async function jobAwaitingReview(pdf = true): Promise<string> {
   const sample = await sampleWith('awaiting_review', pdf);
@@ -37,7 +40,7 @@ describe('the reviewer page in Chromium', () => {
   test('when a reviewer opens the queue, edits a field and approves with the keyboard, then the ledger holds the edited value', async () => {
     const other = await jobAwaitingReview();
     const jobId = await jobAwaitingReview();
-    const { context, page, problems } = await openReviewer(browser, 'Browser Reviewer');
+    const { context, page, problems } = await openReviewer(browser);
     try {
       // Both jobs are in the queue (that it refreshes by itself is the next test).
       const row = page.locator(`tr[data-job-id="${jobId}"]`);
@@ -74,7 +77,7 @@ describe('the reviewer page in Chromium', () => {
       assert.equal(entries.length, 1);
       assert.equal(entries[0]?.invoice.invoiceNumber, edited);
       assert.equal(entries[0]?.invoice.totalAmount, 4321.09);
-      assert.equal(posted.review?.reviewer, 'Browser Reviewer');
+      assert.equal(posted.review?.reviewer, demo.reviewer.id, 'the decision names who signed in');
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
@@ -82,7 +85,7 @@ describe('the reviewer page in Chromium', () => {
   });
 
   test('when a job starts waiting for review while the queue is open, then it appears there without a reload', async () => {
-    const { context, page, problems } = await openReviewer(browser, 'Watching Reviewer');
+    const { context, page, problems } = await openReviewer(browser);
     try {
       // The queue's first load has answered, and the job below does not exist yet.
       await page.getByText(/Refreshes by itself · updated/).waitFor({ timeout: 20_000 });
@@ -118,7 +121,7 @@ describe('the reviewer page in Chromium', () => {
       assert.ok(raw, 'the job holds the raw output');
       assert.equal(waiting.extraction, undefined, 'nothing schema-valid was extracted');
 
-      const { context, page, problems } = await openReviewer(browser, 'Raw Output Reviewer');
+      const { context, page, problems } = await openReviewer(browser);
       try {
         await page.goto(jobUrl(jobId));
         const panel = page.locator('details.raw-output');
@@ -146,7 +149,7 @@ describe('the reviewer page in Chromium', () => {
 
   test('when a field is invalid, then the page shows the error at the field and approving posts nothing', async () => {
     const jobId = await jobAwaitingReview();
-    const { context, page, problems } = await openReviewer(browser, 'Careful Reviewer');
+    const { context, page, problems } = await openReviewer(browser);
     try {
       const reviewRequests: string[] = [];
       page.on('request', (request) => {
@@ -187,8 +190,8 @@ describe('the reviewer page in Chromium', () => {
 
   test('when a second reviewer decides a job someone already decided, then the page says "already decided" plainly', async () => {
     const jobId = await jobAwaitingReview();
-    const first = await openReviewer(browser, 'First Reviewer');
-    const second = await openReviewer(browser, 'Second Reviewer');
+    const first = await openReviewer(browser);
+    const second = await openReviewer(browser, secondReviewer);
     try {
       for (const tab of [first, second]) {
         await tab.page.goto(jobUrl(jobId));
@@ -208,9 +211,10 @@ describe('the reviewer page in Chromium', () => {
       assert.ok(await second.page.getByRole('button', { name: /^Approve/ }).isDisabled(), 'nothing more to click');
       assert.notEqual(await second.page.getByTestId('job-status').textContent(), 'awaiting review', 'the header shows where the job is now');
 
-      await waitForJob(jobId, ['posted']);
+      const posted = await waitForJob(jobId, ['posted']);
       const entries = await ledgerEntries(jobId);
       assert.deepEqual(entries.map((entry) => entry.invoice.invoiceNumber), ['FIRST-WINS']);
+      assert.equal(posted.review?.reviewer, demo.reviewer.id, 'the first reviewer, who decided, is recorded');
       assert.deepEqual([...first.problems, ...second.problems.filter((p) => !/409/.test(p))], []);
     } finally {
       await first.context.close();
@@ -223,7 +227,7 @@ describe('the reviewer page in Chromium', () => {
     const { body } = await submit(sample.bytes, { fileName: sample.fileName });
     const jobId = body.jobId as string;
     await waitForJob(jobId, ['posted', 'awaiting_review']);
-    const { context, page, problems } = await openReviewer(browser, 'Late Reviewer');
+    const { context, page, problems } = await openReviewer(browser);
     try {
       await page.goto(jobUrl(jobId));
       const text = page.getByTestId('document-text');

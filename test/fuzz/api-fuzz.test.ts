@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from '@jest/globals';
 import fc from 'fast-check';
-import { TEST_ADMIN_KEY, TEST_TENANTS } from '../../local/stack/test-tenants';
+import { TEST_OPERATOR, TEST_SECRETS } from '../support/test-credentials';
 import { type FuzzContext, type FuzzRequest, operationsOf, requestFor, type Schema } from '../support/fuzz-requests';
 import { conformanceProblems } from '../support/openapi-conformance';
 import { testEnv } from '../support/test-env';
@@ -106,12 +106,12 @@ describe('the API under generated hostile requests (fast-check)', () => {
         .split('/')
         .reduce<Schema>((node, key) => node[key] as Schema, document as unknown as Schema);
     const context: FuzzContext = {
-      apiKeys: TEST_TENANTS.map((tenant) => tenant.apiKey),
-      reviewerTokens: TEST_TENANTS.map((tenant) => tenant.reviewerToken),
-      adminKey: TEST_ADMIN_KEY,
-      jobIds: await Promise.all(TEST_TENANTS.map((tenant) => seedJob(apiUrl, tenant.apiKey))),
+      apiKeys: TEST_SECRETS.tenants.map((tenant) => tenant.apiKey),
+      reviewerTokens: TEST_SECRETS.tenants.flatMap((tenant) => tenant.reviewers.map((reviewer) => reviewer.token)),
+      adminKey: TEST_OPERATOR.token,
+      jobIds: await Promise.all(TEST_SECRETS.tenants.map((tenant) => seedJob(apiUrl, tenant.apiKey))),
       idempotencyKeys: Array.from({ length: 20 }, (_, index) => `fuzz-${index}`),
-      pageTokens: await pageTokensOf(apiUrl, TEST_TENANTS[0]?.apiKey as string),
+      pageTokens: await pageTokensOf(apiUrl, TEST_SECRETS.tenants[0]?.apiKey as string),
     };
     const operations = operationsOf(document);
     assert.ok(operations.length >= 15, `the document lists the API's operations (${operations.length})`);

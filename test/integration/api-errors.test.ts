@@ -48,14 +48,14 @@ describe('API errors: a status, a stable code, a message that says what to fix',
     assert.match(badPriority.body.error?.message ?? '', /priority/);
   });
 
-  test('when the body is not multipart, then 400 saying how to send it', async () => {
+  test('when a JSON body names no JSON-input type, then 400 saying how to send each kind of job', async () => {
     const response = await fetch(`${apiUrl()}/jobs`, {
       method: 'POST',
       headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
       body: '{}',
     });
     assert.equal(response.status, 400);
-    assert.match(((await response.json()) as { error: { message: string } }).error.message, /multipart/);
+    assert.match(((await response.json()) as { error: { message: string } }).error.message, /invoice jobs upload their file as multipart/);
   });
 
   test('when the Idempotency-Key has characters outside the allowed set, then 400', async () => {

@@ -1,5 +1,5 @@
 import assert from '../support/assert';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
@@ -80,16 +80,27 @@ async function submitFailingExtraction() {
   return { marker, removeFault, jobId: submitted.body.jobId as string };
 }
 
-function runReplayCli(args: string[]) {
+/**
+ * Runs the replay tool without blocking this process: a synchronous spawn stalls the event loop for as long as tsx
+ * starts (seconds on a loaded machine), so the API closes the idle keep-alive socket unseen and the next fetch
+ * fails with "other side closed".
+ */
+function runReplayCli(args: string[]): Promise<{ code: number | null; output: string }> {
   const { productEnv } = testEnv();
   assert.ok(productEnv, 'needs the stack that `npm test` starts');
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'ops', 'replay-command.ts'), ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...productEnv, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-    timeout: 120_000,
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'ops', 'replay-command.ts'), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...productEnv, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
   });
-  return { code: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
 describe('dead letters and replay after a fix (real stack)', () => {
@@ -143,7 +154,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
       assert.ok(!otherStep.body.deadLetters.some((d) => d.jobId === jobId));
       assert.equal((await admin('GET', '/admin/dead-letters', undefined, demoTenant.apiKey)).status, 401, 'a tenant key is not an admin key');
 
-      const dryRun = runReplayCli(['--dry-run', '--query', `TenantId = 'demo' AND JobStatus = 'dead_letter' AND JobStep = 'extractInvoiceFields'`]);
+      const dryRun = await runReplayCli(['--dry-run', '--query', `TenantId = 'demo' AND JobStatus = 'dead_letter' AND JobStep = 'extractInvoiceFields'`]);
       assert.match(dryRun.output, new RegExp(`would_retry\\s+${jobId}`), dryRun.output);
       assert.equal((await getJob(jobId)).body.status, 'dead_letter', 'a dry run changes nothing');
 
@@ -185,7 +196,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
 
       await removeFault();
       faultActive = false;
-      const replay = runReplayCli([jobId, '--reason', 'provider fixed']);
+      const replay = await runReplayCli([jobId, '--reason', 'provider fixed']);
       assert.equal(replay.code, 0, replay.output);
       assert.match(replay.output, new RegExp(`reset\\s+${jobId}\\s+extractInvoiceFields`), replay.output);
       assert.match(replay.output, /summary: 1 reset/);
@@ -210,7 +221,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
       const extractions = await simulatorCalls(marker, 'record_invoice');
       assert.deepEqual(extractions.map((call) => call.status), [400, 200]);
 
-      const again = runReplayCli([jobId]);
+      const again = await runReplayCli([jobId]);
       assert.equal(again.code, 1, 'a refused job makes the tool exit non-zero');
       assert.match(again.output, new RegExp(`refused\\s+${jobId}.*finished as posted`), again.output);
     } finally {

@@ -37,7 +37,8 @@ describe('a document job through the real stack (API, Temporal, S3, simulator wi
     assert.equal(state.usage.calls, 2 * result.chunks + 1);
     assert.ok(state.usage.costUsd > 0);
 
-    const store = createObjectStore(loadConfig(testEnv().productEnv ?? {}).s3);
+    const config = loadConfig(testEnv().productEnv ?? {});
+    const store = createObjectStore(config.s3);
     const lines = (await store.getBytes(result.chunksKey)).toString('utf8').trim().split('\n');
     const chunks = lines.map((line) => JSON.parse(line) as ChunkRecord);
     assert.equal(chunks.length, result.chunks);
@@ -49,7 +50,7 @@ describe('a document job through the real stack (API, Temporal, S3, simulator wi
     assert.equal(chunks.at(-1)?.lastPage, 12);
     for (const chunk of chunks) {
       assert.ok(chunk.firstPage <= chunk.lastPage);
-      assert.equal(chunk.embedding.length, loadConfig({}).embeddings.dimension);
+      assert.equal(chunk.embedding.length, config.embeddings.dimension);
       assert.ok(chunk.summary.length > 0);
     }
     const summary = JSON.parse((await store.getBytes(result.summaryKey)).toString('utf8')) as { title: string; summary: string; pages: number };

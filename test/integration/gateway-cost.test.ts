@@ -1,8 +1,8 @@
 import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from '@jest/globals';
+import { localTestConfig } from '../support/test-credentials';
 import { costOf } from '../../gateway/pricing';
-import { loadConfig } from '../../lib/config';
 import { submit, waitForJob } from '../support/api-client';
 import { markedInvoiceText } from '../support/gateway-calls';
 import { testEnv } from '../support/test-env';
@@ -27,7 +27,7 @@ describe('cost per job through the real stack', () => {
     const billed = ((await response.json()) as { calls: SimCall[] }).calls.filter((call) => call.status === 200);
     assert.ok(billed.length >= 2, 'classification and extraction were billed');
     // The stack runs with the default price table, as this test reads it.
-    const prices = loadConfig({}).anthropic.prices;
+    const prices = localTestConfig().anthropic.prices;
     const expected = billed.reduce(
       (sum, call) => ({
         inputTokens: sum.inputTokens + call.inputTokens,

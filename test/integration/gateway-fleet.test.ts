@@ -3,11 +3,11 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig, localTestEnv } from '../support/test-credentials';
 import { ModelRateLimitedError, TokenBudgetExhaustedError } from '../../common/errors';
 import { RedisBudget } from '../../gateway/budget/redis-budget';
 import { type BudgetSettings, DEFAULT_POOL } from '../../gateway/budget/token-budget';
 import { createAnthropicClient, createModelGateway } from '../../gateway/model-gateway';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
 import { gatewayTestCall } from '../support/gateway-calls';
@@ -36,7 +36,7 @@ function fleetMember(
   keyPrefix: string,
   now: () => number,
 ) {
-  const config = loadConfig({ ANTHROPIC_BASE_URL: simulator.url });
+  const config = localTestConfig({ ANTHROPIC_BASE_URL: simulator.url });
   const budget = new RedisBudget(redis.client(), settings, { keyPrefix, now });
   return createModelGateway({
     client: createAnthropicClient(config.anthropic),
@@ -72,6 +72,7 @@ describe('the gateway fleet on one Redis budget', () => {
     try {
       const env = {
         ...process.env,
+        ...localTestEnv(),
         LOG_LEVEL: 'error',
         ANTHROPIC_BASE_URL: simulator.url,
         REDIS_URL: redis.url,

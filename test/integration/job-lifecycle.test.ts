@@ -2,7 +2,7 @@ import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from '@jest/globals';
 import { taskQueueFor } from '../../common/task-queues';
-import { apiUrl, demo, getJob, ledgerEntries, review, submit, waitForJob, invoiceResult } from '../support/api-client';
+import { acme, apiUrl, demo, getJob, ledgerEntries, review, submit, waitForJob, invoiceResult } from '../support/api-client';
 import { startExtraApi, startExtraWorker } from '../support/extra-api';
 import { temporalClient } from '../support/operations';
 import { sampleWith } from '../support/samples';
@@ -75,14 +75,35 @@ describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', 
       taxAmount: null,
       lineItems: [],
     };
-    const approved = await review(jobId, { decision: 'approve', fields, reviewer: 'integration-test' });
+    // Someone else's reviewer sees no such job; a body claiming another reviewer is refused and changes nothing.
+    const foreign = await review(jobId, { decision: 'approve', fields }, acme.reviewerToken);
+    assert.equal(foreign.status, 404, JSON.stringify(foreign.body));
+    const claimed = await review(jobId, { decision: 'approve', fields, reviewer: 'somebody-else' });
+    assert.equal(claimed.status, 400, JSON.stringify(claimed.body));
+    assert.equal((await getJob(jobId)).body.status, 'awaiting_review');
+    const approved = await review(jobId, { decision: 'approve', fields });
     assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    assert.equal(approved.body.review?.reviewer, demo.reviewer.id, 'the job shows who decided: the signed-in reviewer');
 
     const posted = await waitForJob(jobId, ['posted', 'failed']);
     assert.equal(posted.status, 'posted');
+    assert.equal(posted.review?.reviewer, demo.reviewer.id);
     const entries = await ledgerEntries(jobId);
     assert.equal(entries.length, 1);
     assert.deepEqual(entries[0]?.invoice, fields);
+    // The workflow history holds the identity the API set on the Update, not anything the client wrote.
+    const client = await temporalClient();
+    try {
+      const history = await client.workflow.getHandle(jobId).fetchHistory();
+      const accepted = (history.events ?? []).filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes);
+      assert.equal(accepted.length, 1, 'one decision counted');
+      const payload = accepted[0]?.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.args?.payloads?.[0];
+      const recorded = JSON.parse(Buffer.from(payload?.data ?? new Uint8Array()).toString('utf8')) as { reviewer?: string };
+      assert.equal(recorded.reviewer, demo.reviewer.id);
+      assert.ok(!JSON.stringify(history).includes('somebody-else'), 'the refused claim never reached the workflow');
+    } finally {
+      await client.connection.close();
+    }
 
     const late = await review(jobId, { decision: 'reject', reason: 'too late' });
     assert.equal(late.status, 409);

@@ -10,10 +10,11 @@ import { openApiDocument } from '../../api/openapi/document';
 import { acme, apiUrl, demo, submit, waitForJob } from '../support/api-client';
 import { routeOf } from '../support/openapi-conformance';
 import { sampleWith } from '../support/samples';
+import { TEST_OPERATOR } from '../support/test-credentials';
 
 const execFileAsync = promisify(execFile);
 const REPO_ROOT = join(__dirname, '..', '..');
-const ADMIN_KEY = 'admin-key';
+const ADMIN_KEY = TEST_OPERATOR.token;
 
 interface Call {
   method: string;
@@ -126,6 +127,15 @@ describe('the OpenAPI document', () => {
     });
     assert.equal(approved.status, 200);
     await call('POST', `${review}/review`, { key: demo.reviewerToken, ...json({ decision: 'reject', reason: 'too late' }) });
+
+    // Cancel: a job not yet finished, then a finished one (409), a missing one (404) and no key (401).
+    const running = (await submit(pdf.bytes, { fileName: pdf.fileName })).body.jobId as string;
+    const cancelRunning = `/jobs/${encodeURIComponent(running)}/cancel`;
+    await call('POST', cancelRunning);
+    const cancelled = await call('POST', cancelRunning, { key: demo.apiKey });
+    assert.ok([200, 202].includes(cancelled.status), `cancel answered ${cancelled.status}`);
+    await call('POST', `${done}/cancel`, { key: demo.apiKey });
+    await call('POST', `${unknown}/cancel`, { key: demo.apiKey });
 
     // The reviewer page and its assets.
     await call('GET', '/review');

@@ -15,7 +15,7 @@ describe('the Temporal server restarted under running jobs', () => {
     await harness?.close();
   });
 
-  test('when the server is killed and restarted on its SQLite file, then every job finishes once and is still listed', async () => {
+  test('when the server is killed and restarted on its database, then every job finishes once and is still listed', async () => {
     const batch = `restart-${randomUUID()}`;
     // Slow model calls keep the jobs mid-run while the server goes away.
     const fault = await harness.addSimulatorFault({
@@ -34,7 +34,7 @@ describe('the Temporal server restarted under running jobs', () => {
 
     await harness.killTemporal();
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    await harness.startTemporal();
+    await harness.restartTemporal();
     await harness.removeSimulatorFault(fault);
 
     const states = await Promise.all(handles.map((handle) => handle.result()));

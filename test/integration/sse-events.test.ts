@@ -1,6 +1,7 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
-import { demo, openEvents, review, submit, waitForJob } from '../support/api-client';
+import {  } from '../support/test-credentials';
+import { acme, demo, openEvents, review, submit, waitForJob } from '../support/api-client';
 import { startExtraApi, startExtraWorker } from '../support/extra-api';
 import { schemaProblems } from '../support/openapi-conformance';
 import { sampleWith } from '../support/samples';
@@ -23,6 +24,9 @@ async function collect(response: Response, stopAfter = Number.POSITIVE_INFINITY)
   const statuses: StatusEvent[] = [];
   for await (const event of readSse(response.body)) {
     events.push(event);
+    // As an outside client (Schemathesis) checks it: the event against the stream's schema, its data against the body named.
+    assert.deepEqual(schemaProblems('JobStreamEvent', event), [], 'each event matches the documented stream event');
+    if (event.event === 'end') assert.deepEqual(schemaProblems('JobStreamEnd', JSON.parse(event.data)), [], 'the end event matches JobStreamEnd');
     if (event.event !== 'status') continue;
     const data = JSON.parse(event.data) as StatusEvent;
     assert.deepEqual(schemaProblems('JobEvent', data), [], 'each event matches JobEvent in the OpenAPI document');
@@ -138,7 +142,7 @@ describe('SSE: GET /jobs/:id/events', () => {
     const sample = await sampleWith('posted');
     const { body } = await submit(sample.bytes, { fileName: sample.fileName });
     const jobId = body.jobId as string;
-    const foreign = await openEvents(jobId, { apiKey: 'acme-key' });
+    const foreign = await openEvents(jobId, { apiKey: acme.apiKey });
     assert.equal(foreign.status, 404);
     assert.match(foreign.headers.get('content-type') ?? '', /application\/json/);
     const anonymous = await openEvents(jobId, { apiKey: 'nobody' });

@@ -1,12 +1,12 @@
 import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig, testTenant } from '../support/test-credentials';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createJobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
 import { gatewayFromConfig } from '../../gateway/gateway-from-config';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { createObjectStore } from '../../lib/object-store';
 import { connectClient } from '../../lib/temporal-connection';
@@ -34,7 +34,7 @@ describe('OpenTelemetry traces (API → workflow → activities)', () => {
   beforeAll(async () => {
     const { productEnv } = testEnv();
     assert.ok(productEnv, 'needs the stack that `npm test` starts');
-    const config = loadConfig({
+    const config = localTestConfig({
       ...productEnv,
       TASK_QUEUE_PREFIX: `trace-${randomUUID().slice(0, 8)}`,
       API_PORT: '0',
@@ -79,7 +79,7 @@ describe('OpenTelemetry traces (API → workflow → activities)', () => {
     const form = new FormData();
     form.set('type', 'invoice');
     form.set('file', new Blob([sample.bytes]), sample.fileName);
-    const headers = { authorization: 'Bearer demo-key' };
+    const headers = { authorization: `Bearer ${testTenant('demo').apiKey}` };
     const submitted = await fetch(`${api.url}/jobs`, {
       method: 'POST',
       headers: { ...headers, 'idempotency-key': `trace-${randomUUID()}` },

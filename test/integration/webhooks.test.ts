@@ -2,7 +2,7 @@ import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
-import { TEST_TENANTS } from '../../local/stack/test-tenants';
+import { TEST_SECRETS } from '../support/test-credentials';
 import { demo, ledgerEntries, review, submit, waitForJob, invoiceResult } from '../support/api-client';
 import { type ExtraApi, startExtraApi } from '../support/extra-api';
 import { schemaProblems } from '../support/openapi-conformance';
@@ -188,7 +188,7 @@ describe('webhooks: signed deliveries to a callback URL', () => {
     let tenantDefault: WebhookReceiver;
     beforeAll(async () => {
       tenantDefault = await startWebhookReceiver();
-      const tenants = TEST_TENANTS.map((tenant) => (tenant.id === demo.id ? { ...tenant, defaultCallbackUrl: tenantDefault.url } : tenant));
+      const tenants = TEST_SECRETS.tenants.map((tenant) => (tenant.id === demo.id ? { ...tenant, defaultCallbackUrl: tenantDefault.url } : tenant));
       defaultsApi = await startExtraApi('api-default-callback', { SLOWLANE_TENANTS: JSON.stringify(tenants) });
     });
     afterAll(async () => {

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Job } from '../../common/api-contract/job';
 import { type InvoiceResult, isInvoiceResult } from '../../common/job-types/invoice/result';
-import { TEST_TENANTS } from '../../local/stack/test-tenants';
 import { conformanceProblems, isCheckedBody } from './openapi-conformance';
+import { testTenant } from './test-credentials';
 import { testEnv } from './test-env';
 
-export const demo = TEST_TENANTS[0] as (typeof TEST_TENANTS)[number];
-export const acme = TEST_TENANTS[1] as (typeof TEST_TENANTS)[number];
+export const demo = testTenant('demo');
+export const acme = testTenant('acme');
 
 export function apiUrl(): string {
   const url = testEnv().apiUrl;

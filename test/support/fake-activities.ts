@@ -5,7 +5,7 @@ import { validateReviewFields } from '../../activities/validate-review-fields';
 import type { Invoice, InvoiceExtraction } from '../../common/invoice';
 import { overallConfidence } from '../../common/invoice';
 import type { Usage } from '../../common/job';
-import type { OrderScoreProposal } from '../../common/job-types/order-score/order-score';
+import type { OrderScoreInput, OrderScoreProposal } from '../../common/job-types/order-score/order-score';
 import type { DeliverWebhookInput } from '../../common/webhooks';
 
 export const sampleInvoice: Invoice = {
@@ -18,6 +18,14 @@ export const sampleInvoice: Invoice = {
   subtotalAmount: 100,
   taxAmount: 21,
   lineItems: [{ description: 'Widgets', quantity: 10, unitPrice: 10, amount: 100 }],
+};
+
+/** A returning customer whose checks all pass. */
+export const sampleOrder: OrderScoreInput = {
+  order: { id: 'ord-1', totalAmount: 120, currency: 'EUR', itemCount: 2 },
+  customer: { id: 'cus-1', accountAgeDays: 400, previousOrders: 12, previousChargebacks: 0 },
+  payment: { method: 'card', billingCountry: 'DE', cardCountry: 'DE', cvvMatch: true, avsMatch: true },
+  shipping: { country: 'DE', expedited: false },
 };
 
 export function extractionOf(invoice: Invoice, confidence: number): InvoiceExtraction {

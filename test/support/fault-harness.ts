@@ -8,25 +8,24 @@ import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } fr
 import { taskQueueFor } from '../../common/task-queues';
 import { loadConfig } from '../../lib/config';
 import { createObjectStore, objectKeys } from '../../lib/object-store';
-import { freePort } from '../../local/stack/ports';
 import { type ManagedProcess, Supervisor } from '../../local/stack/supervisor';
-import { applyNamespaceSettings, temporalReady, workerIsPolling } from '../../local/stack/temporal-setup';
-import { devServerArgs, loadTemporalDevConfig } from '../../local/stack/temporal-dev-config';
-import { ensureGoTool, TEMPORAL_CLI } from '../../local/stack/tools';
+import { workerIsPolling } from '../../local/stack/temporal-setup';
+import { loadTemporalDevConfig } from '../../local/stack/temporal-dev-config';
 import type { invoiceWorkflow } from '../../workflows';
+import { type RestartableTemporal, startRestartableTemporal } from './restartable-temporal';
 import { testEnv } from './test-env';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 
 /**
- * Reliability tests need processes they may kill: their own Temporal dev server (on a SQLite file, so it can be
- * restarted) and their own worker processes, next to the test stack's S3, simulator and ledger.
+ * Reliability tests need processes they may kill: their own Temporal server of the stack's kind (the dev server on
+ * a SQLite file, or the cluster on its own PostgreSQL databases, so it can be restarted) and their own worker
+ * processes, next to the test stack's S3, simulator and ledger.
  */
 export class FaultHarness {
   readonly supervisor: Supervisor;
   readonly taskQueuePrefix = `fault${randomUUID().slice(0, 8)}`;
-  private temporalProcess: ManagedProcess | undefined;
-  private temporalPort = 0;
+  private temporal: RestartableTemporal | undefined;
   private client: Client | undefined;
   private workerCount = 0;
 
@@ -44,9 +43,8 @@ export class FaultHarness {
     const dataDir = await mkdtemp(join(stackDataDir, 'fault-'));
     await mkdir(join(dataDir, 'temporal'), { recursive: true });
     const harness = new FaultHarness(dataDir, productEnv);
-    harness.temporalPort = await freePort();
     try {
-      await harness.startTemporal();
+      harness.temporal = await startRestartableTemporal(harness.supervisor, dataDir);
     } catch (error) {
       await harness.supervisor.stopAll();
       throw error;
@@ -55,31 +53,24 @@ export class FaultHarness {
   }
 
   get temporalAddress(): string {
-    return `127.0.0.1:${this.temporalPort}`;
+    assert.ok(this.temporal);
+    return this.temporal.address;
   }
 
   get namespace(): string {
     return loadTemporalDevConfig().namespace;
   }
 
-  async startTemporal(): Promise<void> {
-    const devConfig = loadTemporalDevConfig();
-    const binary = await ensureGoTool(TEMPORAL_CLI, loadConfig({}).toolCacheDir, process.env.PATH ?? '', () => undefined);
-    this.temporalProcess = await this.supervisor.start({
-      name: 'temporal',
-      command: binary,
-      args: devServerArgs(devConfig, { port: this.temporalPort, dataDir: this.dataDir }),
-      ready: () => temporalReady(this.temporalAddress, devConfig.namespace),
-      readyTimeoutMs: 60_000,
-    });
-    await applyNamespaceSettings(this.temporalAddress, devConfig);
+  /** SIGKILL: the server dies without a chance to flush anything but what its database already committed. */
+  async killTemporal(): Promise<void> {
+    assert.ok(this.temporal);
+    await this.temporal.kill();
   }
 
-  /** SIGKILL: the server dies without a chance to flush anything but what SQLite already committed. */
-  async killTemporal(): Promise<void> {
-    assert.ok(this.temporalProcess);
-    await this.temporalProcess.kill();
-    this.supervisor.forget(this.temporalProcess);
+  /** The server again on the same database (the same SQLite file, or the same PostgreSQL databases). */
+  async restartTemporal(): Promise<void> {
+    assert.ok(this.temporal);
+    await this.temporal.restart();
   }
 
   async startWorker(extraEnv: Record<string, string> = {}): Promise<ManagedProcess> {

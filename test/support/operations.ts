@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
-import { TEST_ADMIN_KEY, TEST_TENANTS } from '../../local/stack/test-tenants';
 import { apiUrl } from './api-client';
 import { sampleWith } from './samples';
+import { TEST_OPERATOR, testTenant } from './test-credentials';
 import { testEnv } from './test-env';
 
-export const ADMIN_KEY = TEST_ADMIN_KEY;
+/** The test stack's operator's own token (an operator, not a shared admin key). */
+export const ADMIN_KEY = TEST_OPERATOR.token;
 
 export interface JsonAnswer<T> {
   status: number;
@@ -113,4 +114,4 @@ export function total(samples: MetricSample[], name: string, labels: Record<stri
     .reduce((sum, s) => sum + s.value, 0);
 }
 
-export const demoTenant = TEST_TENANTS[0] as (typeof TEST_TENANTS)[number];
+export const demoTenant = testTenant('demo');

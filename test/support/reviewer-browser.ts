@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { LocalPerson } from '../../local/stack/local-secrets';
 import { apiUrl, demo } from './api-client';
 import { testEnv } from './test-env';
 
@@ -21,8 +22,8 @@ export interface ReviewerTab {
   problems: string[];
 }
 
-/** A laptop-sized window (1366×800) signed in to /review with the demo tenant's reviewer token. */
-export async function openReviewer(browser: Browser, reviewerName: string): Promise<ReviewerTab> {
+/** A laptop-sized window (1366×800) signed in to /review with a demo reviewer's own token (the first by default). */
+export async function openReviewer(browser: Browser, reviewer: LocalPerson = demo.reviewer): Promise<ReviewerTab> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 800 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -35,10 +36,11 @@ export async function openReviewer(browser: Browser, reviewerName: string): Prom
     if (response.status() >= 400 && ![409, 422].includes(response.status())) problems.push(`HTTP ${response.status()} ${response.url()}`);
   });
   await page.goto(`${apiUrl()}/review`);
-  await page.getByLabel('Reviewer token').fill(demo.reviewerToken);
-  await page.getByLabel('Your name').fill(reviewerName);
+  await page.getByLabel('Reviewer token').fill(reviewer.token);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: /Awaiting review/ }).waitFor();
+  // The page says who the token proved, the identity the API records with each decision.
+  await page.locator('#signed-in-as').getByText(reviewer.id).waitFor();
   return { context, page, problems };
 }
 

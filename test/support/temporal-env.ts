@@ -1,6 +1,6 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../common/search-attributes';
-import { loadConfig } from '../../lib/config';
+import { localPaths } from '../../local/stack/local-paths';
 import { ensureGoTool, TEMPORAL_CLI } from '../../local/stack/tools';
 import { testEnv } from './test-env';
 
@@ -13,8 +13,7 @@ export async function createTemporalTestEnv(): Promise<TestWorkflowEnvironment> 
   if (temporalAddress) {
     return TestWorkflowEnvironment.createFromExistingServer({ address: temporalAddress, namespace: temporalNamespace });
   }
-  const config = loadConfig({});
-  const path = await ensureGoTool(TEMPORAL_CLI, config.toolCacheDir, process.env.PATH ?? '', () => undefined);
+  const path = await ensureGoTool(TEMPORAL_CLI, localPaths().toolCacheDir, process.env.PATH ?? '', () => undefined);
   return TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path },

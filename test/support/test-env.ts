@@ -1,3 +1,6 @@
+import type { PostgresAddress } from '../../local/stack/postgres-server';
+import type { TemporalKind } from '../../local/stack/postgres-temporal';
+
 /**
  * What `npm test` tells the tests about the stack it started (local/stack/test-runner.ts sets these). Tests read
  * them here and nowhere else; each is optional so a test file can also run alone.
@@ -16,6 +19,10 @@ export interface TestStackEnv {
   productEnv?: Record<string, string>;
   /** Prometheus endpoints of the stack's processes by name (api, worker-interactive, worker-bulk). */
   metricsUrls: Record<string, string>;
+  /** Which Temporal the stack runs (the `cluster` tier runs the cluster on PostgreSQL); fault tests start the same kind. */
+  temporalKind: TemporalKind;
+  /** The cluster's PostgreSQL, where fault tests create their own cluster's databases. */
+  postgres?: PostgresAddress;
 }
 
 export function testEnv(env: Record<string, string | undefined> = process.env): TestStackEnv {
@@ -32,5 +39,7 @@ export function testEnv(env: Record<string, string | undefined> = process.env): 
     artifactsDir: env.SLOWLANE_TEST_ARTIFACTS ?? `${root}test-artifacts`,
     ...(env.SLOWLANE_TEST_PRODUCT_ENV ? { productEnv: JSON.parse(env.SLOWLANE_TEST_PRODUCT_ENV) as Record<string, string> } : {}),
     metricsUrls: JSON.parse(env.SLOWLANE_TEST_METRICS_URLS ?? '{}') as Record<string, string>,
+    temporalKind: env.SLOWLANE_TEST_TEMPORAL_KIND === 'cluster' ? 'cluster' : 'dev',
+    ...(env.SLOWLANE_TEST_POSTGRES ? { postgres: JSON.parse(env.SLOWLANE_TEST_POSTGRES) as PostgresAddress } : {}),
   };
 }

@@ -3,11 +3,12 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { InvoiceActivities } from '../../activities';
-import type { InvoiceJobInput } from '../../common/job';
+import type { InvoiceJobInput, JsonJobInput } from '../../common/job';
+import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import { workerTelemetry, type WorkerTelemetry } from '../../lib/worker-telemetry';
 import { bundleWorkflows } from '../../workers/create-workers';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
-import type { invoiceWorkflow } from '../../workflows';
+import type { invoiceWorkflow, orderScoreWorkflow } from '../../workflows';
 import { createTemporalTestEnv } from './temporal-env';
 
 let bundle: Promise<WorkflowBundle> | undefined;
@@ -22,11 +23,15 @@ export interface WorkflowHarness {
   /** Where the workers' sinks report: tests read the job metrics from its registry. */
   telemetry: WorkerTelemetry;
   /** Runs `body` while a worker with these activities polls a fresh task queue. */
-  withWorker<T>(activities: InvoiceActivities, body: (start: StartJob) => Promise<T>): Promise<T>;
+  withWorker<T>(activities: InvoiceActivities, body: (start: StartJob, startOrderScore: StartOrderScore) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 export type StartJob = (overrides?: Partial<InvoiceJobInput>) => Promise<WorkflowHandle<typeof invoiceWorkflow>>;
+export type StartOrderScore = (
+  order: OrderScoreInput,
+  overrides?: Partial<JsonJobInput<OrderScoreInput>>,
+) => Promise<WorkflowHandle<typeof orderScoreWorkflow>>;
 
 let runtimeInstalled = false;
 /** The SDK logs every worker state change at INFO; tests only want its warnings. */
@@ -81,7 +86,23 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
         };
         return env.client.workflow.start('invoiceWorkflow', { taskQueue, workflowId: input.jobId, args: [input] });
       };
-      return worker.runUntil(body(start));
+      const startOrderScore: StartOrderScore = async (order, overrides = {}) => {
+        const input: JsonJobInput<OrderScoreInput> = {
+          jobId: `order.score:test:${randomUUID()}`,
+          tenantId: 'test',
+          priority: 'interactive',
+          input: order,
+          scoreBand: { approveBelow: 0.3, declineFrom: 0.7 },
+          confidenceThreshold: 0.9,
+          reviewTimeoutMs: 60 * 60 * 1000,
+          maxExtractionTries: 3,
+          deadLetterTimeoutMs: 60 * 60 * 1000,
+          submittedAt: new Date().toISOString(),
+          ...overrides,
+        };
+        return env.client.workflow.start('orderScoreWorkflow', { taskQueue, workflowId: input.jobId, args: [input] });
+      };
+      return worker.runUntil(body(start, startOrderScore));
     },
     close: () => env.teardown(),
   };
@@ -89,7 +110,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
 
 /** Polls the status query until `predicate` holds; workflow tests use it to wait for awaiting_review. */
 export async function waitForStatus(
-  handle: WorkflowHandle<typeof invoiceWorkflow>,
+  handle: WorkflowHandle,
   status: string,
   attempts = 200,
 ): Promise<void> {

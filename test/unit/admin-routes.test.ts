@@ -4,11 +4,11 @@ import { Registry } from 'prom-client';
 import type { AdminService } from '../../api/admin-service';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { createApiMetrics } from '../../lib/metrics-api';
 import { type DeadLetterFilter, InvalidFilterError } from '../../ops/dead-letter-query';
 import type { ReplayOutcome } from '../../ops/replay';
+import { TEST_OPERATOR, localTestConfig, testTenant } from '../support/test-credentials';
 
 /** Stands in for Temporal behind the admin service: records what the routes asked for, answers as told. */
 function recordingAdmin() {
@@ -37,11 +37,11 @@ describe('admin routes', () => {
   let api: RunningApi;
   let locked: RunningApi;
   beforeAll(async () => {
-    const config = loadConfig({});
+    const config = localTestConfig();
     const deps = { config, jobs: {} as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true };
     api = await startApiServer({ ...deps, admin: admin.service, metrics }, { host: '127.0.0.1', port: 0 });
     locked = await startApiServer(
-      { ...deps, config: { ...config, api: { ...config.api, adminKey: undefined } }, admin: admin.service },
+      { ...deps, config: { ...config, people: { operators: [] } }, admin: admin.service },
       { host: '127.0.0.1', port: 0 },
     );
   });
@@ -51,7 +51,7 @@ describe('admin routes', () => {
   });
 
   const call = async (path: string, options: { key?: string | null; method?: string; body?: unknown; base?: RunningApi } = {}) => {
-    const key = options.key === undefined ? 'admin-key' : options.key;
+    const key = options.key === undefined ? TEST_OPERATOR.token : options.key;
     const response = await fetch(`${(options.base ?? api).url}${path}`, {
       method: options.method ?? 'GET',
       headers: {
@@ -63,17 +63,20 @@ describe('admin routes', () => {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> & { error?: { code: string; details?: Record<string, unknown> } } };
   };
 
-  test('when the admin key is missing or a tenant key is sent, then the answer is 401', async () => {
+  test('when no operator token, a tenant key or a reviewer token is sent, then the answer is 401', async () => {
+    const demo = testTenant('demo');
     assert.equal((await call('/admin/dead-letters', { key: null })).status, 401);
-    assert.equal((await call('/admin/dead-letters', { key: 'demo-key' })).status, 401);
-    assert.equal((await call('/admin/jobs/x/replay', { key: 'demo-key', method: 'POST' })).status, 401);
+    assert.equal((await call('/admin/dead-letters', { key: demo.apiKey })).status, 401);
+    assert.equal((await call('/admin/dead-letters', { key: demo.reviewerToken })).status, 401);
+    assert.equal((await call('/admin/jobs/x/replay', { key: demo.apiKey, method: 'POST' })).status, 401);
+    assert.equal((await call('/admin/dead-letters', { key: 'admin-key' })).status, 401, 'the old shared demo key is nobody');
     assert.equal(admin.asked.replays.length, 0, 'nothing reached the service');
   });
 
-  test('when no admin key is configured, then even the local default is refused', async () => {
+  test('when no operator is configured, then every token is refused', async () => {
     const answer = await call('/admin/dead-letters', { base: locked });
     assert.equal(answer.status, 401);
-    assert.match(JSON.stringify(answer.body), /ADMIN_API_KEY/);
+    assert.match(JSON.stringify(answer.body), /SLOWLANE_OPERATORS/);
   });
 
   test('when the list is filtered by step, error type and age, then the service gets exactly that filter', async () => {
@@ -103,12 +106,22 @@ describe('admin routes', () => {
     assert.equal((await call('/admin/jobs/invoice:demo:b/replay', { method: 'POST' })).status, 404);
   });
 
-  test('when a dry run is asked for, then the service is told so and the operator is recorded', async () => {
+  test('when a dry run is asked for, then the service is told so and the signed-in operator is recorded', async () => {
     admin.answerNext({ action: 'would_reset', detail: 'would reset', step: 'extractInvoiceFields', resetEventId: 11 });
-    const answer = await call('/admin/jobs/invoice:demo:c/replay', { method: 'POST', body: { dryRun: true, operator: 'rita' } });
+    const answer = await call('/admin/jobs/invoice:demo:c/replay', { method: 'POST', body: { dryRun: true } });
     assert.equal(answer.status, 200);
     assert.equal(answer.body.action, 'would_reset');
-    assert.deepEqual(admin.asked.replays.at(-1), { jobId: 'invoice:demo:c', dryRun: true, operator: 'rita' });
+    assert.deepEqual(admin.asked.replays.at(-1), { jobId: 'invoice:demo:c', dryRun: true, operator: TEST_OPERATOR.id });
+  });
+
+  test('when the body names another operator, then it is a 400 and nothing is replayed', async () => {
+    const before = admin.asked.replays.length;
+    const answer = await call('/admin/jobs/invoice:demo:c/replay', { method: 'POST', body: { operator: 'rita' } });
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.error?.details?.field, 'operator');
+    assert.equal(admin.asked.replays.length, before);
+    const same = await call('/admin/jobs/invoice:demo:c/replay', { method: 'POST', body: { operator: TEST_OPERATOR.id, dryRun: true } });
+    assert.equal(same.status, 200, 'naming yourself is allowed');
   });
 
   test('when requests are measured, then they count under their route pattern, not the job id', async () => {

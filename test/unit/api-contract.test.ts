@@ -6,7 +6,7 @@ import { DeadLetterList, ReplayOutcome, ReplayRequest } from '../../common/api-c
 import { apiComponents, type ApiComponentName } from '../../common/api-contract/components';
 import { ErrorBody } from '../../common/api-contract/error-body';
 import { Job } from '../../common/api-contract/job';
-import { JobEvent } from '../../common/api-contract/job-event';
+import { JobStreamEvent } from '../../common/api-contract/job-event';
 import { JobList, ListJobsQuery } from '../../common/api-contract/job-list';
 import { REVIEW_OUTCOMES, ReviewDecision } from '../../common/api-contract/job-parts';
 import { Health, ReviewSession } from '../../common/api-contract/meta';
@@ -93,8 +93,8 @@ describe('the API contract: one schema object per body, in the document, the val
       assert.equal(resolve(responseSchema(operation(method, path), status)), schema, `${method.toUpperCase()} ${path} ${status}`);
     }
     const events = (operation('get', '/jobs/{id}/events').responses as Record<string, Node>)['200'] as Node;
-    const stream = (events.content as Record<string, { schema: { items: unknown } }>)['text/event-stream'];
-    assert.equal(resolve(stream?.schema.items), JobEvent);
+    const stream = (events.content as Record<string, { schema: unknown }>)['text/event-stream'];
+    assert.equal(resolve(stream?.schema), JobStreamEvent);
     const webhook = document.webhooks.jobEvent?.post as Node;
     assert.equal(resolve(requestSchema(webhook)), WebhookEvent);
   });

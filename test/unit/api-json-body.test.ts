@@ -1,9 +1,9 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { TEST_OPERATOR, localTestConfig, testTenant } from '../support/test-credentials';
 import type { AdminService } from '../../api/admin-service';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { conformanceProblems } from '../support/openapi-conformance';
 
@@ -16,7 +16,7 @@ describe('JSON request bodies the API cannot read', () => {
   beforeAll(async () => {
     api = await startApiServer(
       {
-        config: loadConfig({}),
+        config: localTestConfig(),
         jobs: {} as unknown as JobsService,
         admin: {} as unknown as AdminService,
         log: createLogger('test', 'silent'),
@@ -43,7 +43,7 @@ describe('JSON request bodies the API cannot read', () => {
   for (const path of ['/jobs/invoice%3Ademo%3Ak/review', '/admin/jobs/invoice%3Ademo%3Ak/replay']) {
     for (const { when, headers, body, status, code } of cases) {
       test(`when ${when} on POST ${path}, then ${status} ${code}, as documented`, async () => {
-        const key = path.startsWith('/admin') ? 'admin-key' : 'demo-key';
+        const key = path.startsWith('/admin') ? TEST_OPERATOR.token : testTenant('demo').reviewerToken;
         const response = await fetch(`${api.url}${path}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from '@jest/globals';
 import { EXTRACT_MAX_TOKENS } from '../../activities/prompts';
 import { type CapacityInputs, type CapacityPlan, MODEL_CALLS_PER_JOB, planCapacity } from '../../gateway/capacity-plan';
+import { localTestEnv } from '../support/test-credentials';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 
@@ -14,7 +15,7 @@ const REPO_ROOT = join(__dirname, '..', '..');
 function capacityCommand(env: Record<string, string>, args: string[] = []) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'ops', 'capacity-command.ts'), ...args], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? REPO_ROOT, ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? REPO_ROOT, ...localTestEnv(), ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });

@@ -10,7 +10,8 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../../common/job-id';
 describe('slowlane CLI: arguments and documents', () => {
   test('when submit is given files and flags, then they are read as the user meant', () => {
     const command = parseCommand(['submit', 'a.pdf', 'folder', '--priority', 'bulk', '--wait', '--timeout', '30m']);
-    assert.deepEqual(command, { name: 'submit', paths: ['a.pdf', 'folder'], priority: 'bulk', wait: true, timeoutMs: 1_800_000, json: false });
+    assert.deepEqual(command, { name: 'submit', paths: ['a.pdf', 'folder'], type: 'invoice', priority: 'bulk', wait: true, timeoutMs: 1_800_000, json: false });
+    assert.equal((parseCommand(['submit', '-', '--type', 'order.score']) as { type: string }).type, 'order.score');
     assert.deepEqual(parseCommand(['status', 'invoice:demo:k', '--json']), { name: 'status', jobId: 'invoice:demo:k', json: true });
     assert.deepEqual(parseCommand([]), { name: 'help' });
   });
@@ -21,6 +22,7 @@ describe('slowlane CLI: arguments and documents', () => {
     assert.throws(() => parseCommand(['submit', 'a.pdf', '--timeout', 'soon']), /--timeout/);
     assert.throws(() => parseCommand(['status']), /exactly one job id/);
     assert.throws(() => parseCommand(['frobnicate']), /unknown command/);
+    assert.throws(() => parseCommand(['submit', 'a.json', '--type', 'pizza']), /--type must be one of invoice, order\.score/);
   });
 
   test('when two files have the same content, then they get the same key; different content, a different one', () => {

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { describe, test } from '@jest/globals';
 import { ConfigError, loadCliConfig, loadConfig } from '../../lib/config';
+import { localTestConfig, localTestEnv, testTenant } from '../support/test-credentials';
 
 const root = join(__dirname, '..', '..');
 
 describe('loadConfig', () => {
-  test('when nothing is set, then the local stack defaults of DESIGN.md §4 apply', () => {
-    const config = loadConfig({});
+  test('when local mode and its credentials are set, then the local stack defaults of DESIGN.md §4 apply', () => {
+    const config = localTestConfig();
+    assert.equal(config.deployment, 'local');
     assert.equal(config.api.port, 3000);
     assert.equal(config.temporal.address, '127.0.0.1:7233');
     assert.equal(config.s3.endpoint, 'http://127.0.0.1:7070');
@@ -17,18 +19,18 @@ describe('loadConfig', () => {
     assert.equal(config.ledger.url, 'http://127.0.0.1:8789');
     assert.equal(config.jobs.reviewTimeoutMs, 48 * 3_600_000);
     assert.equal(config.tenants[0]?.id, 'demo');
-    assert.equal(config.tenants[0]?.apiKey.reveal(), 'demo-key');
+    assert.equal(config.tenants[0]?.apiKey.reveal(), testTenant('demo').apiKey);
   });
 
   test('when a real Anthropic key is set without a base URL, then the real service is used', () => {
-    const config = loadConfig({ ANTHROPIC_API_KEY: 'sk-ant-test' });
+    const config = localTestConfig({ ANTHROPIC_API_KEY: 'sk-ant-test' });
     assert.equal(config.anthropic.baseURL, undefined);
   });
 
   test('when several values are bad, then one error names every one of them', () => {
     assert.throws(
       () =>
-        loadConfig({ API_PORT: 'eighty', REVIEW_TIMEOUT: 'soon', CONFIDENCE_THRESHOLD: '2', TEMPORAL_TLS: 'maybe' }),
+        localTestConfig({ API_PORT: 'eighty', REVIEW_TIMEOUT: 'soon', CONFIDENCE_THRESHOLD: '2', TEMPORAL_TLS: 'maybe' }),
       (error: unknown) =>
         error instanceof ConfigError &&
         ['API_PORT', 'REVIEW_TIMEOUT', 'CONFIDENCE_THRESHOLD', 'TEMPORAL_TLS'].every((name) =>
@@ -37,64 +39,42 @@ describe('loadConfig', () => {
     );
   });
 
-  test('when deployed to production without tenants or a model key, then it refuses to start', () => {
-    assert.throws(() => loadConfig({ SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k' }), /SLOWLANE_TENANTS/);
-    assert.throws(() => loadConfig({ SLOWLANE_ENV: 'production', SLOWLANE_TENANTS: '[]' }), /ANTHROPIC_API_KEY/);
+  test('when deployed to production without a model key, then it refuses to start', () => {
+    assert.throws(() => loadConfig(localTestEnv({ SLOWLANE_ENV: 'production' })), /ANTHROPIC_API_KEY is required in production/);
   });
 
   test('when the config is logged or serialised, then no secret appears', () => {
-    const config = loadConfig({ ANTHROPIC_API_KEY: 'sk-ant-very-secret', TEMPORAL_API_KEY: 'temporal-secret' });
+    const config = localTestConfig({ ANTHROPIC_API_KEY: 'sk-ant-very-secret', TEMPORAL_API_KEY: 'temporal-secret' });
     const printed = JSON.stringify(config) + inspect(config, { depth: 10 }) + `${config.anthropic.apiKey}`;
-    for (const secret of [
-      'sk-ant-very-secret',
-      'temporal-secret',
-      'demo-key',
-      'demo-reviewer-token',
-      'slowlane-local-secret',
-    ]) {
-      assert.ok(!printed.includes(secret), `${secret} leaked`);
+    const demo = testTenant('demo');
+    for (const secret of ['sk-ant-very-secret', 'temporal-secret', demo.apiKey, demo.reviewerToken, demo.webhookSecret, 'slowlane-local-secret']) {
+      assert.ok(!printed.includes(secret), `${secret.slice(0, 6)}… leaked`);
     }
   });
 
   test('when a tenant entry is incomplete, then the error says which field of which entry', () => {
-    assert.throws(
-      () => loadConfig({ SLOWLANE_TENANTS: '[{"id":"acme","apiKey":"k"}]' }),
-      /SLOWLANE_TENANTS\[0\]\.reviewerToken/,
-    );
+    assert.throws(() => localTestConfig({ SLOWLANE_TENANTS: '[{"id":"acme","apiKey":"k"}]' }), /SLOWLANE_TENANTS\[0\]\.webhookSecret is missing/);
   });
 
-  test("when the CLI runs on a machine set up for production, then it needs only its API and key, not the servers' settings", () => {
-    assert.throws(() => loadConfig({ SLOWLANE_ENV: 'production' }), ConfigError);
-    const cli = loadCliConfig({
-      SLOWLANE_ENV: 'production',
-      SLOWLANE_API_URL: 'https://slowlane.example.com/',
-      SLOWLANE_API_KEY: 'acme-key',
-    });
+  test("when the CLI runs anywhere, then it needs only its API and key: no SLOWLANE_ENV, no servers' settings, no demo key", () => {
+    const cli = loadCliConfig({ SLOWLANE_API_URL: 'https://slowlane.example.com/', SLOWLANE_API_KEY: 'acme-key' });
     assert.equal(cli.apiUrl, 'https://slowlane.example.com');
     assert.equal(cli.apiKey?.reveal(), 'acme-key');
-    assert.equal(
-      loadCliConfig({ SLOWLANE_ENV: 'production' }).apiKey,
-      undefined,
-      'no demo key outside the local stack',
-    );
-  });
-
-  test("when the CLI runs locally with nothing set, then it talks to this API with the first tenant's key", () => {
-    const local = loadCliConfig({});
-    assert.equal(local.apiUrl, 'http://127.0.0.1:3000');
-    assert.equal(local.apiKey?.reveal(), 'demo-key');
+    const bare = loadCliConfig({});
+    assert.equal(bare.apiUrl, 'http://127.0.0.1:3000');
+    assert.equal(bare.apiKey, undefined, 'no key unless one is given');
     assert.equal(loadCliConfig({ API_PUBLIC_URL: 'http://127.0.0.1:4000/' }).apiUrl, 'http://127.0.0.1:4000');
   });
 
   test('when a JSON setting breaks its schema, then the error says where inside the JSON', () => {
     assert.throws(
       () =>
-        loadConfig({
+        localTestConfig({
           MODEL_PRICES: '{"claude-x": {"inputPerMTok": -1, "outputPerMTok": 2}}',
           GATEWAY_MODEL_LIMITS:
             '{"claude-x": {"inputTokensPerMinute": 1, "outputTokensPerMinute": 0, "requestsPerMinute": 1}}',
           SLOWLANE_TENANTS:
-            '[{"id":"acme","apiKey":"k","reviewerToken":"r","webhookSecret":"w","defaultCallbackURL":"x"}]',
+            '[{"id":"acme","apiKey":"k","webhookSecret":"whsec_w","defaultCallbackURL":"x"}]',
         }),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
@@ -107,7 +87,7 @@ describe('loadConfig', () => {
   });
 
   test('when JSON settings are valid, then prices merge over the list prices and model pools sit beside "*"', () => {
-    const config = loadConfig({
+    const config = localTestConfig({
       MODEL_PRICES: '{"claude-haiku-4-5": {"inputPerMTok": 0.5, "outputPerMTok": 2}}',
       GATEWAY_MODEL_LIMITS:
         '{"claude-opus-4-6": {"inputTokensPerMinute": 10, "outputTokensPerMinute": 20, "requestsPerMinute": 30}}',
@@ -126,8 +106,8 @@ describe('loadConfig', () => {
   test('when a secret-bearing setting is malformed, then the error names it without repeating its value', () => {
     assert.throws(
       () =>
-        loadConfig({
-          SLOWLANE_TENANTS: '[{"id":"Acme Corp","apiKey":"sk-live-123","reviewerToken":"r","webhookSecret":"w"}]',
+        localTestConfig({
+          SLOWLANE_TENANTS: '[{"id":"Acme Corp","apiKey":"sk-live-123","webhookSecret":"whsec_w"}]',
         }),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
@@ -138,30 +118,26 @@ describe('loadConfig', () => {
     );
   });
 
-  test('when deployed to production with its required settings, then no local demo default applies', () => {
-    const config = loadConfig({
-      SLOWLANE_ENV: 'production',
-      ANTHROPIC_API_KEY: 'k',
-      API_PAGE_TOKEN_SECRET: 'p',
-      SLOWLANE_TENANTS: '[{"id":"acme","apiKey":"a","reviewerToken":"r","webhookSecret":"w"}]',
-    });
+  test('when deployed to production with its required settings, then no local default applies', () => {
+    const config = loadConfig(
+      localTestEnv({ SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k', WEBHOOK_ALLOW_PRIVATE_URLS: undefined, SLOWLANE_OPERATORS: undefined }),
+    );
     assert.deepEqual(
       config.tenants.map((tenant) => tenant.id),
-      ['acme'],
+      ['demo', 'acme'],
     );
-    assert.equal(config.api.adminKey, undefined);
+    assert.deepEqual(config.people.operators, [], 'no operator unless configured');
     assert.equal(config.s3.endpoint, undefined);
     assert.equal(config.s3.accessKeyId, undefined);
     assert.equal(config.s3.secretAccessKey, undefined);
     assert.equal(config.s3.forcePathStyle, false);
     assert.equal(config.clients.allowPrivateCallbackUrls, false);
     assert.equal(config.anthropic.baseURL, undefined);
-    assert.equal(loadConfig({}).api.adminKey?.reveal(), 'admin-key', 'the local stack keeps its admin key');
   });
 
   test('when Temporal endpoints are set or not, then the config says which came from the environment', () => {
-    assert.deepEqual(loadConfig({}).temporal.fromEnvironment, { address: false, webUiUrl: false });
-    const set = loadConfig({ TEMPORAL_ADDRESS: '10.0.0.1:7233', TEMPORAL_WEB_UI_URL: 'http://ui.internal/' });
+    assert.deepEqual(localTestConfig().temporal.fromEnvironment, { address: false, webUiUrl: false });
+    const set = localTestConfig({ TEMPORAL_ADDRESS: '10.0.0.1:7233', TEMPORAL_WEB_UI_URL: 'http://ui.internal/' });
     assert.deepEqual(set.temporal.fromEnvironment, { address: true, webUiUrl: true });
     assert.equal(set.temporal.webUiUrl, 'http://ui.internal');
   });
@@ -169,15 +145,13 @@ describe('loadConfig', () => {
   test('when a process or the CLI loads its config, then every variable it reads is in docs/configuration.md', () => {
     const doc = readFileSync(join(root, 'docs', 'configuration.md'), 'utf8');
     const read = new Set<string>();
-    const recording = new Proxy<Record<string, string | undefined>>(
-      {},
-      {
-        get: (_target, name) => {
-          if (typeof name === 'string') read.add(name);
-          return undefined;
-        },
+    // Answers with a loadable local config (a bare one is refused), and notes every name asked for.
+    const recording = new Proxy<Record<string, string | undefined>>(localTestEnv(), {
+      get: (target, name) => {
+        if (typeof name === 'string') read.add(name);
+        return typeof name === 'string' ? target[name] : undefined;
       },
-    );
+    });
     loadConfig(recording);
     loadCliConfig(recording);
     assert.ok(read.size > 40, `the recording should see the settings, saw ${read.size}`);

@@ -39,7 +39,7 @@ describe('docs/configuration.md', () => {
 
   test('when a secret is documented, then its row says so', () => {
     const doc = configurationDoc();
-    for (const env of ['ANTHROPIC_API_KEY', 'SLOWLANE_TENANTS', 'TEMPORAL_API_KEY', 'ADMIN_API_KEY']) {
+    for (const env of ['ANTHROPIC_API_KEY', 'SLOWLANE_TENANTS', 'TEMPORAL_API_KEY', 'SLOWLANE_OPERATORS', 'API_PAGE_TOKEN_SECRET']) {
       const row = doc.split('\n').find((line) => line.startsWith(`| \`${env}\` |`)) ?? '';
       assert.match(row, /secret \|/, env);
     }
@@ -67,11 +67,11 @@ describe('the setting tables', () => {
           return error instanceof Error ? error.message : String(error);
         }
       })();
-      // Production reports its required settings and nothing else.
+      // Both report the settings required everywhere (the local stack generates its secrets); production also its own.
       const expected =
         deployment === 'production'
-          ? /^Invalid configuration:\n {2}- SLOWLANE_TENANTS is required in production\n {2}- ANTHROPIC_API_KEY is required in production\n {2}- API_PAGE_TOKEN_SECRET is required in production$/
-          : /^$/;
+          ? /^Invalid configuration:\n {2}- SLOWLANE_ENV is required\n {2}- SLOWLANE_TENANTS is required\n {2}- ANTHROPIC_API_KEY is required in production\n {2}- API_PAGE_TOKEN_SECRET is required$/
+          : /^Invalid configuration:\n {2}- SLOWLANE_ENV is required\n {2}- SLOWLANE_TENANTS is required\n {2}- API_PAGE_TOKEN_SECRET is required$/;
       assert.match(problems, expected);
     });
   }

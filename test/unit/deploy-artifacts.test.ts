@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from '@jest/globals';
 import ts from 'typescript';
 import { parse, parseAllDocuments } from 'yaml';
+import { productAreas } from '../../lib/config/product-areas';
 import { BUILT_ENTRYPOINTS } from '../../local/build/build';
 
 /**
@@ -220,5 +221,31 @@ describe('Kubernetes manifests and the image', () => {
   test('when a manifest names an image, then it is no placeholder of another registry', () => {
     for (const { file, container } of containers)
       assert.doesNotMatch(container.image ?? '', /ghcr\.io\/example|:latest$/, file);
+  });
+});
+
+describe('the settings no process starts without', () => {
+  const required = productAreas.flatMap((area) => Object.values(area.settings)).filter((setting) => setting.required !== undefined);
+
+  test('when the deployment files are read, then compose.yaml, the Kubernetes config and the Dockerfile name each one', () => {
+    assert.ok(required.length >= 4, `found ${required.map((setting) => setting.env).join(', ')}`);
+    const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, ComposeService> };
+    const apiEnv = compose.services.api?.environment ?? {};
+    const k8s = read('deploy/k8s/configmap.yaml');
+    const dockerfile = read('Dockerfile');
+    for (const { env, required: when } of required) {
+      assert.match(k8s, new RegExp(`\\b${env}\\b`), `deploy/k8s/configmap.yaml names ${env}`);
+      assert.match(dockerfile, new RegExp(`\\b${env}\\b`), `Dockerfile names ${env}`);
+      // Production-only ones (the model key) are the simulator's business in compose.
+      if (when === 'always') assert.ok(env in apiEnv, `compose gives the api ${env}`);
+    }
+  });
+
+  test('when compose gives a secret, then it comes from the environment and stops compose when missing, never a value in the file', () => {
+    const text = read('compose.yaml');
+    for (const { env, required: when } of required) {
+      if (when !== 'always' || env === 'SLOWLANE_ENV') continue;
+      assert.match(text, new RegExp(`${env}: \\$\\{${env}:\\?`), `${env} is \${${env}:?…}`);
+    }
   });
 });

@@ -1,10 +1,12 @@
 import assert from '../support/assert';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig, testTenant } from '../support/test-credentials';
 import pino from 'pino';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
-import { loadConfig } from '../../lib/config';
+
+const DEMO = testTenant('demo');
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,13 +29,13 @@ describe('GET /jobs/:id/document: streaming the upload from the object store', (
       );
     const jobs = { openDocument: async () => ({ body: body(), contentType: 'application/pdf', fileName: 'a.pdf' }) };
     const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) });
-    api = await startApiServer({ config: loadConfig({}), jobs: jobs as unknown as JobsService, log, ready: async () => true }, { host: '127.0.0.1', port: 0 });
+    api = await startApiServer({ config: localTestConfig(), jobs: jobs as unknown as JobsService, log, ready: async () => true }, { host: '127.0.0.1', port: 0 });
   });
   afterAll(() => api?.close());
 
   const download = async () => {
     const client = new AbortController();
-    const response = await fetch(`${api.url}/jobs/invoice%3Ademo%3Ak/document`, { headers: { authorization: 'Bearer demo-key' }, signal: client.signal });
+    const response = await fetch(`${api.url}/jobs/invoice%3Ademo%3Ak/document`, { headers: { authorization: `Bearer ${DEMO.apiKey}` }, signal: client.signal });
     assert.equal(response.status, 200);
     const reader = response.body?.getReader();
     assert.ok(reader);

@@ -1,9 +1,9 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
+import { localTestConfig } from '../support/test-credentials';
 import type { ActivitySlotInfo, SlotPermit, SlotReserveContext } from '@temporalio/worker';
 import { planCapacity, MODEL_CALLS_PER_JOB } from '../../gateway/capacity-plan';
 import { gatewayFromConfig, type WiredGateway } from '../../gateway/gateway-from-config';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 
 /**
@@ -59,7 +59,7 @@ async function slotCount(wired: WiredGateway, priority: 'interactive' | 'bulk' =
 }
 
 async function withGateway<T>(env: Record<string, string>, use: (wired: WiredGateway) => Promise<T>): Promise<T> {
-  const wired = gatewayFromConfig(loadConfig(env), LOG);
+  const wired = gatewayFromConfig(localTestConfig(env), LOG);
   try {
     return await use(wired);
   } finally {
@@ -77,7 +77,7 @@ const SMALL_TIER = {
 
 /** The plan a worker makes before it has seen a call: the configured expectation, nothing else in flight. */
 function plannedBeforeAnyCall(env: Record<string, string>): number {
-  const config = loadConfig(env);
+  const config = localTestConfig(env);
   const expected = config.gateway.expected;
   return planCapacity({
     limits: config.gateway.pools['*'] as NonNullable<(typeof config.gateway.pools)[string]>,

@@ -4,10 +4,10 @@ import { ModelRateLimitedError, TokenBudgetExhaustedError } from '../../common/e
 import type { GatewayEvent } from '../../gateway/gateway-events';
 import { gatewayFromConfig, type WiredGateway } from '../../gateway/gateway-from-config';
 import { recordGatewayEvents } from '../../gateway/gateway-metrics';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
 import { Registry } from 'prom-client';
+import { localTestConfig } from '../support/test-credentials';
 
 const LOG = createLogger('gateway-embeddings-test', 'silent');
 const PRICE = 0.06;
@@ -18,7 +18,7 @@ describe('the embeddings provider behind the gateway', () => {
   let events: GatewayEvent[];
   const wire = (env: Record<string, string>) => {
     wired = gatewayFromConfig(
-      loadConfig({ EMBEDDINGS_BASE_URL: simulator.url, EMBEDDINGS_DIMENSION: '256', EMBEDDINGS_PRICE_PER_MTOK: String(PRICE), ...env }),
+      localTestConfig({ EMBEDDINGS_BASE_URL: simulator.url, EMBEDDINGS_DIMENSION: '256', EMBEDDINGS_PRICE_PER_MTOK: String(PRICE), ...env }),
       LOG,
     );
     events = [];

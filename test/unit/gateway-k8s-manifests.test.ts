@@ -2,10 +2,10 @@ import assert from '../support/assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from '@jest/globals';
+import { localTestConfig } from '../support/test-credentials';
 import { parseAllDocuments } from 'yaml';
 import { PRIORITIES, taskQueueFor } from '../../common/task-queues';
 import { planCapacity } from '../../gateway/capacity-plan';
-import { loadConfig } from '../../lib/config';
 import { capacityInputs } from '../../ops/capacity-inputs';
 
 const DIR = join(__dirname, '..', '..', 'deploy', 'k8s');
@@ -72,13 +72,8 @@ describe('Kubernetes and KEDA manifests', () => {
   test('when the ScaledObjects are read, then each scales its own queue’s worker on backlog, capped by the budget’s plan', () => {
     const all = manifests();
     const data = find(all, 'ConfigMap', 'slowlane-config').data ?? {};
-    // Production refuses to load without these; they play no part in the plan.
-    const config = loadConfig({
-      ...data,
-      ANTHROPIC_API_KEY: 'unused',
-      API_PAGE_TOKEN_SECRET: 'unused',
-      SLOWLANE_TENANTS: '[{"id":"t","apiKey":"k","reviewerToken":"r","webhookSecret":"w"}]',
-    });
+    // Production refuses to load without these (the Secret holds them); they play no part in the plan.
+    const config = localTestConfig({ ...data, ANTHROPIC_API_KEY: 'unused' });
     for (const priority of PRIORITIES) {
       const scaled = find(all, 'ScaledObject', `slowlane-worker-${priority}`);
       const spec = scaled.spec as {

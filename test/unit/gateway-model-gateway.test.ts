@@ -1,5 +1,6 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig } from '../support/test-credentials';
 import { ApplicationFailure } from '@temporalio/common';
 import { NON_RETRYABLE_ERROR_TYPES, TokenBudgetExhaustedError } from '../../common/errors';
 import { InProcessBudget } from '../../gateway/budget/local-budget';
@@ -7,7 +8,6 @@ import { type BudgetSettings, DEFAULT_POOL } from '../../gateway/budget/token-bu
 import type { GatewayEvent } from '../../gateway/gateway-events';
 import { createAnthropicClient, createModelGateway } from '../../gateway/model-gateway';
 import { costOf } from '../../gateway/pricing';
-import { loadConfig } from '../../lib/config';
 import { toApplicationFailure } from '../../lib/failures';
 import { createLogger } from '../../lib/logger';
 import { type RunningSimulator, startSimulator } from '../../local/simulator/server';
@@ -29,7 +29,7 @@ describe('the model gateway with a token budget', () => {
   });
 
   function gateway() {
-    const config = loadConfig({ ANTHROPIC_BASE_URL: simulator.url });
+    const config = localTestConfig({ ANTHROPIC_BASE_URL: simulator.url });
     const budget = new InProcessBudget(SETTINGS, () => now);
     const events: GatewayEvent[] = [];
     const wired = createModelGateway({

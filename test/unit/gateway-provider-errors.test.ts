@@ -1,6 +1,7 @@
 import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig } from '../support/test-credentials';
 import {
   ModelRateLimitedError,
   ModelRequestInvalidError,
@@ -11,14 +12,13 @@ import {
 } from '../../common/errors';
 import { createAnthropicClient, createModelGateway } from '../../gateway/model-gateway';
 import { retryAfterMs } from '../../gateway/provider-errors';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { type RunningSimulator, startSimulator } from '../../local/simulator/server';
 import { gatewayTestCall } from '../support/gateway-calls';
 
 /** The gateway without a budget, so every call reaches the provider (here the simulator, or nothing at `baseURL`). */
 function gatewayTo(baseURL: string) {
-  const config = loadConfig({ ANTHROPIC_BASE_URL: baseURL });
+  const config = localTestConfig({ ANTHROPIC_BASE_URL: baseURL });
   return createModelGateway({
     client: createAnthropicClient(config.anthropic),
     prices: config.anthropic.prices,

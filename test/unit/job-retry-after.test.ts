@@ -1,13 +1,15 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig, testTenant } from '../support/test-credentials';
 import type { AdminService } from '../../api/admin-service';
 import type { Job } from '../../common/api-contract/job';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
 import { JOB_STATUSES, type JobStatus } from '../../common/job';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { conformanceProblems } from '../support/openapi-conformance';
+
+const DEMO = testTenant('demo');
 
 /** GET /jobs/:id tells a polling client how long to wait: seconds while work runs, a minute while a person must act. */
 describe('GET /jobs/:id Retry-After by status', () => {
@@ -20,7 +22,7 @@ describe('GET /jobs/:id Retry-After by status', () => {
         ({ jobId, type: 'invoice', status, detailed: false, links: {} }) as unknown as Job,
     } as unknown as JobsService;
     api = await startApiServer(
-      { config: loadConfig({}), jobs, admin: {} as unknown as AdminService, log: createLogger('test', 'silent'), ready: async () => true },
+      { config: localTestConfig(), jobs, admin: {} as unknown as AdminService, log: createLogger('test', 'silent'), ready: async () => true },
       { host: '127.0.0.1', port: 0 },
     );
   });
@@ -47,7 +49,7 @@ describe('GET /jobs/:id Retry-After by status', () => {
     test(`when the job is ${jobStatus}, then Retry-After is ${retryAfter ?? 'absent'}`, async () => {
       status = jobStatus;
       const path = `/jobs/${encodeURIComponent('invoice:demo:k1')}`;
-      const response = await fetch(`${api.url}${path}`, { headers: { authorization: 'Bearer demo-key' } });
+      const response = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${DEMO.apiKey}` } });
       const text = await response.text();
       assert.equal(response.status, 200, text);
       assert.equal(response.headers.get('retry-after'), retryAfter);

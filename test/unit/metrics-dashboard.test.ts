@@ -2,10 +2,10 @@ import assert from '../support/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from '@jest/globals';
+import { localTestConfig } from '../support/test-credentials';
 import type { Client } from '@temporalio/client';
 import { Registry } from 'prom-client';
 import { parse } from 'yaml';
-import { loadConfig } from '../../lib/config';
 import { createApiMetrics } from '../../lib/metrics-api';
 import { createGatewayMetrics } from '../../gateway/gateway-metrics';
 import { registerTemporalGauges } from '../../lib/metrics-temporal';
@@ -28,7 +28,7 @@ function exportedNames(): Set<string> {
   createGatewayMetrics(registry);
   createApiMetrics(registry);
   // Registering reads nothing from Temporal; only a scrape would call the client.
-  registerTemporalGauges(registry, {} as unknown as Client, loadConfig({}));
+  registerTemporalGauges(registry, {} as unknown as Client, localTestConfig());
   const names = new Set<string>(SDK_METRICS);
   for (const metric of registry.getMetricsAsArray()) {
     const { name, type } = metric as unknown as { name: string; type: string };

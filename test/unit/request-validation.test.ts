@@ -1,13 +1,15 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { TEST_OPERATOR, localTestConfig, testTenant } from '../support/test-credentials';
 import type { AdminService } from '../../api/admin-service';
 import type { JobsService } from '../../api/jobs-service';
 import type { ListJobsFilter } from '../../api/jobs/list-jobs';
 import { type RunningApi, startApiServer } from '../../api/server';
 import type { SubmitReviewInput } from '../../common/messages';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { conformanceProblems } from '../support/openapi-conformance';
+
+const DEMO = testTenant('demo');
 
 /** Stands in for the use cases behind the routes: records what each route handed over after checking the request. */
 function recordingServices() {
@@ -36,7 +38,7 @@ describe('request checks: the routes validate with the contract schemas and answ
   let api: RunningApi;
   beforeAll(async () => {
     api = await startApiServer(
-      { config: loadConfig({}), jobs: services.jobs, admin: services.admin, log: createLogger('test', 'silent'), ready: async () => true },
+      { config: localTestConfig(), jobs: services.jobs, admin: services.admin, log: createLogger('test', 'silent'), ready: async () => true },
       { host: '127.0.0.1', port: 0 },
     );
   });
@@ -52,7 +54,7 @@ describe('request checks: the routes validate with the contract schemas and answ
     assert.deepEqual(conformanceProblems({ method, path: path.split('?')[0] as string, status: response.status, contentType: response.headers.get('content-type'), body: text }), []);
     return { status: response.status, body: JSON.parse(text) as { error?: { code: string; message: string; details?: { field?: string } } } };
   };
-  const review = (body: unknown) => call('POST', `/jobs/${encodeURIComponent('invoice:demo:k1')}/review`, 'demo-reviewer-token', body);
+  const review = (body: unknown) => call('POST', `/jobs/${encodeURIComponent('invoice:demo:k1')}/review`, DEMO.reviewerToken, body);
 
   for (const [when, body, field] of [
     ['the decision is neither approve nor reject', { decision: 'maybe' }, 'decision'],
@@ -78,33 +80,33 @@ describe('request checks: the routes validate with the contract schemas and answ
   });
 
   test('when an approval’s fields break the invoice schema, then the use case gets them (it answers 409 or 422, knowing the job)', async () => {
-    const answer = await review({ decision: 'approve', fields: { invoiceNumber: '' }, reviewer: '  rita  ' });
+    const answer = await review({ decision: 'approve', fields: { invoiceNumber: '' }, reviewer: `  ${DEMO.reviewer.id}  ` });
     assert.equal(answer.status, 200);
-    assert.deepEqual(services.handed.reviews.at(-1), { decision: 'approve', fields: { invoiceNumber: '' }, reviewer: 'rita' });
+    assert.deepEqual(services.handed.reviews.at(-1), { decision: 'approve', fields: { invoiceNumber: '' }, reviewer: DEMO.reviewer.id });
   });
 
-  test('when a rejection is valid, then its reason is trimmed and a missing reviewer is the caller’s role name', async () => {
+  test('when a rejection is valid, then its reason is trimmed and the reviewer is the signed-in one', async () => {
     assert.equal((await review({ decision: 'reject', reason: '  duplicate  ' })).status, 200);
-    assert.deepEqual(services.handed.reviews.at(-1), { decision: 'reject', reason: 'duplicate', reviewer: 'demo-reviewer' });
+    assert.deepEqual(services.handed.reviews.at(-1), { decision: 'reject', reason: 'duplicate', reviewer: DEMO.reviewer.id });
   });
 
   test('when GET /jobs has a bad status or limit, then 400 naming it; a good query reaches the use case typed', async () => {
-    assert.equal((await call('GET', '/jobs?status=lost', 'demo-key')).body.error?.details?.field, 'status');
-    assert.equal((await call('GET', '/jobs?limit=0', 'demo-key')).body.error?.details?.field, 'limit');
-    assert.equal((await call('GET', '/jobs?limit=2.5', 'demo-key')).body.error?.details?.field, 'limit');
-    assert.equal((await call('GET', '/jobs?status=posted&limit=7', 'demo-key')).status, 200);
+    assert.equal((await call('GET', '/jobs?status=lost', DEMO.apiKey)).body.error?.details?.field, 'status');
+    assert.equal((await call('GET', '/jobs?limit=0', DEMO.apiKey)).body.error?.details?.field, 'limit');
+    assert.equal((await call('GET', '/jobs?limit=2.5', DEMO.apiKey)).body.error?.details?.field, 'limit');
+    assert.equal((await call('GET', '/jobs?status=posted&limit=7', DEMO.apiKey)).status, 200);
     assert.deepEqual(services.handed.lists.at(-1), { status: 'posted', pageSize: 7 });
-    assert.equal((await call('GET', '/jobs', 'demo-key')).status, 200);
+    assert.equal((await call('GET', '/jobs', DEMO.apiKey)).status, 200);
     assert.deepEqual(services.handed.lists.at(-1), { pageSize: 50 });
   });
 
   test('when a replay body has a wrong type, then 400 naming it; without a body the query alone is the request', async () => {
     const before = services.handed.replays.length;
-    const refused = await call('POST', '/admin/jobs/invoice:demo:k1/replay', 'admin-key', { dryRun: 'yes' });
+    const refused = await call('POST', '/admin/jobs/invoice:demo:k1/replay', TEST_OPERATOR.token, { dryRun: 'yes' });
     assert.equal(refused.status, 400);
     assert.equal(refused.body.error?.details?.field, 'dryRun');
     assert.equal(services.handed.replays.length, before);
-    assert.equal((await call('POST', '/admin/jobs/invoice:demo:k1/replay?dryRun=true', 'admin-key')).status, 200);
-    assert.deepEqual(services.handed.replays.at(-1), { operator: 'admin-api', dryRun: true });
+    assert.equal((await call('POST', '/admin/jobs/invoice:demo:k1/replay?dryRun=true', TEST_OPERATOR.token)).status, 200);
+    assert.deepEqual(services.handed.replays.at(-1), { operator: TEST_OPERATOR.id, dryRun: true });
   });
 });

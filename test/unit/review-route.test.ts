@@ -1,5 +1,6 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig, testTenant } from '../support/test-credentials';
 import type { AdminService } from '../../api/admin-service';
 import type { Job } from '../../common/api-contract/job';
 import type { JobsService } from '../../api/jobs-service';
@@ -7,8 +8,7 @@ import { reviewUpdateId } from '../../api/review-update-id';
 import { type RunningApi, startApiServer } from '../../api/server';
 import { canonicalJson } from '../../common/canonical-json';
 import type { SubmitReviewInput } from '../../common/messages';
-import { loadConfig } from '../../lib/config';
-import { createLogger } from '../../lib/logger';
+import pino from 'pino';
 import { conformanceProblems } from '../support/openapi-conformance';
 
 const invoice = {
@@ -22,8 +22,9 @@ const invoice = {
   totalAmount: 119,
   lineItems: [{ description: 'Widgets', quantity: 1, unitPrice: 100, amount: 100 }],
 };
+const demo = testTenant('demo');
 const approve = (fields: Record<string, unknown> = invoice): SubmitReviewInput =>
-  ({ decision: 'approve', fields, reviewer: 'rita' }) as unknown as SubmitReviewInput;
+  ({ decision: 'approve', fields, reviewer: demo.reviewer.id }) as unknown as SubmitReviewInput;
 
 describe('the review Update id: the same decision is the same Update, a changed one a new Update', () => {
   test('when the same decision is sent again with the same key, then the id is the same', () => {
@@ -32,7 +33,7 @@ describe('the review Update id: the same decision is the same Update, a changed 
 
   test('when the same decision comes with its keys in another order, then the id is still the same', () => {
     const reordered = Object.fromEntries(Object.entries(invoice).reverse());
-    const reorderedDecision = { reviewer: 'rita', fields: reordered, decision: 'approve' } as unknown as SubmitReviewInput;
+    const reorderedDecision = { reviewer: demo.reviewer.id, fields: reordered, decision: 'approve' } as unknown as SubmitReviewInput;
     assert.equal(reviewUpdateId('page-1', reorderedDecision), reviewUpdateId('page-1', approve()));
   });
 
@@ -62,28 +63,31 @@ describe('the review Update id: the same decision is the same Update, a changed 
 
 describe('POST /jobs/:id/review: the Idempotency-Key and the Update id the route sends', () => {
   let api: RunningApi;
-  const calls: Array<{ jobId: string; review: SubmitReviewInput; updateId: string | undefined }> = [];
+  const calls: Array<{ tenantId: string; jobId: string; review: SubmitReviewInput; updateId: string | undefined }> = [];
+  // The API's log as JSON lines, where the audit trail of decisions is read.
+  const logLines: string[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
   const jobId = 'invoice:demo:k1';
   const path = `/jobs/${encodeURIComponent(jobId)}/review`;
   beforeAll(async () => {
     // Only the route is under test: the service just records what the route hands it.
     const jobs = {
-      review: async (_tenantId: string, id: string, review: SubmitReviewInput, updateId?: string): Promise<Job> => {
-        calls.push({ jobId: id, review, updateId });
+      review: async (tenantId: string, id: string, review: SubmitReviewInput, updateId?: string): Promise<Job> => {
+        calls.push({ tenantId, jobId: id, review, updateId });
         return { jobId: id, type: 'invoice', status: 'processing', detailed: false, links: {} } as unknown as Job;
       },
     } as unknown as JobsService;
     api = await startApiServer(
-      { config: loadConfig({}), jobs, admin: {} as unknown as AdminService, log: createLogger('test', 'silent'), ready: async () => true },
+      { config: localTestConfig(), jobs, admin: {} as unknown as AdminService, log, ready: async () => true },
       { host: '127.0.0.1', port: 0 },
     );
   });
   afterAll(() => api?.close());
 
-  const post = async (body: unknown, key?: string) => {
+  const post = async (body: unknown, key?: string, token = demo.reviewerToken) => {
     const response = await fetch(`${api.url}${path}`, {
       method: 'POST',
-      headers: { authorization: 'Bearer demo-reviewer-token', 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
       body: JSON.stringify(body),
     });
     const text = await response.text();
@@ -105,9 +109,9 @@ describe('POST /jobs/:id/review: the Idempotency-Key and the Update id the route
 
   test('when a decision is resent unchanged, then it goes as the same Update; edited, it goes as a new one', async () => {
     const key = 'page-0b7c1e';
-    const first = await post({ decision: 'approve', fields: invoice, reviewer: 'rita' }, key);
-    const again = await post({ decision: 'approve', fields: invoice, reviewer: 'rita' }, key);
-    const edited = await post({ decision: 'approve', fields: { ...invoice, totalAmount: 120 }, reviewer: 'rita' }, key);
+    const first = await post({ decision: 'approve', fields: invoice }, key);
+    const again = await post({ decision: 'approve', fields: invoice }, key);
+    const edited = await post({ decision: 'approve', fields: { ...invoice, totalAmount: 120 } }, key);
     assert.deepEqual([first.status, again.status, edited.status], [200, 200, 200], edited.text);
     const [a, b, c] = calls.slice(-3).map((call) => call.updateId);
     assert.equal(a, reviewUpdateId(key, approve()));
@@ -120,5 +124,47 @@ describe('POST /jobs/:id/review: the Idempotency-Key and the Update id the route
     const answer = await post({ decision: 'reject', reason: 'duplicate' });
     assert.equal(answer.status, 200, answer.text);
     assert.equal(calls.at(-1)?.updateId, undefined);
+  });
+
+  test('when the body names another reviewer, then it is a 400 naming the field, and nothing reaches the job', async () => {
+    const before = calls.length;
+    const answer = await post({ decision: 'reject', reason: 'duplicate', reviewer: 'someone-else' });
+    assert.equal(answer.status, 400, answer.text);
+    const error = (JSON.parse(answer.text) as { error: { code: string; details?: { field?: string } } }).error;
+    assert.equal(error.details?.field, 'reviewer');
+    assert.equal(calls.length, before, 'the service was not called');
+  });
+
+  test('when reviewers decide, then the decision carries the identity each credential proves, never a name of their choosing', async () => {
+    const second = demo.reviewers[1] as (typeof demo.reviewers)[number];
+    assert.equal((await post({ decision: 'reject', reason: 'duplicate' })).status, 200);
+    assert.equal(calls.at(-1)?.review.reviewer, demo.reviewer.id);
+    assert.equal((await post({ decision: 'reject', reason: 'duplicate', reviewer: second.id }, undefined, second.token)).status, 200);
+    assert.equal(calls.at(-1)?.review.reviewer, second.id, 'naming yourself is allowed and changes nothing');
+    assert.equal((await post({ decision: 'reject', reason: 'duplicate' }, undefined, demo.apiKey)).status, 200);
+    assert.equal(calls.at(-1)?.review.reviewer, 'api-key', 'a program with the API key is recorded as such');
+    assert.notEqual(demo.reviewer.id, second.id);
+  });
+
+  test('when a decision is taken, then the audit log has one line saying who, how they signed in, which job and what', async () => {
+    const before = logLines.length;
+    assert.equal((await post({ decision: 'reject', reason: 'duplicate' })).status, 200);
+    const audits = logLines.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.audit === 'review');
+    assert.equal(audits.length, 1);
+    assert.deepEqual(
+      { tenantId: audits[0]?.tenantId, jobId: audits[0]?.jobId, reviewer: audits[0]?.reviewer, via: audits[0]?.via, decision: audits[0]?.decision },
+      { tenantId: 'demo', jobId, reviewer: demo.reviewer.id, via: 'token', decision: 'reject' },
+    );
+    const refusedBefore = logLines.length;
+    await post({ decision: 'reject', reason: 'duplicate', reviewer: 'someone-else' });
+    assert.ok(!logLines.slice(refusedBefore).some((line) => line.includes('"audit":"review"')), 'a refused request records no decision');
+  });
+
+  test("when another tenant's reviewer sends a decision, then the job is looked up as that tenant's (whose it is not)", async () => {
+    const acme = testTenant('acme');
+    assert.equal((await post({ decision: 'reject', reason: 'duplicate' }, undefined, acme.reviewerToken)).status, 200);
+    assert.equal(calls.at(-1)?.tenantId, 'acme', 'the ownership check runs for the tenant of the credential');
+    assert.equal(calls.at(-1)?.review.reviewer, acme.reviewer.id);
+    assert.equal(calls.filter((call) => call.review.reviewer === acme.reviewer.id && call.tenantId === 'demo').length, 0);
   });
 });

@@ -129,7 +129,7 @@ describe('buildAssistantMessage', () => {
     assert.equal(message.stop_reason, 'end_turn');
     assert.match(
       message.content[0]?.type === 'text' ? message.content[0].text : '',
-      /classify_document, record_invoice/,
+      /only knows the tools classify_document, record_invoice/,
     );
     assert.equal(message.usage.output_tokens, outputTokensOf(text));
   });

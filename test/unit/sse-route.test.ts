@@ -1,9 +1,9 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig, testTenant } from '../support/test-credentials';
 import { Registry } from 'prom-client';
 import type { JobEvents, JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { createApiMetrics } from '../../lib/metrics-api';
 
@@ -52,7 +52,7 @@ describe('GET /jobs/:id/events: the stream stops polling when the client goes aw
   const metrics = createApiMetrics(new Registry());
   let api: RunningApi;
   beforeAll(async () => {
-    const config = loadConfig({ SSE_POLL_INTERVAL: `${POLL_MS}ms` });
+    const config = localTestConfig({ SSE_POLL_INTERVAL: `${POLL_MS}ms` });
     api = await startApiServer(
       { config, jobs: job.jobs, log: createLogger('test', 'silent'), ready: async () => true, metrics },
       { host: '127.0.0.1', port: 0 },
@@ -61,7 +61,7 @@ describe('GET /jobs/:id/events: the stream stops polling when the client goes aw
   afterAll(() => api?.close());
 
   const open = (signal: AbortSignal) =>
-    fetch(`${api.url}/jobs/${encodeURIComponent(jobId)}/events`, { headers: { authorization: 'Bearer demo-key' }, signal });
+    fetch(`${api.url}/jobs/${encodeURIComponent(jobId)}/events`, { headers: { authorization: `Bearer ${testTenant('demo').apiKey}` }, signal });
 
   test('when the client disconnects while the stream runs, then no further status is asked for, and the request is counted', async () => {
     const client = new AbortController();

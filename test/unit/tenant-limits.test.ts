@@ -1,11 +1,13 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { localTestConfig, testTenant } from '../support/test-credentials';
 import type { JobEvents, JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
 import { tenantSlots } from '../../api/tenant-slots';
-import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { conformanceProblems } from '../support/openapi-conformance';
+
+const DEMO = testTenant('demo');
 
 describe('tenantSlots', () => {
   test('when a tenant holds every slot, then it gets none more until one is released, and other tenants are not affected', () => {
@@ -31,12 +33,12 @@ describe('per-tenant limits on uploads in flight and open event streams', () => 
     },
   } as unknown as JobsService;
   beforeAll(async () => {
-    const config = loadConfig({ API_MAX_UPLOADS_PER_TENANT: '1', API_MAX_EVENT_STREAMS_PER_TENANT: '1', SSE_POLL_INTERVAL: '50ms' });
+    const config = localTestConfig({ API_MAX_UPLOADS_PER_TENANT: '1', API_MAX_EVENT_STREAMS_PER_TENANT: '1', SSE_POLL_INTERVAL: '50ms' });
     api = await startApiServer({ config, jobs, log: createLogger('test', 'silent'), ready: async () => true }, { host: '127.0.0.1', port: 0 });
   });
   afterAll(() => api?.close());
 
-  const demo = { authorization: 'Bearer demo-key' };
+  const demo = { authorization: `Bearer ${DEMO.apiKey}` };
 
   async function expectTooMany(response: Response, path: string): Promise<void> {
     assert.equal(response.status, 429);

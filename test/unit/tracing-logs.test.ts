@@ -37,8 +37,8 @@ describe('JSON logs', () => {
       'reviewer-plain',
       'wrapped-secret',
       'sk-ant-in-config',
-      'admin-in-config',
-      'demo-reviewer-token',
+      'page-token-secret-in-config',
+      'tenant-api-key-in-config',
       'slowlane-local-secret',
     ]) {
       assert.ok(!run.stdout.includes(secret), `${secret} leaked into the log`);

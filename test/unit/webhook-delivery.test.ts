@@ -9,14 +9,14 @@ import { WebhookDeliveryFailedError, WebhookRejectedError } from '../../common/e
 import type { DeliverWebhookInput } from '../../common/webhooks';
 import { NonPublicCallbackAddressError } from '../../lib/callback-url';
 import { Secret } from '../../lib/secret';
-import { TEST_TENANTS } from '../../local/stack/test-tenants';
+import { TEST_SECRETS } from '../support/test-credentials';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
-const tenant = TEST_TENANTS[0] as (typeof TEST_TENANTS)[number];
-const tenants = TEST_TENANTS.map((t) => ({
+const tenant = TEST_SECRETS.tenants[0] as (typeof TEST_SECRETS.tenants)[number];
+const tenants = TEST_SECRETS.tenants.map((t) => ({
   id: t.id,
   apiKey: new Secret(t.apiKey),
-  reviewerToken: new Secret(t.reviewerToken),
+  reviewers: [],
   webhookSecret: new Secret(t.webhookSecret),
 }));
 
@@ -72,7 +72,7 @@ describe('webhook delivery (Standard Webhooks)', () => {
       () => new Webhook(tenant.webhookSecret).verify(delivery.body.replace('le_1', 'le_2'), headersOf(delivery)),
       WebhookVerificationError,
     );
-    const otherSecret = (TEST_TENANTS[1] as (typeof TEST_TENANTS)[number]).webhookSecret;
+    const otherSecret = (TEST_SECRETS.tenants[1] as (typeof TEST_SECRETS.tenants)[number]).webhookSecret;
     assert.throws(() => new Webhook(otherSecret).verify(delivery.body, headersOf(delivery)), WebhookVerificationError);
   });
 

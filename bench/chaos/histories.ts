@@ -1,0 +1,137 @@
+import type { Client } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { tsToMs } from '@temporalio/common/lib/time';
+import { temporal } from '@temporalio/proto';
+
+const EventType = temporal.api.enums.v1.EventType;
+const TimeoutType = temporal.api.enums.v1.TimeoutType;
+
+/** An activity attempt that started because the one before it timed out: its worker died under it. */
+export interface TimedOutRetry {
+  jobId: string;
+  activity: string;
+  taskQueue: string;
+  /** When the attempt after the timeout started: the step was running again. */
+  restartedAt: number;
+  timeout: 'heartbeat' | 'start-to-close' | 'other';
+}
+
+export interface JobHistory {
+  jobId: string;
+  startedAt: number;
+  closedAt?: number;
+  /** Completions beyond the first of a step that is not asked again by design: work that had finished, done again. */
+  finishedStepsRerun: Array<{ activity: string; completions: number }>;
+  /** Model steps that completed (each one billed provider call that was used). */
+  modelStepsCompleted: number;
+  timedOutRetries: TimedOutRetry[];
+}
+
+const MODEL_STEPS = new Set(['classifyDocument', 'extractInvoiceFields']);
+
+/**
+ * Reads what the server recorded for a job. Steps that completed are ActivityTaskCompleted events; a step that
+ * completed twice in one run was run again after it had finished. The one step the workflow asks again on purpose,
+ * extractInvoiceFields after a schema-invalid answer (MAX_EXTRACTION_TRIES), does not count when that was its answer.
+ */
+export async function readJobHistory(client: Client, jobId: string): Promise<JobHistory> {
+  return summarizeHistory(jobId, await client.workflow.getHandle(jobId).fetchHistory());
+}
+
+export function summarizeHistory(jobId: string, history: temporal.api.history.v1.IHistory): JobHistory {
+  const scheduled = new Map<number, { activity: string; taskQueue: string }>();
+  const completions = new Map<string, number>();
+  const askedAgainOnPurpose = new Map<string, number>();
+  const timedOutRetries: TimedOutRetry[] = [];
+  let startedAt = 0;
+  let closedAt: number | undefined;
+  for (const event of history.events ?? []) {
+    const at = tsToMs(event.eventTime);
+    const id = Number(event.eventId);
+    switch (event.eventType) {
+      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
+        startedAt = at;
+        break;
+      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
+      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
+      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
+      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
+        closedAt = at;
+        break;
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
+        const attributes = event.activityTaskScheduledEventAttributes;
+        scheduled.set(id, {
+          activity: attributes?.activityType?.name ?? '?',
+          taskQueue: attributes?.taskQueue?.name ?? '?',
+        });
+        break;
+      }
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED: {
+        const attributes = event.activityTaskStartedEventAttributes;
+        const timeout = attributes?.lastFailure?.timeoutFailureInfo?.timeoutType;
+        const step = scheduled.get(Number(attributes?.scheduledEventId));
+        if (timeout !== undefined && timeout !== null && step) {
+          timedOutRetries.push({
+            jobId,
+            ...step,
+            restartedAt: at,
+            timeout:
+              timeout === TimeoutType.TIMEOUT_TYPE_HEARTBEAT
+                ? 'heartbeat'
+                : timeout === TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE
+                  ? 'start-to-close'
+                  : 'other',
+          });
+        }
+        break;
+      }
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
+        const attributes = event.activityTaskCompletedEventAttributes;
+        const step = scheduled.get(Number(attributes?.scheduledEventId));
+        if (!step) break;
+        completions.set(step.activity, (completions.get(step.activity) ?? 0) + 1);
+        if (step.activity === 'extractInvoiceFields' && schemaInvalid(attributes?.result?.payloads?.[0])) {
+          askedAgainOnPurpose.set(step.activity, (askedAgainOnPurpose.get(step.activity) ?? 0) + 1);
+        }
+        break;
+      }
+    }
+  }
+  const finishedStepsRerun = [...completions]
+    .map(([activity, count]) => ({ activity, completions: count - (askedAgainOnPurpose.get(activity) ?? 0) }))
+    .filter((step) => step.completions > 1);
+  const modelStepsCompleted = [...completions]
+    .filter(([activity]) => MODEL_STEPS.has(activity))
+    .reduce((sum, [, count]) => sum + count, 0);
+  return {
+    jobId,
+    startedAt,
+    ...(closedAt !== undefined ? { closedAt } : {}),
+    finishedStepsRerun,
+    modelStepsCompleted,
+    timedOutRetries,
+  };
+}
+
+function schemaInvalid(payload: Parameters<typeof defaultPayloadConverter.fromPayload>[0] | undefined): boolean {
+  if (!payload) return false;
+  try {
+    return (defaultPayloadConverter.fromPayload(payload) as { outcome?: string }).outcome === 'schema_invalid';
+  } catch {
+    // An encoded payload (a codec) cannot be read here: count the completion as a rerun rather than hide one.
+    return false;
+  }
+}
+
+/** The most jobs open at one moment, from their start and close times. */
+export function mostInFlight(histories: JobHistory[]): number {
+  const edges = histories.flatMap((h) => [
+    [h.startedAt, 1],
+    [h.closedAt ?? Number.POSITIVE_INFINITY, -1],
+  ]) as Array<[number, number]>;
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let open = 0;
+  let most = 0;
+  for (const [, change] of edges) most = Math.max(most, (open += change));
+  return most;
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
+import { PRIORITIES } from '../../common/task-queues';
+import { freeStackPorts, startStack } from '../../local/stack/stack';
+import { type ChaosWorker, runChaos } from './chaos-monkey';
+import { keepLedgerFaulty, ledgerEntries, providerFaultEnv, providerStats } from './faults';
+import { mostInFlight, readJobHistory, type JobHistory } from './histories';
+import { JOB_MIX, jobPlan } from './job-mix';
+import { checkLedger, DEAD_WORKER_NOTICED_AFTER_MS, percentile, recoveries, rerunsOf } from './measure';
+import { runNaive } from './naive';
+import { printReport } from './report';
+import { parseChaosArgs, seededRandom } from './settings';
+import { keepApproving, SECRETS, submitAll } from './submit';
+import { localPaths } from '../../local/stack/local-paths';
+
+const RESULTS_DIR = join(__dirname, '..', 'results');
+const TERMINAL = new Set(['posted', 'rejected', 'review_expired', 'failed']);
+
+/**
+ * `npm run bench -- chaos`: a few hundred jobs of every kind in the job mix in flight at once on a private local
+ * stack, while worker processes are SIGKILLed at random moments, the Temporal server is killed and restarted on its
+ * database, the provider answers a tenth of calls with 429/529/500 and the ledger fails a tenth of posts. Then
+ * the same jobs the synchronous way under the same faults. Loopback only; stops by itself.
+ */
+export async function runChaosBenchmark(argv: string[]): Promise<void> {
+  const settings = parseChaosArgs(argv);
+  const runId = randomUUID().slice(0, 8);
+  const random = seededRandom(settings.seed);
+  const startedAt = Date.now();
+  const say = (line: string) =>
+    console.log(`[chaos ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+  const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-chaos-'));
+  const restarts: string[] = [];
+  const stack = await startStack({
+    dataDir,
+    ports: await freeStackPorts(),
+    toolCacheDir: localPaths().toolCacheDir,
+    secrets: SECRETS,
+    pathEnv: process.env.PATH ?? '',
+    productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
+    simulatorEnv: providerFaultEnv(settings.providerFaultRate, settings.seed, settings.modelLatencyMs),
+    report: () => undefined,
+    // The default policy, as `npm start` runs it: the chaos stays within what it forgives.
+    onRestart: (name, code, delayMs) => restarts.push(`${name} (exit ${code}) restarted after ${delayMs} ms`),
+    onUnexpectedExit: (name, code) => say(`${name} exited (code ${code}) and was given up on`),
+  });
+  const connection = await Connection.connect({ address: stack.urls.temporal });
+  const client = new Client({ connection, namespace: stack.namespace });
+  try {
+    // Two worker processes per queue, as a deployment would run them: a kill leaves the queue served.
+    const workers: ChaosWorker[] = PRIORITIES.flatMap((priority) => [
+      { name: `worker-${priority}`, priority },
+      { name: `worker-${priority}-2`, priority },
+    ]);
+    await Promise.all(
+      workers
+        .filter((worker) => !stack.processes.has(worker.name))
+        .map((worker) => stack.startWorker(worker.name, { WORKER_PRIORITIES: worker.priority })),
+    );
+    say(
+      `stack up in ${dataDir}; ${settings.jobs} jobs, ${settings.workerKills} worker kills, ${settings.temporalRestarts} server restarts`,
+    );
+    const plan = jobPlan(settings.jobs);
+    const ledgerFaults = keepLedgerFaulty(stack.urls.ledger, settings.ledgerFaultRate);
+    let submitted: Awaited<ReturnType<typeof submitAll>> = [];
+    const reviewer = keepApproving(stack.urls.api, () => submitted);
+    // The chaos starts once a quarter of the jobs are in, so the first kills already meet running jobs.
+    const submitting = submitAll(stack.urls.api, plan, runId, settings.concurrency, (jobs) => {
+      submitted = jobs;
+    });
+    while (submitted.length < settings.jobs / 4) await sleep(500);
+    say(`${submitted.length} jobs submitted; the chaos starts`);
+    const chaosRun = runChaos(stack, workers, settings, random, say);
+    submitted = await submitting;
+    say(`all ${submitted.length} jobs submitted (202 each)`);
+    const chaos = await chaosRun;
+    const chaosEndedAt = Date.now();
+    say(`chaos over; waiting up to ${settings.settleLimitMs / 1000} s for every job to settle`);
+    let statuses = await jobStatuses(client);
+    // What is left of the budget after the settle wait goes to the histories and the naive side.
+    const settleUntil = Math.min(chaosEndedAt + settings.settleLimitMs, startedAt + settings.budgetMs - 120_000);
+    while (Date.now() < settleUntil) {
+      const open = submitted.filter((job) => !TERMINAL.has(statuses.get(job.jobId) ?? 'missing')).length;
+      if (open === 0) break;
+      await sleep(3_000);
+      statuses = await jobStatuses(client).catch(() => statuses);
+    }
+    const settleMs = Date.now() - chaosEndedAt;
+    const approved = await reviewer.stop();
+    const ledgerTally = await ledgerFaults.stop();
+    say(
+      `settled ${submitted.filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? '')).length} of ${submitted.length}; reading histories`,
+    );
+
+    const histories: JobHistory[] = [];
+    const lost: string[] = [];
+    for (const job of submitted) {
+      try {
+        histories.push(await readJobHistory(client, job.jobId));
+      } catch {
+        lost.push(job.jobId);
+      }
+    }
+    const entries = await ledgerEntries(stack.urls.ledger);
+    const provider = await providerStats(stack.urls.simulator);
+    const retries = histories.flatMap((history) => history.timedOutRetries);
+    const kills = recoveries(chaos.kills, retries);
+    const settled = submitted.filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? ''));
+    const stuck = submitted.filter((job) => !TERMINAL.has(statuses.get(job.jobId) ?? '') && !lost.includes(job.jobId));
+    const billedModelCalls = Object.entries(provider.byTool)
+      .filter(([tool]) => tool === 'classify_document' || tool === 'record_invoice')
+      .reduce((sum, [, stats]) => sum + stats.ok, 0);
+    const modelStepsCompleted = histories.reduce((sum, history) => sum + history.modelStepsCompleted, 0);
+
+    say('the same jobs the synchronous way, under the same provider and ledger faults');
+    const naiveLedgerFaults = keepLedgerFaulty(stack.urls.ledger, settings.ledgerFaultRate);
+    const naive = await runNaive(
+      stack.productEnv,
+      plan,
+      runId,
+      settings.concurrency,
+      startedAt + settings.budgetMs - 15_000,
+    );
+    const naiveLedgerTally = await naiveLedgerFaults.stop();
+
+    const slowlane = {
+      submitted: submitted.length,
+      settled: settled.length,
+      mostInFlight: mostInFlight(histories),
+      outcomes: countBy(submitted.map((job) => statuses.get(job.jobId) ?? 'missing')),
+      notAsExpected: submitted
+        .filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? '') && statuses.get(job.jobId) !== job.kind.expected)
+        .map((job) => `${job.jobId}: ${statuses.get(job.jobId)}`),
+      lost,
+      stuck: stuck.map((job) => `${job.jobId}: ${statuses.get(job.jobId) ?? 'unknown'}`),
+      approvedInReview: approved,
+      ledger: checkLedger(submitted, statuses, entries),
+      finishedStepsRerun: rerunsOf(histories),
+      stepsInterruptedByKills: retries.length,
+      billedModelCallsNotUsed: billedModelCalls - modelStepsCompleted,
+      userFacingErrors: submitted.filter((job) => statuses.get(job.jobId) === 'failed').length,
+      settleAfterChaosMs: settleMs,
+      jobDurationP50Ms: percentile(
+        histories.filter((h) => h.closedAt).map((h) => (h.closedAt as number) - h.startedAt),
+        50,
+      ),
+      jobDurationP95Ms: percentile(
+        histories.filter((h) => h.closedAt).map((h) => (h.closedAt as number) - h.startedAt),
+        95,
+      ),
+    };
+    const faults = {
+      workerKills: kills,
+      serverRestarts: chaos.serverRestarts.map((restart) => ({ backAfterMs: restart.backAfterMs ?? null })),
+      supervisorRestarts: restarts.length,
+      provider: { calls: provider.requests, byStatus: provider.byStatus },
+      ledger: ledgerTally,
+      deadWorkerNoticedAfterMs: DEAD_WORKER_NOTICED_AFTER_MS,
+    };
+    const report = {
+      benchmark: 'chaos',
+      command: `npm run bench -- chaos ${argv.join(' ')}`.trim(),
+      startedAt: new Date(startedAt).toISOString(),
+      finishedAt: new Date().toISOString(),
+      durationS: Math.round((Date.now() - startedAt) / 1000),
+      settings,
+      jobMix: JOB_MIX.map(({ name, type, priority, weight, expected }) => ({ name, type, priority, weight, expected })),
+      slowlane,
+      faults,
+      naive: { ...naive, ledgerFaults: naiveLedgerTally },
+    };
+    printReport(report);
+    await mkdir(RESULTS_DIR, { recursive: true });
+    const path = join(RESULTS_DIR, 'chaos.json');
+    await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`\nwrote ${path}`);
+  } catch (error) {
+    const logs = await readFile(join(dataDir, 'logs', 'api.log'), 'utf8').catch(() => '');
+    console.error(`logs in ${join(dataDir, 'logs')}; api.log ends:\n${logs.slice(-2_000)}`);
+    throw error;
+  } finally {
+    await connection.close();
+    await stack.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Every invoice job's status as the server has it (the JobStatus search attribute), from visibility. */
+async function jobStatuses(client: Client): Promise<Map<string, string>> {
+  const statuses = new Map<string, string>();
+  for await (const execution of client.workflow.list({ query: `WorkflowType = 'invoiceWorkflow'` })) {
+    const status = execution.typedSearchAttributes.getAll().find((pair) => pair.key.name === 'JobStatus')?.value;
+    statuses.set(execution.workflowId, typeof status === 'string' ? status : execution.status.name.toLowerCase());
+  }
+  return statuses;
+}
+
+function countBy(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}

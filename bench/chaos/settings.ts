@@ -1,0 +1,84 @@
+import { parseArgs } from 'node:util';
+import { wholeNumberFlag } from '../whole-number-flag';
+
+/** What one run of `npm run bench -- chaos` does; every number lands in bench/results/chaos.json. */
+export interface ChaosSettings {
+  /** Jobs submitted at once before the chaos starts: all of them in flight together. */
+  jobs: number;
+  /** SIGKILLs of worker processes, one every killGapMs (random within the range), on a worker that polls. */
+  workerKills: number;
+  killGapMs: [min: number, max: number];
+  /** SIGKILLs of the Temporal dev server, spread over the kills; the supervisor restarts it on its SQLite file. */
+  temporalRestarts: number;
+  /** Provider calls answered with an error: split evenly over 429 (with retry-after), 529 and 500. */
+  providerFaultRate: number;
+  /** Ledger posts that fail: refused before the commit, or committed and then answered 500 or cut off. */
+  ledgerFaultRate: number;
+  /** Model latency of every call (the simulator's base latency). */
+  modelLatencyMs: number;
+  /** After the last kill, how long jobs may take to settle before the rest count as stuck. */
+  settleLimitMs: number;
+  /**
+   * The whole run's bound: jobs still open when the settle wait would pass it count as stuck, and the naive side
+   * stops taking new requests at it, so the report is always written.
+   */
+  budgetMs: number;
+  /** Simultaneous uploads, and simultaneous requests of the naive side. */
+  concurrency: number;
+  /** Seeds the kill moments and the simulator's fault draws, so a run can be repeated. */
+  seed: number;
+}
+
+export const DEFAULT_SETTINGS: ChaosSettings = {
+  jobs: 240,
+  workerKills: 22,
+  killGapMs: [6_000, 12_000],
+  temporalRestarts: 2,
+  providerFaultRate: 0.1,
+  ledgerFaultRate: 0.1,
+  modelLatencyMs: 300,
+  settleLimitMs: 240_000,
+  budgetMs: 600_000,
+  concurrency: 8,
+  seed: 1203,
+};
+
+const USAGE = 'npm run bench -- chaos [--jobs 240] [--kills 22] [--temporal-restarts 2] [--seed 1203]';
+
+export function parseChaosArgs(argv: string[]): ChaosSettings {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      jobs: { type: 'string' },
+      kills: { type: 'string' },
+      'temporal-restarts': { type: 'string' },
+      seed: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const count = (value: string | undefined, fallback: number, name: string) =>
+    wholeNumberFlag(value, fallback, name, USAGE);
+  return {
+    ...DEFAULT_SETTINGS,
+    jobs: count(values.jobs, DEFAULT_SETTINGS.jobs, 'jobs'),
+    workerKills: count(values.kills, DEFAULT_SETTINGS.workerKills, 'kills'),
+    temporalRestarts: count(values['temporal-restarts'], DEFAULT_SETTINGS.temporalRestarts, 'temporal-restarts'),
+    seed: count(values.seed, DEFAULT_SETTINGS.seed, 'seed'),
+  };
+}
+
+/** A small seeded generator (mulberry32): the same seed kills at the same moments. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface ServerFigures {
+  jobType: string;
+  jobs: number;
+  submitters: number;
+  activitiesPerJob: number;
+  settledPerSec: number;
+  bareSettledPerSec: number;
+  /** settledPerSec ÷ bareSettledPerSec, both measured in this run on this server (target ≥ 0.9). */
+  ratio: number;
+  /** POST /jobs while 16 closed-loop submitters flood the API. */
+  floodAcceptP50Ms: number;
+  floodAcceptP99Ms: number;
+  /** POST /jobs offered open-loop at openLoopPerSec (80 % of settledPerSec) while the workers run (target p99 ≤ 100 ms). */
+  openLoopPerSec: number;
+  openLoopJobs: number;
+  acceptP50Ms: number;
+  acceptP99Ms: number;
+  /** Jobs that ended failed (a healthy run has none). */
+  failed: number;
+  finishedAt: string;
+  command: string;
+}
+
+const RESULTS_FILE = join(__dirname, '..', 'results', 'throughput.json');
+
+/**
+ * bench/results/throughput.json keeps one entry per server and job type, so a run on one server leaves the
+ * other's latest figures in place.
+ */
+export async function writeServerFigures(server: string, figures: ServerFigures): Promise<void> {
+  const previous = existsSync(RESULTS_FILE)
+    ? (JSON.parse(await readFile(RESULTS_FILE, 'utf8')) as { servers?: Record<string, Record<string, ServerFigures>> })
+    : {};
+  const servers = previous.servers ?? {};
+  servers[server] = { ...servers[server], [figures.jobType]: figures };
+  await mkdir(join(__dirname, '..', 'results'), { recursive: true });
+  await writeFile(RESULTS_FILE, `${JSON.stringify({ benchmark: 'throughput', servers }, null, 2)}\n`);
+}
