@@ -17,7 +17,7 @@ import { openApiRouter } from './openapi-routes';
 import { reviewPageRouter } from './review-page-routes';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs'>;
+  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document'>;
   jobs: JobsService;
   log: Logger;
   /** Whether the job service (Temporal) answers; /readyz reports it. */

@@ -37,6 +37,11 @@ export interface FileKind {
   contentType: 'application/pdf' | 'text/plain';
   /** Over this the upload is refused with 413; absent: the API's own upload limit (API_MAX_UPLOAD_BYTES). */
   maxBytes?: number;
+  /**
+   * A PDF with more pages than the deployment's DOCUMENT_MAX_PAGES is refused with 413 `too_many_pages` at
+   * submission (its page count is read from the page tree, no page is parsed); the worker applies the same limit.
+   */
+  pageLimited?: boolean;
 }
 
 /**

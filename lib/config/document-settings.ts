@@ -9,7 +9,7 @@ export const documentArea = {
       env: 'DOCUMENT_MAX_PAGES',
       type: int({ min: 1, max: 10_000 }),
       default: '500',
-      doc: 'pages a document may have; past it the upload is a 413',
+      doc: 'pages a document may have; past it the API answers 413 too_many_pages at submission (the worker applies it too)',
     }),
     chunkTokens: setting({
       env: 'DOCUMENT_CHUNK_TOKENS',

@@ -23,7 +23,7 @@ export type DocumentResult = Static<typeof DocumentResult>;
 export const documentJobType = defineJobType({
   name: 'document',
   summary: 'A long PDF (up to DOCUMENT_MAX_PAGES pages) chunked, embedded and summarised for search; results in S3.',
-  input: { kind: 'file', accepts: [{ contentType: 'application/pdf' }, { contentType: 'text/plain' }] },
+  input: { kind: 'file', accepts: [{ contentType: 'application/pdf', pageLimited: true }, { contentType: 'text/plain', pageLimited: true }] },
   workflowType: 'documentWorkflow',
   priorities: ['interactive', 'bulk'],
   // Hundreds of model calls: it should not hold back the interactive queue unless asked to.
