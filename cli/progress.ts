@@ -1,3 +1,5 @@
+import type { JobProgress } from '../common/job';
+
 /** Where the CLI writes: results to stdout, progress to stderr (so `--json > results.json` stays clean). */
 export interface Terminal {
   out(line: string): void;
@@ -49,6 +51,13 @@ export function summarize(statuses: string[]): string {
     .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
     .map(([status, count]) => `${count} ${status.replace(/_/g, ' ')}`)
     .join(' · ');
+}
+
+/** "12 pages read · 8/10 chunks · 9,120 tokens · $0.0042": a fan-out's progress in one line. */
+export function describeProgress(progress: JobProgress): string {
+  const tokens = progress.usage.inputTokens + progress.usage.outputTokens;
+  const failed = progress.chunksFailed > 0 ? ` (${progress.chunksFailed} failed)` : '';
+  return `${progress.pagesRead} pages read · ${progress.chunksDone}/${progress.chunksTotal} chunks${failed} · ${tokens.toLocaleString('en-US')} tokens · $${progress.usage.costUsd.toFixed(4)}`;
 }
 
 /** Columns padded to their widest cell. */

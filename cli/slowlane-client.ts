@@ -57,9 +57,10 @@ export function createSlowlaneClient(options: ClientOptions) {
   }
 
   return {
-    async submit(input: { bytes: Uint8Array; fileName: string; idempotencyKey: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
+    /** A job of a type that takes a file (invoice, document). */
+    async submit(input: { bytes: Uint8Array; fileName: string; idempotencyKey: string; type: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
       const form = new FormData();
-      form.set('type', 'invoice');
+      form.set('type', input.type);
       form.set('priority', input.priority);
       if (input.callbackUrl) form.set('callbackUrl', input.callbackUrl);
       form.set('file', new Blob([input.bytes]), input.fileName);

@@ -30,6 +30,23 @@ export const Usage = closed({
 });
 export type Usage = Static<typeof Usage>;
 
+/**
+ * How far a job that fans out (a document) has got, published as its map advances: in `GET /jobs/:id` (from the
+ * memo when no worker answers) and as `progress` events on the SSE stream.
+ */
+export const JobProgress = closed({
+  seq: Type.Integer({
+    minimum: 1,
+    description: 'Shares the numbering of the status events: the SSE id of the progress event; Last-Event-ID resumes after it.',
+  }),
+  pagesRead: count(),
+  chunksDone: count(),
+  chunksTotal: count(),
+  chunksFailed: count(),
+  usage: ref('Usage', Usage, { description: 'Tokens and cost so far, every provider together.' }),
+});
+export type JobProgress = Static<typeof JobProgress>;
+
 export const ReviewDecision = closed({
   decision: stringEnum(REVIEW_OUTCOMES),
   reviewer: Type.String({

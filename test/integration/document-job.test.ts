@@ -1,12 +1,14 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import type { ChunkRecord } from '../../activities/document/document-contracts';
+import type { JobProgress } from '../../common/job';
 import type { DocumentJobState } from '../../common/job-types/document/document-job';
 import { loadConfig } from '../../lib/config';
 import { createObjectStore } from '../../lib/object-store';
 import { renderLongDocument } from '../../local/samples/long-document';
 import { submit, waitForJob } from '../support/api-client';
 import { temporalClient } from '../support/operations';
+import { schemaProblems } from '../support/openapi-conformance';
 import { testEnv } from '../support/test-env';
 
 describe('a document job through the real stack (API, Temporal, S3, simulator with embeddings)', () => {
@@ -29,10 +31,12 @@ describe('a document job through the real stack (API, Temporal, S3, simulator wi
     const result = state.result;
     assert.ok(result);
     assert.equal(result.pages, 12);
-    assert.deepEqual(
-      [state.progress.pagesRead, state.progress.chunksDone, state.progress.chunksTotal],
-      [12, result.chunks, result.chunks],
-    );
+    // GET /jobs/:id shows the progress the workflow published last, usage and all.
+    const progress = done.progress as JobProgress | undefined;
+    assert.deepEqual(schemaProblems('JobProgress', progress), []);
+    assert.deepEqual([progress?.pagesRead, progress?.chunksDone, progress?.chunksTotal, progress?.chunksFailed], [12, result.chunks, result.chunks, 0]);
+    assert.deepEqual(progress, state.progress);
+    assert.deepEqual(progress?.usage, state.usage);
     // Each chunk: one embeddings call and one summary call; then the reduce.
     assert.equal(state.usage.calls, 2 * result.chunks + 1);
     assert.ok(state.usage.costUsd > 0);

@@ -102,16 +102,20 @@ describe('documentWorkflow with mocked activities', () => {
       title: 'A fake document',
     });
     assert.deepEqual(
-      { pagesRead: state.progress.pagesRead, chunksDone: state.progress.chunksDone, chunksTotal: state.progress.chunksTotal },
+      { pagesRead: state.progress?.pagesRead, chunksDone: state.progress?.chunksDone, chunksTotal: state.progress?.chunksTotal },
       { pagesRead: 30, chunksDone: 10, chunksTotal: 10 },
     );
+    // The last progress carries the whole usage, and its seq continues the status events' numbering.
+    assert.deepEqual(state.progress?.usage, state.usage);
+    const numbers = [...state.events.map((event) => event.seq), state.progress?.seq ?? 0].sort((a, b) => a - b);
+    assert.equal(new Set(numbers).size, numbers.length, `seqs repeat: ${numbers.join(',')}`);
     assert.equal(state.usage.calls, 10 * chunkUsage.calls + reduceUsage.calls);
     assert.equal(state.usage.inputTokens, 10 * chunkUsage.inputTokens + reduceUsage.inputTokens);
     // 10 chunks in groups of 4: children 0, 1 and 2 of round 0, and no fourth.
     for (const group of [0, 1, 2]) assert.ok((await historyLength(`${jobId}:chunks:0:${group}`)) > 0);
     await assert.rejects(historyLength(`${jobId}:chunks:0:3`));
     const memo = await env.client.workflow.getHandle(jobId).describe();
-    assert.equal((memo.memo?.progress as { chunksDone?: number } | undefined)?.chunksDone, 10);
+    assert.deepEqual(memo.memo?.progress, state.progress);
   });
 
   test('when a document has far more chunks than groups allow, then groups grow and no history passes its bound', async () => {
@@ -145,8 +149,8 @@ describe('documentWorkflow with mocked activities', () => {
       assert.equal(parked.step, 'processDocumentChunk');
       assert.equal(parked.error?.type, 'ModelRequestInvalidError');
       assert.match(parked.error?.message ?? '', /^chunk 5 \(pages 16–18\): provider answered 400/);
-      assert.equal(parked.progress.chunksDone, 8);
-      assert.equal(parked.progress.chunksFailed, 1);
+      assert.equal(parked.progress?.chunksDone, 8);
+      assert.equal(parked.progress?.chunksFailed, 1);
       await handle.executeUpdate(retryUpdate, { args: [{ operator: 'olga' }] });
       return (await handle.result()) as DocumentJobState;
     });
@@ -154,7 +158,7 @@ describe('documentWorkflow with mocked activities', () => {
     assert.equal(state.deadLetter?.retries, 1);
     assert.equal(fake.chunkRuns.get(5), 2);
     for (const [index, runs] of fake.chunkRuns) if (index !== 5) assert.equal(runs, 1, `chunk ${index} ran ${runs} times`);
-    assert.equal(state.progress.chunksDone, 9);
+    assert.equal(state.progress?.chunksDone, 9);
   });
 
   test('when several chunks fail, then the dead letter names them with their pages', async () => {
@@ -190,7 +194,7 @@ describe('documentWorkflow with mocked activities', () => {
     };
     const state = await withWorker(fake.activities, async (start) => {
       const handle = await start();
-      await waitForState(handle, (s) => s.progress.chunksDone >= 4 || [...fake.chunkRuns.keys()].some((index) => index >= 4));
+      await waitForState(handle, (s) => (s.progress?.chunksDone ?? 0) >= 4 || [...fake.chunkRuns.keys()].some((index) => index >= 4));
       await handle.cancel();
       return (await handle.result()) as DocumentJobState;
     });

@@ -1,4 +1,4 @@
-import { executeChild, isCancellation, proxyActivities, upsertMemo } from '@temporalio/workflow';
+import { executeChild, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
 import type { Usage } from '../../common/job';
 import { describeChunk, planChunkGroups } from '../../common/job-types/document/chunk-groups';
@@ -9,7 +9,6 @@ import {
   type DocumentJobInput,
   type DocumentJobSettings,
   type DocumentJobState,
-  emptyUsage,
 } from '../../common/job-types/document/document-job';
 import { documentFileOptions, modelCallOptions } from '../activity-options';
 import type { StepFailure } from '../dead-letters';
@@ -33,18 +32,12 @@ const NAMED_FAILURES = 5;
 export async function documentWorkflow(input: DocumentJobInput): Promise<DocumentJobState> {
   const job = new JobRun(input, documentJobType);
   const state = job.state as DocumentJobState;
-  state.progress = { pagesRead: 0, chunksDone: 0, chunksTotal: 0, chunksFailed: 0, usage: emptyUsage() };
+  const counts = { pagesRead: 0, chunksDone: 0, chunksTotal: 0, chunksFailed: 0 };
   const context = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority };
 
-  const addUsage = (usage: Usage): void => {
-    job.tracker.addUsage(usage);
-    state.progress.usage = state.usage;
-  };
-  // The memo carries progress so GET /jobs/:id can show it with every worker down; one upsert per group, not per chunk.
-  const publishProgress = (): void => {
-    state.progress.usage = state.usage;
-    upsertMemo({ progress: state.progress });
-  };
+  const addUsage = (usage: Usage): void => job.tracker.addUsage(usage);
+  // One publish (a memo upsert) per group, not per chunk: the parent's history stays bounded.
+  const publishProgress = (): void => job.tracker.publishProgress(counts);
 
   /** The map over `pending` chunks, a few child workflows at a time; returns the chunks that failed for good. */
   const fanOut = async (
@@ -75,7 +68,7 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
             ],
           });
           addUsage(result.usage);
-          state.progress.chunksDone += result.done.length;
+          counts.chunksDone += result.done.length;
           failures.push(...result.failed);
         } catch (error) {
           // A cancelled job cancels its children; that is the job ending, not chunks failing.
@@ -84,7 +77,7 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
           const failure = summarizeFailure(error);
           failures.push(...group.map((index) => ({ index, type: failure.type, message: failure.message, retryable: true })));
         }
-        state.progress.chunksFailed = failures.length;
+        counts.chunksFailed = failures.length;
         publishProgress();
       }
     });
@@ -100,8 +93,8 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
       ),
     );
     const chunks = read.spans.length;
-    state.progress.pagesRead = read.pages;
-    state.progress.chunksTotal = chunks;
+    counts.pagesRead = read.pages;
+    counts.chunksTotal = chunks;
     publishProgress();
 
     let pending = read.spans.map((_, index) => index);
@@ -111,7 +104,7 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
       if (failures.length === 0) break;
       await job.park(deadLetterFor(failures, read.spans));
       pending = failures.map((failure) => failure.index);
-      state.progress.chunksFailed = 0;
+      counts.chunksFailed = 0;
     }
 
     const chunksInput = { ...context, prefix: read.prefix, chunks, pages: read.pages };

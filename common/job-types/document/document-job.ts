@@ -21,18 +21,8 @@ export interface DocumentJobInput extends JobStart {
   settings?: Partial<DocumentJobSettings>;
 }
 
-/** What a client sees while the document is read: in the status query and in the memo (readable with no worker). */
-export interface DocumentProgress {
-  pagesRead: number;
-  chunksDone: number;
-  chunksTotal: number;
-  chunksFailed: number;
-  /** Tokens and cost so far, embeddings and summaries together. */
-  usage: Usage;
-}
-
-/** The status query's answer for a document job: the common job state plus its progress and result. */
-export type DocumentJobState = JobState & { progress: DocumentProgress; result?: DocumentResult };
+/** The status query's answer for a document job: the common job state (with its progress) and its result. */
+export type DocumentJobState = JobState & { result?: DocumentResult };
 
 /** The pages a chunk covers (1-based, inclusive). */
 export interface ChunkSpan {
