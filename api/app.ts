@@ -6,6 +6,7 @@ import { measureRequests, type ApiMetrics } from '../lib/metrics-api';
 import { traceRequests } from '../lib/tracing-http';
 import { limitJsonDepth } from './json-depth';
 import { adminRouter } from './admin-routes';
+import { codecRouter, type CodecRouteDeps } from './codec-routes';
 import type { AdminService } from './admin-service';
 import { ApiError } from './api-error';
 import type { Caller } from './auth';
@@ -24,6 +25,8 @@ export interface AppDeps {
   ready: () => Promise<boolean>;
   /** Operators' dead-letter view and replay under /admin (docs/operations.md); not mounted without it. */
   admin?: AdminService;
+  /** The payload codec behind /codec for the Temporal Web UI and CLI (docs/operations.md); not mounted without it. */
+  codec?: CodecRouteDeps;
   /** Request counts and latency by route for /metrics. */
   metrics?: ApiMetrics;
 }
@@ -45,6 +48,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.status(ready ? 200 : 503).json({ ok: ready });
   });
   app.use(jobsRouter(deps));
+  if (deps.codec) app.use(codecRouter(deps.codec));
   if (deps.admin) app.use(adminRouter({ admin: deps.admin, config: deps.config, log: deps.log }));
   app.use(eventsRouter(deps));
   app.use(documentRouter(deps));

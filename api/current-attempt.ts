@@ -1,4 +1,6 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
+import type { LoadedDataConverter } from '@temporalio/common';
+import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow';
 import { isActivityStep } from '../common/job-steps';
 import type { CurrentAttempt } from '../common/api-contract/job-parts';
 
@@ -15,6 +17,18 @@ export function currentAttemptOf(description: Pick<WorkflowExecutionDescription,
     if (isActivityStep(step)) return describePending(step, pending);
   }
   return undefined;
+}
+
+/**
+ * Pending activities' last failures arrive as the server keeps them: message and stack encrypted by the payload
+ * codec (docs/operations.md#payload-encryption). Puts the readable message back, in place, before currentAttemptOf.
+ */
+export async function decodePendingFailures(description: Pick<WorkflowExecutionDescription, 'raw'>, converter: LoadedDataConverter): Promise<void> {
+  for (const pending of description.raw.pendingActivities ?? []) {
+    if (!pending.lastFailure?.encodedAttributes) continue;
+    const error = await decodeOptionalFailureToOptionalError(converter, pending.lastFailure);
+    if (error) pending.lastFailure.message = error.message;
+  }
 }
 
 function describePending(step: CurrentAttempt['step'], pending: PendingActivity): CurrentAttempt {

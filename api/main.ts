@@ -2,6 +2,8 @@ import { startApiObservability, startApiTracing } from '../lib/api-observability
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { createObjectStore } from '../lib/object-store';
+import { EncryptionCodec } from '../lib/payload-codec/encryption-codec';
+import { keyProviderFor } from '../lib/payload-codec/data-converter';
 import { connectClient } from '../lib/temporal-connection';
 import { createAdminService } from './admin-service';
 import { createJobsService } from './jobs-service';
@@ -20,8 +22,17 @@ async function main(): Promise<void> {
     return true;
   };
   const admin = createAdminService({ client, config });
+  const codecKeys = keyProviderFor(config.temporal);
   const api = await startApiServer(
-    { config, jobs, log, ready, admin, metrics: observability.metrics },
+    {
+      config,
+      jobs,
+      log,
+      ready,
+      admin,
+      metrics: observability.metrics,
+      ...(codecKeys ? { codec: { codec: new EncryptionCodec(codecKeys), config } } : {}),
+    },
     { host: config.api.host, port: config.api.port },
   );
   log.info({ url: api.url }, 'api listening');

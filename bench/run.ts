@@ -1,6 +1,7 @@
 import { runChaosBenchmark } from './chaos';
 import { runClientsBenchmark } from './clients';
 import { runDocumentBenchmark } from './document';
+import { runCodecBenchmark } from './codec';
 import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
 import { runThroughputBenchmark } from './throughput';
@@ -15,6 +16,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   'worker-start': runWorkerStartBenchmark,
   document: runDocumentBenchmark,
   chaos: runChaosBenchmark,
+  codec: runCodecBenchmark,
 };
 
 async function main(): Promise<void> {

@@ -58,9 +58,9 @@ export function createSlowlaneClient(options: ClientOptions) {
 
   return {
     /** A job of a type that takes a file (invoice, document). */
-    async submit(input: { bytes: Uint8Array; fileName: string; idempotencyKey: string; type: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
+    async submit(input: { type?: string; bytes: Uint8Array; fileName: string; idempotencyKey: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
       const form = new FormData();
-      form.set('type', input.type);
+      form.set('type', input.type ?? 'invoice');
       form.set('priority', input.priority);
       if (input.callbackUrl) form.set('callbackUrl', input.callbackUrl);
       form.set('file', new Blob([input.bytes]), input.fileName);

@@ -65,10 +65,10 @@ export async function submitCommand(client: SlowlaneClient, options: SubmitOptio
     try {
       const document = await readDocument(outcome.file);
       const answer = await client.submit({
+        type: jobType?.name ?? 'invoice',
         bytes: document.bytes,
         fileName: document.fileName,
         idempotencyKey: document.idempotencyKey,
-        type: jobType?.name ?? 'invoice',
         priority: options.priority,
         ...(options.callbackUrl ? { callbackUrl: options.callbackUrl } : {}),
       });

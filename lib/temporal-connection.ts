@@ -2,6 +2,7 @@ import { Connection, Client } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { NativeConnection } from '@temporalio/worker';
 import type { Config } from './config';
+import { dataConverterFor } from './payload-codec/data-converter';
 
 function connectionOptions(config: Config['temporal']) {
   return {
@@ -17,6 +18,8 @@ export async function connectClient(config: Config['temporal']): Promise<Client>
   return new Client({
     connection,
     namespace: config.namespace,
+    // Inputs, results, messages, failures and memo go to the server encrypted (docs/operations.md#payload-encryption).
+    dataConverter: dataConverterFor(config),
     interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
   });
 }

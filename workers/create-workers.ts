@@ -14,6 +14,7 @@ import {
 import { createActivities, type ActivityDeps } from '../activities';
 import { type Priority, taskQueueFor } from '../common/task-queues';
 import type { Config } from '../lib/config';
+import { dataConverterFor, FAILURE_CONVERTER_PATH } from '../lib/payload-codec/data-converter';
 import { workerTelemetry, type WorkerTelemetry } from '../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from './activity-failure-interceptor';
 
@@ -40,6 +41,8 @@ export async function bundleWorkflows(workflowsPath = WORKFLOWS_PATH): Promise<W
   return bundleWorkflowCode({
     workflowsPath,
     workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    // The workflow sandbox converts its own failures (a failed job): with their messages encoded, like every process.
+    failureConverterPath: FAILURE_CONVERTER_PATH,
     logger: quietBundlerLogger,
   });
 }
@@ -87,6 +90,7 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Work
         namespace: options.config.temporal.namespace,
         taskQueue: taskQueueFor(priority, options.config.temporal.taskQueuePrefix),
         workflowBundle: options.workflowBundle,
+        dataConverter: dataConverterFor(options.config.temporal),
         activities,
         interceptors: {
           activity: [...telemetry.activityInterceptors, () => ({ inbound: new ActivityFailureInterceptor() })],

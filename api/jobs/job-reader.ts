@@ -9,7 +9,7 @@ import { statusQuery } from '../../common/messages';
 import { JobStatusKey, JobStepKey, JobTypeKey, TenantIdKey } from '../../common/search-attributes';
 import type { Priority } from '../../common/task-queues';
 import { apiErrors } from '../api-error';
-import { currentAttemptOf } from '../current-attempt';
+import { currentAttemptOf, decodePendingFailures } from '../current-attempt';
 import { jobLinks } from './job-links';
 import { type JobBase, toJobView } from './job-view';
 import type { JobsDeps } from './jobs-deps';
@@ -35,7 +35,9 @@ export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config'>) {
 
   async function describe(jobId: string): Promise<WorkflowExecutionDescription | undefined> {
     try {
-      return await client.workflow.getHandle(jobId).describe();
+      const description = await client.workflow.getHandle(jobId).describe();
+      await decodePendingFailures(description, client.options.loadedDataConverter);
+      return description;
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return undefined;
       throw error;

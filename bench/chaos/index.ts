@@ -116,18 +116,7 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
       .reduce((sum, [, stats]) => sum + stats.ok, 0);
     const modelStepsCompleted = histories.reduce((sum, history) => sum + history.modelStepsCompleted, 0);
 
-    say('the same jobs the synchronous way, under the same provider and ledger faults');
-    const naiveLedgerFaults = keepLedgerFaulty(stack.urls.ledger, settings.ledgerFaultRate);
-    const naive = await runNaive(
-      stack.productEnv,
-      plan,
-      runId,
-      settings.concurrency,
-      startedAt + settings.budgetMs - 15_000,
-    );
-    const naiveLedgerTally = await naiveLedgerFaults.stop();
-
-    const slowlane = {
+    const slowlaneFigures = () => ({
       submitted: submitted.length,
       settled: settled.length,
       mostInFlight: mostInFlight(histories),
@@ -152,7 +141,26 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
         histories.filter((h) => h.closedAt).map((h) => (h.closedAt as number) - h.startedAt),
         95,
       ),
-    };
+    });
+    // Written now and again after the naive side: a run cut short there still leaves the Slowlane figures.
+    const path = join(RESULTS_DIR, 'chaos.json');
+    await mkdir(RESULTS_DIR, { recursive: true });
+    await writeFile(
+      path,
+      `${JSON.stringify({ benchmark: 'chaos', settings, slowlane: slowlaneFigures(), naive: null }, null, 2)}\n`,
+    );
+    say('the same jobs the synchronous way, under the same provider and ledger faults');
+    const naiveLedgerFaults = keepLedgerFaulty(stack.urls.ledger, settings.ledgerFaultRate);
+    const naive = await runNaive(
+      stack.productEnv,
+      plan,
+      runId,
+      settings.concurrency,
+      startedAt + settings.budgetMs - 15_000,
+    );
+    const naiveLedgerTally = await naiveLedgerFaults.stop();
+
+    const slowlane = slowlaneFigures();
     const faults = {
       workerKills: kills,
       serverRestarts: chaos.serverRestarts.map((restart) => ({ backAfterMs: restart.backAfterMs ?? null })),
@@ -174,8 +182,6 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
       naive: { ...naive, ledgerFaults: naiveLedgerTally },
     };
     printReport(report);
-    await mkdir(RESULTS_DIR, { recursive: true });
-    const path = join(RESULTS_DIR, 'chaos.json');
     await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`\nwrote ${path}`);
   } catch (error) {

@@ -15,6 +15,7 @@ import { gatewayFromConfig } from '../../gateway/gateway-from-config';
 import { createActivityDeps } from '../../workers/activity-deps';
 import { freeStackPorts, startStack } from '../../local/stack/stack';
 import { percentile } from '../quota/measure';
+import { dataConverterFor } from '../../lib/payload-codec/data-converter';
 
 /** Credentials of this run's private stack, generated here (the product has no demo keys). */
 const SECRETS = generateLocalSecrets();
@@ -48,7 +49,8 @@ export async function runLatencyBenchmark(argv: string[]): Promise<void> {
     report: () => undefined,
   });
   const connection = await Connection.connect({ address: stack.urls.temporal });
-  const client = new Client({ connection, namespace: stack.namespace });
+  // Reads job results, which the stack's workers wrote encrypted with its key.
+  const client = new Client({ connection, namespace: stack.namespace, dataConverter: dataConverterFor(loadConfig(stack.productEnv).temporal) });
   try {
     const run = randomUUID().slice(0, 8);
     // Warm both paths (connections, caches, JIT) so the first job does not stand for the rest.

@@ -51,6 +51,7 @@ function submissionOf(definition: JobTypeDefinition): TSchema {
   );
 }
 
+/** One of the types' bodies (each an object). */
 function oneOfRefs<T = unknown>(names: string[], description: string) {
   // A one-member anyOf is an illogical composition to OpenAPI linters; allOf of one keeps the description (and
   // ajv compiles it from its own object, where a bare $ref would resolve to the component).

@@ -1,4 +1,5 @@
 import { setting, type SettingsArea } from '../settings/setting';
+import { codecKeys } from '../payload-codec/codec-keys-setting';
 import { bool, secret, text, url } from '../settings/setting-types';
 
 export const temporalArea = {
@@ -24,6 +25,19 @@ export const temporalArea = {
       type: text(),
       default: 'slowlane',
       doc: 'task queues are `<prefix>-interactive` and `<prefix>-bulk`',
+    }),
+    payloadCodecKeys: setting({
+      env: 'PAYLOAD_CODEC_KEYS',
+      type: codecKeys(),
+      required: 'production',
+      defaultDoc: '`npm start`/`npm test`: a key generated once in the data folder; unset elsewhere in local mode: plaintext payloads',
+      doc: 'AES-256-GCM keys of the payload codec by id (`{"k2026-12":"<base64 of 32 bytes>"}`); keep retired keys here so old histories still decrypt (docs/operations.md#payload-encryption)',
+    }),
+    payloadCodecKeyId: setting({
+      env: 'PAYLOAD_CODEC_KEY_ID',
+      type: text(),
+      defaultDoc: 'the only key of `PAYLOAD_CODEC_KEYS`',
+      doc: 'the key new payloads are encrypted with; required when `PAYLOAD_CODEC_KEYS` holds several',
     }),
   },
 } satisfies SettingsArea;

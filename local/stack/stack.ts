@@ -7,6 +7,7 @@ import { applyNamespaceSettings, temporalReady, workerIsPolling } from './tempor
 import { devServerArgs, loadTemporalDevConfig } from './temporal-dev-config';
 import { DEFAULT_RESTART_POLICY, type ManagedProcess, type RestartPolicy, Supervisor } from './supervisor';
 import { LOCAL_MODE_ENV, type LocalSecrets, loadOrCreateLocalSecrets, localSecretsEnv } from './local-secrets';
+import { localCodecKeys } from './local-codec-keys';
 import { freePort } from './ports';
 import type { PostgresAddress } from './postgres-server';
 import { startPostgresTemporal, type TemporalKind } from './postgres-temporal';
@@ -124,6 +125,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     API_HOST: host,
     API_PORT: String(ports.api),
     API_PUBLIC_URL: urls.api,
+    PAYLOAD_CODEC_KEYS: process.env.PAYLOAD_CODEC_KEYS ?? (await localCodecKeys(dataDir)),
     ...options.productEnv,
   };
   options.signal?.throwIfAborted();
@@ -150,6 +152,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           args: devServerArgs(temporalConfig, {
             port: ports.temporal,
             ...(ports.temporalUi ? { uiPort: ports.temporalUi } : {}),
+            // The Web UI decodes payloads through the API's codec endpoint, so it still shows readable inputs.
+            codecEndpoint: `${urls.api}/codec`,
             dataDir,
           }),
           ready: () => temporalReady(urls.temporal, temporalConfig.namespace),

@@ -63,6 +63,8 @@ export interface DevServerRun {
   uiPort?: number;
   dataDir: string;
   metricsPort?: number;
+  /** The codec server the Web UI sends payloads to (`<API>/codec`). */
+  codecEndpoint?: string;
 }
 
 /** The `temporal server start-dev` arguments for this config. */
@@ -85,6 +87,9 @@ export function devServerArgs(config: TemporalDevConfig, run: DevServerRun): str
   ];
   if (config.ui.enabled && run.uiPort !== undefined) args.push('--ui-port', String(run.uiPort));
   else args.push('--headless');
+  if (config.ui.enabled && run.uiPort !== undefined && run.codecEndpoint !== undefined) {
+    args.push('--ui-codec-endpoint', run.codecEndpoint);
+  }
   if (run.metricsPort !== undefined) args.push('--metrics-port', String(run.metricsPort));
   for (const [name, type] of Object.entries(config.searchAttributes)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(config.dynamicConfig)) {

@@ -2,11 +2,14 @@ import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Client } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
 import type { ProcessDocumentChunkInput } from '../../activities/document/document-contracts';
 import type { DocumentJobState } from '../../common/job-types/document/document-job';
 import type { JobProgress } from '../../common/job';
 import { longDocumentPage } from '../../local/samples/long-document';
 import { FaultHarness } from '../support/fault-harness';
+import { testDataConverter } from '../support/test-codec';
 
 const PAGES = 12;
 const CHUNKS_PER_GROUP = 2;
@@ -17,6 +20,16 @@ function markedDocument(marker: string): string {
   return Array.from({ length: PAGES }, (_, page) => `${marker} ${longDocumentPage(page + 1).paragraphs.join(' ')}`).join('\f');
 }
 
+type EventPayload = NonNullable<NonNullable<NonNullable<temporal.api.history.v1.IHistoryEvent['activityTaskScheduledEventAttributes']>['input']>['payloads']>[number];
+
+/** The chunk a processDocumentChunk was scheduled for, read from its input through the stack's payload codec. */
+async function chunkIndexOf(payload: EventPayload | undefined): Promise<number | undefined> {
+  if (!payload) return undefined;
+  const codec = testDataConverter().payloadCodecs?.[0];
+  const [decoded] = codec ? await codec.decode([payload]) : [payload];
+  return decoded ? defaultPayloadConverter.fromPayload<ProcessDocumentChunkInput>(decoded).index : undefined;
+}
+
 /** Every processDocumentChunk of a child workflow: the chunk it ran and the attempt that finished it. */
 async function chunkAttempts(client: Client, childId: string): Promise<Array<{ index: number; attempt: number }>> {
   const history = await client.workflow.getHandle(childId).fetchHistory();
@@ -24,10 +37,8 @@ async function chunkAttempts(client: Client, childId: string): Promise<Array<{ i
   const attempts: Array<{ index: number; attempt: number }> = [];
   for (const event of history.events ?? []) {
     const scheduled = event.activityTaskScheduledEventAttributes;
-    const data = scheduled?.input?.payloads?.[0]?.data;
-    if (scheduled?.activityType?.name === 'processDocumentChunk' && data) {
-      indexByEvent.set(String(event.eventId), (JSON.parse(Buffer.from(data).toString('utf8')) as ProcessDocumentChunkInput).index);
-    }
+    const scheduledIndex = scheduled?.activityType?.name === 'processDocumentChunk' ? await chunkIndexOf(scheduled.input?.payloads?.[0]) : undefined;
+    if (scheduledIndex !== undefined) indexByEvent.set(String(event.eventId), scheduledIndex);
     const started = event.activityTaskStartedEventAttributes;
     const index = indexByEvent.get(String(started?.scheduledEventId));
     if (started && index !== undefined) attempts.push({ index, attempt: started.attempt ?? 1 });
@@ -50,8 +61,8 @@ async function chunksInFlight(client: Client, childIds: string[]): Promise<numbe
       const scheduled = history.events?.find(
         (event) => event.activityTaskScheduledEventAttributes?.activityId === activity.activityId,
       )?.activityTaskScheduledEventAttributes;
-      const data = scheduled?.input?.payloads?.[0]?.data;
-      if (data) inFlight.push((JSON.parse(Buffer.from(data).toString('utf8')) as ProcessDocumentChunkInput).index);
+      const index = await chunkIndexOf(scheduled?.input?.payloads?.[0]);
+      if (index !== undefined) inFlight.push(index);
     }
   }
   return inFlight.sort((a, b) => a - b);

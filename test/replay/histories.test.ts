@@ -11,6 +11,7 @@ import { historyFromFileText } from '../../ops/history-files';
 import { bundleWorkflows } from '../../workers/create-workers';
 import { quietTemporalRuntime } from '../support/workflow-harness';
 import { bundleWithEditedSchema, editedInvoiceSchema } from './edited-invoice-schema';
+import { testDataConverter } from '../support/test-codec';
 
 const HISTORIES_DIR = join(__dirname, '..', 'histories');
 const histories = readdirSync(HISTORIES_DIR)
@@ -21,7 +22,7 @@ const histories = readdirSync(HISTORIES_DIR)
 async function replayAll(workflowBundle: WorkflowBundle) {
   const results = new Map<string, Error | undefined>();
   const named = histories.map(({ name, history }) => ({ workflowId: name, history }));
-  for await (const result of Worker.runReplayHistories({ workflowBundle, sinks: workerTelemetry().sinks }, named)) {
+  for await (const result of Worker.runReplayHistories({ workflowBundle, sinks: workerTelemetry().sinks, dataConverter: testDataConverter() }, named)) {
     results.set(result.workflowId, result.error);
   }
   return results;

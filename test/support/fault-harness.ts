@@ -15,6 +15,7 @@ import { loadTemporalDevConfig } from '../../local/stack/temporal-dev-config';
 import type { documentWorkflow, invoiceWorkflow } from '../../workflows';
 import { type RestartableTemporal, startRestartableTemporal } from './restartable-temporal';
 import { testEnv } from './test-env';
+import { testDataConverter } from './test-codec';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 
@@ -96,6 +97,7 @@ export class FaultHarness {
     this.client ??= new Client({
       connection: await Connection.connect({ address: this.temporalAddress }),
       namespace: this.namespace,
+      dataConverter: testDataConverter(),
     });
     return this.client;
   }

@@ -4,6 +4,7 @@ import { apiUrl } from './api-client';
 import { sampleWith } from './samples';
 import { TEST_OPERATOR, testTenant } from './test-credentials';
 import { testEnv } from './test-env';
+import { testDataConverter } from './test-codec';
 
 /** The test stack's operator's own token (an operator, not a shared admin key). */
 export const ADMIN_KEY = TEST_OPERATOR.token;
@@ -76,7 +77,11 @@ export async function markedInvoice(marker: string): Promise<{ bytes: Uint8Array
 export async function temporalClient(): Promise<Client> {
   const { temporalAddress, temporalNamespace } = testEnv();
   assert.ok(temporalAddress, 'needs the test stack Temporal server');
-  return new Client({ connection: await Connection.connect({ address: temporalAddress }), namespace: temporalNamespace });
+  return new Client({
+    connection: await Connection.connect({ address: temporalAddress }),
+    namespace: temporalNamespace,
+    dataConverter: testDataConverter(),
+  });
 }
 
 /** Prometheus text → samples; `name{a="b"} 3` becomes { name, labels: { a: 'b' }, value: 3 }. */

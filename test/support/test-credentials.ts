@@ -36,9 +36,15 @@ export function testTenant(id: string): TestTenant {
 
 export const TEST_OPERATOR = TEST_SECRETS.operators[0] as LocalPerson;
 
+/**
+ * A public payload key for tests only: what a file run alone (`npx jest`) and `npm run record-histories` encrypt
+ * with, so histories recorded under it replay in every later run (test/support/test-codec.ts). Never a real key.
+ */
+export const RECORDED_TEST_KEYS = { 'test-recorded': Buffer.alloc(32, 7).toString('base64') };
+
 /** A local-mode environment with the test credentials, as `npm test` gives its stack, plus `overrides`. */
 export function localTestEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { ...LOCAL_MODE_ENV, ...localSecretsEnv(TEST_SECRETS), ...overrides };
+  return { ...LOCAL_MODE_ENV, ...localSecretsEnv(TEST_SECRETS), PAYLOAD_CODEC_KEYS: JSON.stringify(RECORDED_TEST_KEYS), ...overrides };
 }
 
 /** loadConfig on localTestEnv(overrides): what a unit test that needs a whole config starts from. */

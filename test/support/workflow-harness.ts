@@ -10,6 +10,7 @@ import { bundleWorkflows } from '../../workers/create-workers';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
 import type { invoiceWorkflow, orderScoreWorkflow } from '../../workflows';
 import { createTemporalTestEnv } from './temporal-env';
+import { testDataConverter } from './test-codec';
 
 let bundle: Promise<WorkflowBundle> | undefined;
 /** Bundling takes seconds; one bundle serves every test in the file. */
@@ -56,6 +57,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
         namespace: env.namespace ?? 'default',
         taskQueue,
         workflowBundle,
+        dataConverter: testDataConverter(),
         activities,
         interceptors: { activity: [() => ({ inbound: new ActivityFailureInterceptor() })] },
         // The workflows report metrics and spans through sinks; here they go to a registry nobody scrapes.

@@ -1,7 +1,12 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import type { WorkflowExecutionDescription } from '@temporalio/client';
-import { currentAttemptOf } from '../../api/current-attempt';
+import { ApplicationFailure } from '@temporalio/common';
+import { encodeErrorToFailure, loadDataConverter } from '@temporalio/common/lib/internal-non-workflow';
+import { currentAttemptOf, decodePendingFailures } from '../../api/current-attempt';
+import { dataConverterFor } from '../../lib/payload-codec/data-converter';
+import { isEncrypted } from '../../lib/payload-codec/encryption-codec';
+import { testCodecSettings } from '../support/test-codec';
 
 type Raw = WorkflowExecutionDescription['raw'];
 const described = (pendingActivities: unknown[]): Pick<WorkflowExecutionDescription, 'raw'> => ({
@@ -47,5 +52,21 @@ describe('the step in flight, from the server', () => {
     assert.equal(currentAttemptOf(described([])), undefined);
     assert.equal(currentAttemptOf({ raw: {} as Raw }), undefined);
     assert.equal(currentAttemptOf(described([{ activityType: { name: 'somethingElse' }, attempt: 4 }])), undefined);
+  });
+
+  test('when the last failure is stored encrypted, then the job still names its message, and the server copy does not', async () => {
+    const converter = loadDataConverter(dataConverterFor(testCodecSettings()));
+    const failure = await encodeErrorToFailure(
+      converter,
+      ApplicationFailure.create({ message: 'provider answered 429 for INV-991', type: 'ModelRateLimitedError' }),
+    );
+    assert.ok(!failure.message?.includes('INV-991'), 'the stored failure hides its message');
+    assert.ok(failure.encodedAttributes && isEncrypted(failure.encodedAttributes), 'the message is in the encrypted attributes');
+    const description = described([{ activityType: { name: 'classifyDocument' }, attempt: 2, lastFailure: failure }]);
+    await decodePendingFailures(description, converter);
+    assert.deepEqual(currentAttemptOf(description)?.lastFailure, {
+      type: 'ModelRateLimitedError',
+      message: 'provider answered 429 for INV-991',
+    });
   });
 });

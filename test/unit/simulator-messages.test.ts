@@ -1,4 +1,6 @@
 import assert from '../support/assert';
+import { OrderScoreProposal } from '../../common/job-types/order-score/order-score';
+import { validateAgainst } from '../../common/validation';
 import { describe, test } from '@jest/globals';
 import { buildAssistantMessage, OUTPUT_OVERHEAD_TOKENS, outputTokensOf } from '../../local/simulator/assistant-message';
 import { malform } from '../../local/simulator/malformed-output';
@@ -159,5 +161,35 @@ describe('malform', () => {
     assert.ok(good.kind === 'tool_use' && bad.kind === 'tool_use');
     assert.deepEqual(classificationSchemaErrors(good.input), []);
     assert.notDeepEqual(classificationSchemaErrors(bad.input), []);
+  });
+});
+
+describe('score_order', () => {
+  const order = {
+    order: { id: 'o', totalAmount: 80, currency: 'EUR', itemCount: 1 },
+    customer: { id: 'c', accountAgeDays: 900, previousOrders: 20, previousChargebacks: 0 },
+    payment: { method: 'card', billingCountry: 'DE', cardCountry: 'DE', cvvMatch: true, avsMatch: true },
+    shipping: { country: 'DE', expedited: false },
+  };
+  const scored = (facts: unknown) => {
+    const answer = answerFor('score_order', typeof facts === 'string' ? facts : JSON.stringify(facts));
+    assert.equal(answer.kind, 'tool_use');
+    const input = (answer as { input: { score: number; decision: string; reasons: string[] } }).input;
+    assert.deepEqual(validateAgainst(OrderScoreProposal, input).ok, true, JSON.stringify(input));
+    return input;
+  };
+
+  test('when the facts are clean, risky or in between, then the answer is approve, decline or review, each schema-valid', () => {
+    assert.equal(scored(order).decision, 'approve');
+    assert.equal(scored({ ...order, customer: { ...order.customer, accountAgeDays: 7, previousOrders: 0 }, shipping: { country: 'FR', expedited: false } }).decision, 'review');
+    const risky = scored({ ...order, customer: { ...order.customer, previousChargebacks: 2 }, payment: { ...order.payment, cvvMatch: false, cardCountry: 'US' } });
+    assert.equal(risky.decision, 'decline');
+    assert.ok(risky.reasons.includes('CVV check failed'));
+  });
+
+  test('when the order is not JSON, then the model says review rather than guessing', () => {
+    const unreadable = scored('{ not json');
+    assert.equal(unreadable.decision, 'review');
+    assert.deepEqual(unreadable.reasons, ['the order could not be read']);
   });
 });

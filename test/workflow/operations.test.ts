@@ -8,8 +8,10 @@ import type { JobError, JobState } from '../../common/job';
 import { abandonUpdate, retryUpdate, statusQuery, submitReviewUpdate } from '../../common/messages';
 import { ErrorTypeKey, JobStatusKey, JobStepKey, StatusSinceKey } from '../../common/search-attributes';
 import { replayJob } from '../../ops/replay';
+import { isEncrypted } from '../../lib/payload-codec/encryption-codec';
 import { modelCallOptions } from '../../workflows/activity-options';
 import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
+import { testDataConverter } from '../support/test-codec';
 import { createWorkflowHarness, type WorkflowHarness, waitForStatus } from '../support/workflow-harness';
 
 /** The value of one labelled series, 0 when it has not been written yet. */
@@ -173,12 +175,20 @@ describe('what the invoice workflow shows operators', () => {
       await handle.result();
       return handle.fetchHistory();
     });
-    const summaries = (history.events ?? [])
-      .filter((event) => event.activityTaskScheduledEventAttributes)
-      .map((event) => {
-        const payload = event.userMetadata?.summary;
-        return payload ? defaultPayloadConverter.fromPayload<string>(payload) : undefined;
-      });
+    // Summaries are stored encrypted like every payload; the codec (as the Web UI's codec endpoint does) reads them.
+    const codec = testDataConverter().payloadCodecs?.[0];
+    assert.ok(codec);
+    const summaries = await Promise.all(
+      (history.events ?? [])
+        .filter((event) => event.activityTaskScheduledEventAttributes)
+        .map(async (event) => {
+          const payload = event.userMetadata?.summary;
+          if (!payload) return undefined;
+          assert.ok(isEncrypted(payload), 'the summary is ciphertext on the server');
+          const [decoded] = await codec.decode([payload]);
+          return decoded ? defaultPayloadConverter.fromPayload<string>(decoded) : undefined;
+        }),
+    );
     assert.equal(summaries.length, 4);
     assert.match(summaries[0] ?? '', /^Extract text · acme-november\.pdf/);
     assert.match(summaries[1] ?? '', /^Classify · acme-november\.pdf/);

@@ -13,6 +13,7 @@ import type { invoiceWorkflow } from '../../workflows';
 import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
 import { createTemporalTestEnv } from '../support/temporal-env';
 import { quietTemporalRuntime, sharedBundle, waitForStatus } from '../support/workflow-harness';
+import { testDataConverter } from '../support/test-codec';
 
 type Job = WorkflowHandle<typeof invoiceWorkflow>;
 
@@ -46,6 +47,7 @@ describe('worker deployment versions', () => {
         namespace,
         taskQueue,
         workflowBundle: bundle,
+        dataConverter: testDataConverter(),
         activities: builds[buildId].activities,
         interceptors: { activity: [() => ({ inbound: new ActivityFailureInterceptor() })] },
         workerDeploymentOptions: await workerDeploymentOptions({ versioning: true, deploymentName, buildId }, bundle),
