@@ -1,12 +1,17 @@
-import type { ModelGateway, ToolCallResult, ToolSpec } from '../gateway/model-call';
+import { log } from '@temporalio/activity';
+import type { ValidationResult } from '../common/validation';
+import type { ModelGateway, ToolSpec } from '../gateway/model-call';
 import type { ObjectStore } from '../lib/object-store';
 import type { ModelStepInput } from './contracts';
 import { withHeartbeats } from './heartbeat';
+import { answerWithRepairs, type RepairedAnswer } from './repair-loop';
 
 export interface ModelStepDeps {
   store: ObjectStore;
   gateway: ModelGateway;
   model: string;
+  /** Calls after a schema-invalid answer that show the model what was wrong (MODEL_REPAIR_TRIES). */
+  repairTries: number;
 }
 
 export interface TextPrompt {
@@ -18,20 +23,41 @@ export interface TextPrompt {
   maxCharacters?: number;
 }
 
-/** Reads the job's extracted text from S3 and asks the model for the prompt's tool, heartbeating meanwhile. */
-export async function callModelOnText(deps: ModelStepDeps, input: ModelStepInput, prompt: TextPrompt): Promise<ToolCallResult> {
+/**
+ * Reads the job's extracted text from S3 once and asks the model for the prompt's tool, heartbeating meanwhile;
+ * an answer that fails `validate` is sent back with the validator's errors (activities/repair-loop.ts).
+ */
+export async function callModelOnText<T>(
+  deps: ModelStepDeps,
+  input: ModelStepInput,
+  prompt: TextPrompt,
+  validate: (toolInput: unknown) => ValidationResult<T>,
+): Promise<RepairedAnswer<T>> {
   const text = (await deps.store.getBytes(input.textKey)).toString('utf8');
-  return withHeartbeats((signal) =>
-    deps.gateway.callTool({
-      jobId: input.jobId,
-      priority: input.priority,
-      model: deps.model,
-      system: prompt.system,
-      documentText: prompt.maxCharacters === undefined ? text : text.slice(0, prompt.maxCharacters),
-      instruction: prompt.instruction,
-      tool: prompt.tool,
-      maxTokens: prompt.maxTokens,
-      signal,
-    }),
-  );
+  const documentText = prompt.maxCharacters === undefined ? text : text.slice(0, prompt.maxCharacters);
+  const answer = await answerWithRepairs({
+    validate,
+    repairTries: deps.repairTries,
+    ask: (repair, moreCallsFollow) =>
+      withHeartbeats((signal) =>
+        deps.gateway.callTool({
+          jobId: input.jobId,
+          priority: input.priority,
+          model: deps.model,
+          system: prompt.system,
+          documentText,
+          instruction: prompt.instruction,
+          tool: prompt.tool,
+          maxTokens: prompt.maxTokens,
+          // The document is worth a cache write only when another call on it is planned.
+          cacheDocument: moreCallsFollow,
+          ...(repair ? { repair } : {}),
+          signal,
+        }),
+      ),
+  });
+  if (answer.repairError !== undefined) {
+    log.warn('a repair call failed; the last answer stands', { jobId: input.jobId, error: String(answer.repairError) });
+  }
+  return answer;
 }

@@ -4,27 +4,24 @@ import { validateExtraction, validateInvoice } from '../common/validation';
 import { callModelOnText, type ModelStepDeps } from './call-model-on-text';
 import type { ExtractInvoiceFieldsResult, ModelStepInput } from './contracts';
 import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from './prompts';
-import { usageOfCall } from './usage';
 
 /** Raw output kept for the reviewer is capped: it travels in workflow history. */
 const RAW_OUTPUT_LIMIT = 16_000;
 
 export function createExtractInvoiceFields(deps: ModelStepDeps) {
   /**
-   * Schema-invalid output is a result, not an error: the workflow decides whether to ask again or to send the
+   * Schema-invalid output (after the repair loop) is a result, not an error: the workflow decides whether to ask again or to send the
    * job to review with the raw output attached. Validation happens here, so its outcome is recorded in history
    * and a schema change in a later deploy cannot change how an old job replays.
    */
   return async function extractInvoiceFields(input: ModelStepInput): Promise<ExtractInvoiceFieldsResult> {
     const { attempt } = Context.current().info;
-    const call = await callModelOnText(deps, input, {
-      system: EXTRACT_SYSTEM,
-      instruction: EXTRACT_INSTRUCTION,
-      tool: EXTRACT_TOOL,
-      maxTokens: EXTRACT_MAX_TOKENS,
-    });
-    const usage = usageOfCall(call.usage);
-    const checked = validateExtraction(call.toolInput);
+    const { call, checked, usage } = await callModelOnText(
+      deps,
+      input,
+      { system: EXTRACT_SYSTEM, instruction: EXTRACT_INSTRUCTION, tool: EXTRACT_TOOL, maxTokens: EXTRACT_MAX_TOKENS },
+      validateExtraction,
+    );
     if (!checked.ok) {
       const reason = call.toolInput === undefined ? [`no ${EXTRACT_TOOL.name} call (stop reason ${call.stopReason})`] : [];
       return {

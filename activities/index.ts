@@ -13,6 +13,7 @@ import { createExtractInvoiceFields } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
 import { createScoreOrder } from './order-score/score-order';
 import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
+import { createTicketsDigestActivities } from './tickets-digest';
 import { validateReviewFields } from './validate-review-fields';
 
 export interface ActivityDeps {
@@ -33,7 +34,7 @@ export function createActivities(deps: ActivityDeps) {
   >;
 }
 
-/** The steps of the single-document types (invoice, order.score), and what every type shares (webhooks). */
+/** The steps of the types that run a few steps (invoice, order.score, tickets.digest), and what every type shares (webhooks). */
 export function createInvoiceActivities(deps: ActivityDeps) {
   return {
     extractText: createExtractText({ store: deps.store }),
@@ -41,19 +42,31 @@ export function createInvoiceActivities(deps: ActivityDeps) {
       store: deps.store,
       gateway: deps.gateway,
       model: deps.config.anthropic.classifyModel,
+      repairTries: deps.config.anthropic.repairTries,
     }),
     extractInvoiceFields: createExtractInvoiceFields({
       store: deps.store,
       gateway: deps.gateway,
       model: deps.config.anthropic.extractModel,
+      repairTries: deps.config.anthropic.repairTries,
     }),
     postInvoiceToLedger: createPostInvoiceToLedger({ ledger: deps.config.ledger }),
-    scoreOrder: createScoreOrder({ gateway: deps.gateway, model: deps.config.anthropic.scoreModel }),
+    scoreOrder: createScoreOrder({
+      gateway: deps.gateway,
+      model: deps.config.anthropic.scoreModel,
+      repairTries: deps.config.anthropic.repairTries,
+    }),
     deliverWebhook: createDeliverWebhook({
       tenants: deps.config.tenants,
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
     }),
     validateReviewFields,
+    ...createTicketsDigestActivities({
+      store: deps.store,
+      gateway: deps.gateway,
+      model: deps.config.anthropic.digestModel,
+      repairTries: deps.config.anthropic.repairTries,
+    }),
   };
 }
 

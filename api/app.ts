@@ -16,6 +16,8 @@ import type { JobsService } from './jobs-service';
 import { jobsRouter } from './jobs-routes';
 import { openApiRouter } from './openapi-routes';
 import { reviewPageRouter } from './review-page-routes';
+import type { SchedulesService } from './schedules/schedules-service';
+import { schedulesRouter } from './schedules/schedules-routes';
 
 export interface AppDeps {
   config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document'>;
@@ -25,6 +27,8 @@ export interface AppDeps {
   ready: () => Promise<boolean>;
   /** Operators' dead-letter view and replay under /admin (docs/operations.md); not mounted without it. */
   admin?: AdminService;
+  /** `/schedules` (Temporal Schedules starting jobs); not mounted without it. */
+  schedules?: SchedulesService;
   /** The payload codec behind /codec for the Temporal Web UI and CLI (docs/operations.md); not mounted without it. */
   codec?: CodecRouteDeps;
   /** Request counts and latency by route for /metrics. */
@@ -48,6 +52,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.status(ready ? 200 : 503).json({ ok: ready });
   });
   app.use(jobsRouter(deps));
+  if (deps.schedules) app.use(schedulesRouter({ schedules: deps.schedules, config: deps.config }));
   if (deps.codec) app.use(codecRouter(deps.codec));
   if (deps.admin) app.use(adminRouter({ admin: deps.admin, config: deps.config, log: deps.log }));
   app.use(eventsRouter(deps));

@@ -111,8 +111,9 @@ class JobEventWriter {
       const fresh: Array<{ seq: number; line: string }> = snapshot.events
         .filter((event) => event.seq > this.lastSeq)
         .map((event) => ({ seq: event.seq, line: `event: status\ndata: ${JSON.stringify({ jobId: this.jobId, ...event })}` }));
-      const { progress } = snapshot;
-      if (progress && progress.seq > this.lastSeq) fresh.push({ seq: progress.seq, line: `event: progress\ndata: ${this.progressData(progress)}` });
+      // Only a numbered progress is an event (a document's); a digest's batch count shows in GET /jobs/:id alone.
+      const seq = snapshot.progress?.seq;
+      if (snapshot.progress && seq !== undefined && seq > this.lastSeq) fresh.push({ seq, line: `event: progress\ndata: ${this.progressData(snapshot.progress)}` });
       fresh.sort((a, b) => a.seq - b.seq);
       for (const { seq, line } of fresh) {
         this.res.write(`id: ${seq}\n${line}\n\n`);
@@ -129,10 +130,10 @@ class JobEventWriter {
       this.res.write(`event: status\ndata: ${JSON.stringify(unnumbered(this.jobId, snapshot.status, snapshot.step))}\n\n`);
       written = true;
     }
-    const { progress } = snapshot;
-    if (progress && progress.seq > this.lastSeq && progress.seq !== this.lastUnnumberedProgress) {
-      this.lastUnnumberedProgress = progress.seq;
-      this.res.write(`event: progress\ndata: ${this.progressData(progress)}\n\n`);
+    const seq = snapshot.progress?.seq;
+    if (snapshot.progress && seq !== undefined && seq > this.lastSeq && seq !== this.lastUnnumberedProgress) {
+      this.lastUnnumberedProgress = seq;
+      this.res.write(`event: progress\ndata: ${this.progressData(snapshot.progress)}\n\n`);
       written = true;
     }
     return written;

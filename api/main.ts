@@ -7,6 +7,8 @@ import { keyProviderFor } from '../lib/payload-codec/data-converter';
 import { connectClient } from '../lib/temporal-connection';
 import { createAdminService } from './admin-service';
 import { createJobsService } from './jobs-service';
+import { createJobReader } from './jobs/job-reader';
+import { createSchedulesService } from './schedules/schedules-service';
 import { startApiServer } from './server';
 
 async function main(): Promise<void> {
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
     return true;
   };
   const admin = createAdminService({ client, config });
+  const schedules = createSchedulesService({ client, store, config, reader: createJobReader({ client, config }) });
   const codecKeys = keyProviderFor(config.temporal);
   const api = await startApiServer(
     {
@@ -30,6 +33,7 @@ async function main(): Promise<void> {
       log,
       ready,
       admin,
+      schedules,
       metrics: observability.metrics,
       ...(codecKeys ? { codec: { codec: new EncryptionCodec(codecKeys), config } } : {}),
     },

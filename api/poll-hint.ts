@@ -12,10 +12,10 @@ const RETRY_AFTER_SECONDS: Record<JobStatus, number | undefined> = {
   awaiting_review: 60,
   dead_letter: 60,
   posted: undefined,
+  completed: undefined,
   rejected: undefined,
   review_expired: undefined,
   failed: undefined,
-  completed: undefined,
   cancelled: undefined,
 };
 

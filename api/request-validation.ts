@@ -40,6 +40,8 @@ export const requestValidators = {
   submitJobRequest: validatorFor('SubmitJobRequest'),
   reviewRequest: validatorFor('ReviewRequest'),
   replayRequest: validatorFor('ReplayRequest'),
+  scheduleRequest: validatorFor('ScheduleRequest'),
+  scheduleStateRequest: validatorFor('ScheduleStateRequest'),
   listJobsQuery: compiled<Static<typeof ListJobsQuery>>(`${CONTRACT_ID}${QUERIES_PATH}ListJobsQuery`),
 };
 

@@ -4,6 +4,7 @@ import { runDocumentBenchmark } from './document';
 import { runCodecBenchmark } from './codec';
 import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
+import { runRepairBenchmark } from './repair';
 import { runThroughputBenchmark } from './throughput';
 import { runWorkerStartBenchmark } from './worker-start';
 
@@ -16,6 +17,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   'worker-start': runWorkerStartBenchmark,
   document: runDocumentBenchmark,
   chaos: runChaosBenchmark,
+  repair: runRepairBenchmark,
   codec: runCodecBenchmark,
 };
 

@@ -1,6 +1,7 @@
 import { loadCliConfig } from '../lib/config';
-import { type Command, parseCommand, USAGE, UsageError } from './arguments';
+import { type Command, parseCommand, SCHEDULE_USAGE, USAGE, UsageError } from './arguments';
 import { createTerminal } from './progress';
+import { scheduleCommand } from './schedule-command';
 import { ApiCallError, createSlowlaneClient } from './slowlane-client';
 import { statusCommand } from './status-command';
 import { submitCommand } from './submit-command';
@@ -12,11 +13,13 @@ async function main(argv: string[]): Promise<number> {
   try {
     command = parseCommand(argv);
   } catch (error) {
-    terminal.note(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    // A schedule slip is answered with the schedule usage, the rest with the general one.
+    const usage = argv.includes('schedule') ? SCHEDULE_USAGE : USAGE;
+    terminal.note(`${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
     return 2;
   }
   if (command.name === 'help') {
-    terminal.out(USAGE);
+    terminal.out(command.topic === 'schedule' ? SCHEDULE_USAGE : USAGE);
     return 0;
   }
   const settings = loadCliConfig();
@@ -28,15 +31,22 @@ async function main(argv: string[]): Promise<number> {
   const client = createSlowlaneClient({ apiUrl: command.api ?? settings.apiUrl, apiKey });
   try {
     if (command.name === 'status') return await statusCommand(client, command, terminal);
+    if (command.name === 'schedule') return await scheduleCommand(client, command, terminal);
     return await submitCommand(client, command, terminal);
   } catch (error) {
     if (error instanceof UsageError) {
       terminal.note(error.message);
       return 2;
     }
-    terminal.note(error instanceof ApiCallError ? `${error.code}: ${error.message}` : String(error));
+    terminal.note(error instanceof ApiCallError ? apiErrorLine(error) : String(error));
     return 1;
   }
+}
+
+/** "invalid_request: … (field: cron)": the API's code and words, and the field it named. */
+function apiErrorLine(error: ApiCallError): string {
+  const field = typeof error.details?.field === 'string' ? ` (field: ${error.details.field})` : '';
+  return `${error.code}: ${error.message}${field}`;
 }
 
 main(process.argv.slice(2)).then(

@@ -53,11 +53,17 @@ export function summarize(statuses: string[]): string {
     .join(' · ');
 }
 
-/** "12 pages read · 8/10 chunks · 9,120 tokens · $0.0042": a fan-out's progress in one line. */
+/** "12 pages read · 8/10 chunks · 9,120 tokens · $0.0042": a fan-out's progress in one line (parts it has). */
 export function describeProgress(progress: JobProgress): string {
-  const tokens = progress.usage.inputTokens + progress.usage.outputTokens;
-  const failed = progress.chunksFailed > 0 ? ` (${progress.chunksFailed} failed)` : '';
-  return `${progress.pagesRead} pages read · ${progress.chunksDone}/${progress.chunksTotal} chunks${failed} · ${tokens.toLocaleString('en-US')} tokens · $${progress.usage.costUsd.toFixed(4)}`;
+  const { usage } = progress;
+  const failed = progress.failed ? ` (${progress.failed} failed)` : '';
+  return [
+    progress.pagesRead !== undefined ? `${progress.pagesRead} pages read` : undefined,
+    `${progress.done}/${progress.total} ${progress.unit ?? 'batches'}${failed}`,
+    usage ? `${(usage.inputTokens + usage.outputTokens).toLocaleString('en-US')} tokens · $${usage.costUsd.toFixed(4)}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** Columns padded to their widest cell. */

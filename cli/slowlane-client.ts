@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Job } from '../common/api-contract/job';
+import type { Schedule, ScheduleList } from '../common/api-contract/schedule';
 import type { Priority } from '../common/task-queues';
 
 export interface ClientOptions {
@@ -20,6 +21,8 @@ export class ApiCallError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The API's `details`, e.g. `{ field: 'cron' }` for a 400. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -36,7 +39,12 @@ export function createSlowlaneClient(options: ClientOptions) {
   const base = options.apiUrl.replace(/\/$/, '');
   const authorization = `Bearer ${options.apiKey}`;
 
-  async function call(path: string, init: RequestInit = {}): Promise<Response> {
+  /**
+   * `retry: false` for a call that must not be sent twice: a repeated create or delete whose first answer was lost
+   * would read as a 409 or 404, and a repeated trigger would start a second run.
+   */
+  async function call(path: string, init: RequestInit = {}, options: { retry?: boolean } = {}): Promise<Response> {
+    const attempts = options.retry === false ? 1 : ATTEMPTS;
     for (let attempt = 1; ; attempt++) {
       let response: Response;
       try {
@@ -44,14 +52,14 @@ export function createSlowlaneClient(options: ClientOptions) {
       } catch (error) {
         const cause = networkCause(error);
         const failure = new ApiCallError(0, 'unreachable', `cannot reach ${base} (${cause})`);
-        if (attempt >= ATTEMPTS) throw failure;
+        if (attempt >= attempts) throw failure;
         await pause(attempt);
         continue;
       }
       if (response.ok) return response;
-      const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-      const failure = new ApiCallError(response.status, body.error?.code ?? `http_${response.status}`, body.error?.message ?? response.statusText);
-      if (!failure.retryable || attempt >= ATTEMPTS) throw failure;
+      const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string; details?: Record<string, unknown> } };
+      const failure = new ApiCallError(response.status, body.error?.code ?? `http_${response.status}`, body.error?.message ?? response.statusText, body.error?.details);
+      if (!failure.retryable || attempt >= attempts) throw failure;
       await pause(attempt, response.headers.get('retry-after'));
     }
   }
@@ -87,10 +95,40 @@ export function createSlowlaneClient(options: ClientOptions) {
       const retryAfter = Number(response.headers.get('retry-after'));
       return { job: (await response.json()) as Job, ...(retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
     },
+
+    /** `POST /schedules` with the body as the user wrote it: the API judges it and says what is wrong. */
+    async createSchedule(body: unknown): Promise<Schedule> {
+      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+      return (await (await call('/schedules', init, { retry: false })).json()) as Schedule;
+    },
+
+    async listSchedules(): Promise<ScheduleList> {
+      return (await (await call('/schedules')).json()) as ScheduleList;
+    },
+
+    async getSchedule(scheduleId: string): Promise<Schedule> {
+      return (await (await call(schedulePath(scheduleId))).json()) as Schedule;
+    },
+
+    /** Pause and resume are idempotent (the state is set, not toggled), so they retry like a read. */
+    async setScheduleState(scheduleId: string, action: 'pause' | 'resume', body: unknown): Promise<Schedule> {
+      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+      return (await (await call(`${schedulePath(scheduleId)}/${action}`, init)).json()) as Schedule;
+    },
+
+    async triggerSchedule(scheduleId: string): Promise<Schedule> {
+      return (await (await call(`${schedulePath(scheduleId)}/trigger`, { method: 'POST' }, { retry: false })).json()) as Schedule;
+    },
+
+    async deleteSchedule(scheduleId: string): Promise<void> {
+      await call(schedulePath(scheduleId), { method: 'DELETE' }, { retry: false });
+    },
   };
 }
 
 export type SlowlaneClient = ReturnType<typeof createSlowlaneClient>;
+
+const schedulePath = (scheduleId: string): string => `/schedules/${encodeURIComponent(scheduleId)}`;
 
 function pause(attempt: number, retryAfter?: string | null): Promise<void> {
   const hinted = Number(retryAfter);

@@ -9,6 +9,7 @@ import { type JobProgress, TERMINAL_STATUSES } from '../common/job';
 import { isInvoiceResult } from '../common/job-types/invoice/result';
 import type { Priority } from '../common/task-queues';
 import { findDocuments, readDocument } from './documents';
+import { readStdin } from './json-input';
 import { describeProgress, summarize, table, type Terminal } from './progress';
 import { ApiCallError, type SlowlaneClient } from './slowlane-client';
 
@@ -135,12 +136,6 @@ async function submitJsonCommand(client: SlowlaneClient, options: SubmitOptions 
   if (options.json) terminal.out(JSON.stringify(outcomes, null, 2));
   else for (const line of table([['INPUT', 'JOB', 'STATUS', 'DETAIL'], ...outcomes.map((o) => [o.file, o.jobId ?? '-', o.status, detailOf(o)])])) terminal.out(line);
   return exitCode(outcomes, timedOut, options, terminal);
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Polls each unfinished job no faster than its Retry-After; true when all settled before the timeout. */

@@ -108,6 +108,7 @@ export interface JobState {
   proposal?: unknown;
   /** The type's result once it finished well (invoice jobs show `fields` and `ledgerEntryId` instead). */
   result?: RegisteredResult;
+  /** Work items done of total, for jobs that fan out (a digest's batches). */
   error?: JobError;
   deadLetter?: DeadLetter;
   usage: Usage;

@@ -14,7 +14,7 @@ import { formatErrors } from './schema-errors';
  * Update's validator in the workflow and the activities check against the very same files.
  */
 const ajv = new Ajv({ allErrors: true, strict: true });
-addFormats(ajv, ['date']);
+addFormats(ajv, ['date', 'date-time']);
 
 const compiled = {
   invoice: ajv.compile<Invoice>(invoiceSchema),

@@ -18,10 +18,10 @@ export interface DeliverWebhookInput {
 export const WEBHOOK_EVENT_FOR_STATUS: Partial<Record<JobStatus, WebhookEventType>> = {
   awaiting_review: 'job.awaiting_review',
   posted: 'job.posted',
+  completed: 'job.completed',
   rejected: 'job.rejected',
   review_expired: 'job.review_expired',
   dead_letter: 'job.failed',
   failed: 'job.failed',
-  completed: 'job.completed',
   cancelled: 'job.cancelled',
 };

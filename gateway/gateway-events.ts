@@ -30,6 +30,8 @@ export type GatewayEvent =
       /** Billed tokens and their cost; zero for calls the provider refused. */
       inputTokens: number;
       outputTokens: number;
+      cacheCreationInputTokens: number;
+      cacheReadInputTokens: number;
       costUsd: number;
     }
   | { type: 'paused'; pool: string; pauseMs: number; model: string };

@@ -9,8 +9,9 @@ import type { ModelGateway } from './model-call';
 import { costOf } from './pricing';
 import { toProviderError } from './provider-errors';
 import { reserveCall } from './reserve-call';
-import { settleProviderAnswer } from './provider-answer';
-import { InputTokenEstimator, promptCharacters } from './token-estimate';
+import { settleProviderAnswer, tokenUsageOf, totalInputTokens } from './provider-answer';
+import { messageParams, promptCharactersOf } from './message-params';
+import { InputTokenEstimator } from './token-estimate';
 
 /** The gateway as the worker wires it: the door, plus events for metrics and poll pacing. */
 export interface AnthropicGateway extends ModelGateway {
@@ -48,17 +49,11 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
   return {
     events,
     async callTool(request) {
-      const userText = `<document>\n${request.documentText}\n</document>\n\n${request.instruction}`;
-      const tools: Anthropic.Tool[] = [
-        {
-          name: request.tool.name,
-          description: request.tool.description,
-          input_schema: request.tool.inputSchema as Anthropic.Tool.InputSchema,
-        },
-      ];
-      const characters = promptCharacters({ system: request.system, userText, tools });
+      const params = messageParams(request);
+      const characters = promptCharactersOf(params);
       const pool = deps.budget ? poolFor(request.model, deps.budget.settings) : request.model;
       const reserved: CallCost = {
+        // All of it: whether the cached prefix is still there is known only from the answer; settling gives it back.
         input: estimator.estimate(request.model, characters),
         // The provider itself counts max_tokens against output tokens per minute until the answer exists.
         output: request.maxTokens,
@@ -76,9 +71,7 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
             {
               model: request.model,
               max_tokens: request.maxTokens,
-              system: request.system,
-              messages: [{ role: 'user', content: userText }],
-              tools,
+              ...params,
               tool_choice: { type: 'tool', name: request.tool.name },
             },
             request.signal ? { signal: request.signal } : undefined,
@@ -86,7 +79,7 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
           .withResponse();
         message = data;
         requestId = request_id ?? undefined;
-        estimator.learn(request.model, characters, data.usage.input_tokens);
+        estimator.learn(request.model, characters, totalInputTokens(data.usage));
         await settleProviderAnswer(answer, {
           startedAt,
           status: response.status,
@@ -101,14 +94,8 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
         log.warn({ jobId: request.jobId, model: request.model, err: mapped ?? error }, 'model call failed');
         throw mapped ?? error;
       }
-      const usage = {
-        inputTokens: message.usage.input_tokens,
-        outputTokens: message.usage.output_tokens,
-        costUsd: costOf(
-          { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
-          prices[request.model],
-        ),
-      };
+      const tokens = tokenUsageOf(message.usage);
+      const usage = { ...tokens, costUsd: costOf(tokens, prices[request.model]) };
       if (!prices[request.model]) log.warn({ model: request.model }, 'no price for model; cost counted as 0');
       if (message.stop_reason === 'refusal') {
         throw new ContentRefusedError('the model declined to process this document', {

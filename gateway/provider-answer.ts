@@ -1,3 +1,4 @@
+import type Anthropic from '@anthropic-ai/sdk';
 import { ModelRateLimitedError } from '../common/errors';
 import type { ModelPrice } from '../lib/config';
 import type { Logger } from '../lib/logger';
@@ -24,16 +25,43 @@ export interface CallContext {
   prices: Record<string, ModelPrice>;
 }
 
+/** The provider's usage as the Messages API words it; the embeddings provider fills in only the two counts. */
+export type BilledUsage = Pick<Anthropic.Usage, 'input_tokens' | 'output_tokens'> &
+  Partial<Pick<Anthropic.Usage, 'cache_creation_input_tokens' | 'cache_read_input_tokens'>>;
+
 export interface ProviderAnswer {
   startedAt: number;
   /** 0: no answer (connection error, timeout, cancelled). */
   status: number;
   headers: Headers | undefined;
   /** What the provider billed (the embeddings provider bills input tokens only). */
-  usage?: { input_tokens: number; output_tokens: number };
+  usage?: BilledUsage;
   error?: unknown;
   /** A 429 that is a rate limit (not a spend limit); judged from the Anthropic SDK's error when not given. */
   rateLimited?: boolean;
+}
+
+/** Every input token of the call, cached or not: what the prompt's characters came to. */
+export function totalInputTokens(usage: BilledUsage): number {
+  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+}
+
+/** The provider's usage in the gateway's words; the cache counts are 0 when the answer omits them. */
+export function tokenUsageOf(usage: BilledUsage) {
+  return {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    cacheCreationInputTokens: usage.cache_creation_input_tokens ?? 0,
+    cacheReadInputTokens: usage.cache_read_input_tokens ?? 0,
+  };
+}
+
+/**
+ * What the call takes from the provider's input-token rate limit: fresh input and cache writes count, cache reads
+ * do not on current models (https://platform.claude.com/docs/en/api/rate-limits, "cache-aware ITPM"; FACTS.md §7).
+ */
+export function rateLimitedInputTokens(usage: BilledUsage): number {
+  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0);
 }
 
 /**
@@ -44,7 +72,7 @@ export interface ProviderAnswer {
 export async function settleProviderAnswer(context: CallContext, answer: ProviderAnswer): Promise<void> {
   const { budget, reservation, pool, request, reserved, log } = context;
   const used: CallCost = answer.usage
-    ? { input: answer.usage.input_tokens, output: answer.usage.output_tokens, requests: 1 }
+    ? { input: rateLimitedInputTokens(answer.usage), output: answer.usage.output_tokens, requests: 1 }
     : answer.status > 0
       ? // The provider answered with an error: nothing billed, but the request may still count against RPM.
         { input: 0, output: 0, requests: 1 }
@@ -57,7 +85,7 @@ export async function settleProviderAnswer(context: CallContext, answer: Provide
     try {
       if (reservation) await budget.settle(reservation, used);
       await budget.observe(pool, {
-        readings: providerReadings(answer.headers),
+        readings: providerReadings(answer.headers, context.now()),
         ...(pauseMs !== undefined ? { pauseMs } : {}),
       });
     } catch (error) {
@@ -69,8 +97,8 @@ export async function settleProviderAnswer(context: CallContext, answer: Provide
     context.events.emit({ type: 'paused', pool, pauseMs, model: request.model });
   }
   const billed = answer.usage
-    ? { inputTokens: answer.usage.input_tokens, outputTokens: answer.usage.output_tokens }
-    : { inputTokens: 0, outputTokens: 0 };
+    ? tokenUsageOf(answer.usage)
+    : { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
   context.events.emit({
     type: 'call',
     jobId: request.jobId,

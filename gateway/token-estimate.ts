@@ -24,8 +24,3 @@ export class InputTokenEstimator {
     this.charsPerToken.set(model, previous === undefined ? observed : previous + SMOOTHING * (observed - previous));
   }
 }
-
-/** The characters of what the provider tokenizes: system prompt, message text and the tools as sent (JSON). */
-export function promptCharacters(request: { system: string; userText: string; tools: unknown }): number {
-  return request.system.length + request.userText.length + JSON.stringify(request.tools).length;
-}

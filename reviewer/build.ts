@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { invoiceValidatorSource } from './invoice-validator-source';
+import { reviewerViewsSource } from './reviewer-views-source';
 
 const REPO_ROOT = join(__dirname, '..');
 export const REVIEWER_ENTRY = join(__dirname, 'browser', 'main.ts');
@@ -16,19 +17,29 @@ export interface BuiltScript {
   etag: string;
 }
 
+/** `import x from 'virtual:<name>'` in the page resolves to the JavaScript `source()` generates at bundle time. */
+function virtualModule(name: string, source: () => string): Plugin {
+  const filter = new RegExp(`^virtual:${name}$`);
+  return {
+    name,
+    setup(builder) {
+      builder.onResolve({ filter }, (args) => ({ path: args.path, namespace: name }));
+      builder.onLoad({ filter: /.*/, namespace: name }, () => ({
+        contents: source(),
+        loader: 'js',
+        // Generated code may import packages (the validator needs ajv's runtime helpers): resolve them from the project.
+        resolveDir: REPO_ROOT,
+      }));
+    },
+  };
+}
+
 /** `import validateInvoice from 'virtual:invoice-validator'` in the page resolves to the generated validator. */
-export const invoiceValidatorPlugin: Plugin = {
-  name: 'invoice-validator',
-  setup(builder) {
-    builder.onResolve({ filter: /^virtual:invoice-validator$/ }, (args) => ({ path: args.path, namespace: 'invoice-validator' }));
-    builder.onLoad({ filter: /.*/, namespace: 'invoice-validator' }, () => ({
-      contents: invoiceValidatorSource(),
-      loader: 'js',
-      // The generated code requires ajv's runtime helpers; resolve them from the project's node_modules.
-      resolveDir: REPO_ROOT,
-    }));
-  },
-};
+export const invoiceValidatorPlugin = virtualModule('invoice-validator', invoiceValidatorSource);
+/** `import reviewerViews from 'virtual:reviewer-views'`: each registered type's reviewer view, by type name. */
+export const reviewerViewsPlugin = virtualModule('reviewer-views', reviewerViewsSource);
+/** Every virtual module the page imports. */
+export const REVIEWER_PLUGINS: readonly Plugin[] = [invoiceValidatorPlugin, reviewerViewsPlugin];
 
 /**
  * Bundles the reviewer page's script in memory (esbuild, well under a second). pdf.js is not bundled: the page
@@ -45,7 +56,7 @@ export async function buildReviewerScript(entry: string = REVIEWER_ENTRY): Promi
     sourcemap: 'inline',
     write: false,
     logLevel: 'silent',
-    plugins: [invoiceValidatorPlugin],
+    plugins: [...REVIEWER_PLUGINS],
   });
   return builtScript(result.outputFiles[0]?.text ?? '');
 }

@@ -3,3 +3,4 @@ export { orderScoreWorkflow } from './order-score/order-score-workflow';
 export { deliverWebhookWorkflow } from './webhook-delivery-workflow';
 export { documentWorkflow } from './document/document-workflow';
 export { documentChunkGroupWorkflow } from './document/chunk-group-workflow';
+export { ticketsDigestWorkflow } from './tickets-digest';

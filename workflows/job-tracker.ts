@@ -70,6 +70,9 @@ export class JobTracker {
     this.state.usage = {
       inputTokens: total.inputTokens + usage.inputTokens,
       outputTokens: total.outputTokens + usage.outputTokens,
+      // Optional: activity results recorded before prompt caching was counted have neither.
+      cacheCreationInputTokens: (total.cacheCreationInputTokens ?? 0) + (usage.cacheCreationInputTokens ?? 0),
+      cacheReadInputTokens: (total.cacheReadInputTokens ?? 0) + (usage.cacheReadInputTokens ?? 0),
       costUsd: total.costUsd + usage.costUsd,
       calls: total.calls + usage.calls,
     };

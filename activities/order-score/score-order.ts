@@ -6,7 +6,7 @@ import { validateAgainst } from '../../common/validation';
 import type { ModelGateway, ToolSpec } from '../../gateway/model-call';
 import type { JobContext } from '../contracts';
 import { withHeartbeats } from '../heartbeat';
-import { usageOfCall } from '../usage';
+import { answerWithRepairs } from '../repair-loop';
 
 export interface ScoreOrderInput extends JobContext {
   order: OrderScoreInput;
@@ -30,25 +30,34 @@ export const SCORE_ORDER_TOOL: ToolSpec = {
 /** A score and a few reasons: a short answer, so a small output budget keeps the reservation small. */
 export const SCORE_ORDER_MAX_TOKENS = 512;
 
-export function createScoreOrder(deps: { gateway: ModelGateway; model: string }) {
-  /** One model call through the gateway; heartbeats carry a cancel to the call, which is aborted. */
+export function createScoreOrder(deps: { gateway: ModelGateway; model: string; repairTries: number }) {
+  /**
+   * One model call through the gateway (more when the answer fails the schema: activities/repair-loop.ts);
+   * heartbeats carry a cancel to the call, which is aborted.
+   */
   return async function scoreOrder(input: ScoreOrderInput): Promise<ScoreOrderResult> {
     const { attempt } = Context.current().info;
-    const call = await withHeartbeats((signal) =>
-      deps.gateway.callTool({
-        jobId: input.jobId,
-        priority: input.priority,
-        model: deps.model,
-        system: SCORE_ORDER_SYSTEM,
-        documentText: JSON.stringify(input.order, null, 2),
-        instruction: SCORE_ORDER_INSTRUCTION,
-        tool: SCORE_ORDER_TOOL,
-        maxTokens: SCORE_ORDER_MAX_TOKENS,
-        signal,
-      }),
-    );
-    const usage = usageOfCall(call.usage);
-    const checked = validateAgainst(OrderScoreProposal, call.toolInput);
+    const documentText = JSON.stringify(input.order, null, 2);
+    const { call, checked, usage } = await answerWithRepairs({
+      validate: (toolInput) => validateAgainst(OrderScoreProposal, toolInput),
+      repairTries: deps.repairTries,
+      ask: (repair, moreCallsFollow) =>
+        withHeartbeats((signal) =>
+          deps.gateway.callTool({
+            jobId: input.jobId,
+            priority: input.priority,
+            model: deps.model,
+            system: SCORE_ORDER_SYSTEM,
+            documentText,
+            instruction: SCORE_ORDER_INSTRUCTION,
+            tool: SCORE_ORDER_TOOL,
+            maxTokens: SCORE_ORDER_MAX_TOKENS,
+            cacheDocument: moreCallsFollow,
+            ...(repair ? { repair } : {}),
+            signal,
+          }),
+        ),
+    });
     if (!checked.ok) {
       const reason = call.toolInput === undefined ? [`no ${SCORE_ORDER_TOOL.name} call (stop reason ${call.stopReason})`] : [];
       return { outcome: 'schema_invalid', errors: [...reason, ...checked.errors], usage, attempt };

@@ -18,8 +18,12 @@ import type { JobsDeps } from './jobs-deps';
 export interface JobMemo {
   inputSha256?: string;
   fileName?: string;
+  /** A JSON job's name (common/job-types/job-name.ts). */
+  name?: string;
   priority?: Priority;
   submittedAt?: string;
+  /** The schedule whose action started this run; a schedule's memo is fixed, so its runs carry no submittedAt. */
+  scheduleId?: string;
   /** Written by the workflow when a step fails for good (workflows/job-tracker.ts). */
   error?: JobError;
   /** Written by a fan-out as it advances (JobTracker.publishProgress). */
@@ -62,7 +66,9 @@ export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config'>) {
       step: stepNamed(attribute(JobStepKey)),
       priority: memo.priority,
       fileName: memo.fileName,
-      submittedAt: memo.submittedAt,
+      name: memo.name,
+      scheduleId: memo.scheduleId,
+      submittedAt: memo.submittedAt ?? description.startTime.toISOString(),
       closedAt: description.closeTime?.toISOString(),
       error: errorWithCurrentStep(memo.error),
       currentAttempt: running ? currentAttemptOf(description) : undefined,

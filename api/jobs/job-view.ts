@@ -4,7 +4,7 @@ import type { JobState } from '../../common/job';
 /** What the server alone knows of a job (search attributes, memo, close time): enough to answer with no worker. */
 export type JobBase = Pick<
   Job,
-  'jobId' | 'type' | 'status' | 'step' | 'priority' | 'fileName' | 'submittedAt' | 'closedAt' | 'error' | 'currentAttempt' | 'progress'
+  'jobId' | 'type' | 'status' | 'step' | 'priority' | 'fileName' | 'name' | 'scheduleId' | 'submittedAt' | 'closedAt' | 'error' | 'currentAttempt' | 'progress'
 >;
 
 /** A type's result once it finished well; an invoice's is what it posted (its workflow keeps the fields apart). */

@@ -3,8 +3,10 @@ import { createReadStream } from 'node:fs';
 import { type WorkflowExecutionDescription, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Job } from '../../common/api-contract/job';
 import { canonicalJson } from '../../common/canonical-json';
+import { compact } from '../../common/compact';
 import { jobIdFor } from '../../common/job-id';
 import type { JobStart, JobType } from '../../common/job';
+import { nameFromInput } from '../../common/job-types/job-name';
 import type { JobTypeDefinition, ScoreBand } from '../../common/job-types/job-type';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { type Priority, taskQueueFor } from '../../common/task-queues';
@@ -13,6 +15,7 @@ import { apiErrors } from '../api-error';
 import type { ReceivedUpload } from '../multipart-upload';
 import type { JobReader } from './job-reader';
 import type { JobsDeps } from './jobs-deps';
+import { checkFileInput } from './check-file-input';
 
 interface SubmitBase {
   tenantId: string;
@@ -122,6 +125,7 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
       }),
     ]);
     if (existing) return replayOrConflict(existing, input.upload.sha256);
+    await checkFileInput(jobType, input.upload);
 
     const submittedAt = new Date().toISOString();
     const workflowInput = {
@@ -156,7 +160,9 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
     if (existing) return replayOrConflict(existing, inputSha256);
     const submittedAt = new Date().toISOString();
     const workflowInput = { ...jobStart(jobType, jobId, input, submittedAt), input: input.input };
-    const memo = { inputSha256, priority: input.priority, submittedAt, tenantId: input.tenantId };
+    // Named in the memo so the job list (visibility only, no input) can show what a person calls the job.
+    const name = nameFromInput(jobType.reviewer, input.input);
+    const memo = compact({ inputSha256, name, priority: input.priority, submittedAt, tenantId: input.tenantId });
     const summary = `${jobType.name} · ${input.tenantId} · ${input.priority}`;
     return launch({ jobType, jobId, inputSha256, workflowInput, memo, summary }, input.priority, input.tenantId);
   }

@@ -2,10 +2,11 @@ import { apiComponents } from '../../common/api-contract/components';
 import { adminKeyScheme, adminPaths } from './admin-paths';
 import { jobPaths } from './job-paths';
 import { pagePaths } from './page-paths';
+import { schedulePaths } from './schedule-paths';
 import { bodyRef, type Schema } from './refs';
 import { errors, json } from './responses';
 
-const DESCRIPTION = `Slowlane runs slow AI steps (invoice extraction, order scoring, …: one job type each) durably on Temporal,
+const DESCRIPTION = `Slowlane runs slow AI steps (invoice extraction, order scoring, support-ticket digests, …: one job type each) durably on Temporal,
 outside the HTTP request. Submit a job (a file, or a JSON input), then follow the job by polling \`GET /jobs/{id}\` (honour \`Retry-After\`), by Server-Sent
 Events on \`GET /jobs/{id}/events\`, or by signed webhooks to a \`callbackUrl\`. Errors are
 \`{ "error": { "code", "message", "details" } }\` with a stable code. See docs/clients.md.`;
@@ -71,12 +72,13 @@ export function openApiDocument(options: { serverUrl: string }): Schema {
     tags: [
       { name: 'jobs', description: 'Submit documents and follow their jobs.' },
       { name: 'review', description: 'Decisions on jobs awaiting review.' },
+      { name: 'schedules', description: 'Jobs started on a timetable (Temporal Schedules).' },
       { name: 'reviewer page', description: 'The reviewer web page at /review and its assets.' },
       { name: 'admin', description: 'Operations: dead letters, retries, replays (admin key).' },
       { name: 'meta', description: 'Health and this document.' },
       { name: 'webhooks', description: 'What Slowlane sends to callback URLs.' },
     ],
-    paths: withHeaderLimit({ ...jobPaths, ...pagePaths, ...adminPaths }),
+    paths: withHeaderLimit({ ...jobPaths, ...schedulePaths, ...pagePaths, ...adminPaths }),
     webhooks,
     components: {
       schemas: apiComponents,

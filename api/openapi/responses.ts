@@ -6,14 +6,14 @@ const problem = (description: string): Schema => ({ description, content: json(b
 
 /** Error answers, each with the codes it carries. Every operation lists the ones it can give. */
 export const errors = {
-  400: problem('`invalid_request`: the request is malformed; `details.field` names the field when there is one.'),
+  400: problem('`invalid_request`: the request is malformed; `details.field` names the field when there is one (and `details.line` the first bad line of a digest’s tickets).'),
   401: problem('`unauthorized`: no or an unknown key; send `Authorization: Bearer <key>`.'),
-  404: problem('`not_found`: no such job for this tenant (another tenant’s job answers the same way), or no such route.'),
+  404: problem('`not_found`: no such job or schedule for this tenant (another tenant’s answers the same way), or no such route.'),
   409: problem(
-    '`idempotency_key_reused` (same key, different file or input; `details.jobId`), `not_awaiting_review` (the job already moved on; `details.status`) or `job_finished` (a cancel of a finished job; `details.status`).',
+    '`idempotency_key_reused` (same key, different file or input; `details.jobId`), `not_awaiting_review` (the job already moved on; `details.status`), `job_finished` (a cancel of a finished job; `details.status`) or `schedule_exists` (the tenant already has a schedule with that id; `details.scheduleId`).',
   ),
   413: problem(
-    '`payload_too_large`: the file (or JSON body) is over the limit; `details.limitBytes`. `too_many_pages`: a document job\'s PDF (or form-feed-separated text) has more pages than DOCUMENT_MAX_PAGES; `details.pages`, `details.limitPages`.',
+    '`payload_too_large`: the file (or JSON body) is over the limit; `details.limitBytes` (or `details.limitLines` for a JSONL input with too many lines). `too_many_pages`: a document job\'s PDF (or form-feed-separated text) has more pages than DOCUMENT_MAX_PAGES; `details.pages`, `details.limitPages`.',
   ),
   415: problem('`unsupported_media_type`: the uploaded bytes are neither a PDF nor UTF-8 text, or a JSON body is not UTF-8 (or has an unknown Content-Encoding).'),
   429: {

@@ -1,24 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { JOB_WORKFLOW_TYPES } from '../../common/job-types/registry';
 import { PRIORITIES } from '../../common/task-queues';
-import { freeStackPorts, startStack } from '../../local/stack/stack';
+import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { type ChaosWorker, runChaos } from './chaos-monkey';
 import { keepLedgerFaulty, ledgerEntries, providerFaultEnv, providerStats } from './faults';
-import { mostInFlight, readJobHistory, type JobHistory } from './histories';
+import { MODEL_TOOLS, mostInFlight, readJobHistory, type JobHistory } from './histories';
 import { JOB_MIX, jobPlan } from './job-mix';
 import { checkLedger, DEAD_WORKER_NOTICED_AFTER_MS, percentile, recoveries, rerunsOf } from './measure';
 import { runNaive } from './naive';
 import { printReport } from './report';
 import { parseChaosArgs, seededRandom } from './settings';
 import { keepApproving, SECRETS, submitAll } from './submit';
-import { localPaths } from '../../local/stack/local-paths';
 
 const RESULTS_DIR = join(__dirname, '..', 'results');
-const TERMINAL = new Set(['posted', 'rejected', 'review_expired', 'failed']);
+const TERMINAL = new Set(['posted', 'completed', 'rejected', 'review_expired', 'failed', 'cancelled']);
 
 /**
  * `npm run bench -- chaos`: a few hundred jobs of every kind in the job mix in flight at once on a private local
@@ -33,23 +32,15 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
   const startedAt = Date.now();
   const say = (line: string) =>
     console.log(`[chaos ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${line}`);
-  const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-chaos-'));
   const restarts: string[] = [];
-  const stack = await startStack({
-    dataDir,
-    ports: await freeStackPorts(),
-    toolCacheDir: localPaths().toolCacheDir,
+  const { stack, dataDir, stop } = await startBenchStack('chaos', {
     secrets: SECRETS,
-    pathEnv: process.env.PATH ?? '',
-    productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
     simulatorEnv: providerFaultEnv(settings.providerFaultRate, settings.seed, settings.modelLatencyMs),
-    report: () => undefined,
     // The default policy, as `npm start` runs it: the chaos stays within what it forgives.
     onRestart: (name, code, delayMs) => restarts.push(`${name} (exit ${code}) restarted after ${delayMs} ms`),
     onUnexpectedExit: (name, code) => say(`${name} exited (code ${code}) and was given up on`),
   });
-  const connection = await Connection.connect({ address: stack.urls.temporal });
-  const client = new Client({ connection, namespace: stack.namespace });
+  const { client, connection } = await connectBenchClient(stack);
   try {
     // Two worker processes per queue, as a deployment would run them: a kill leaves the queue served.
     const workers: ChaosWorker[] = PRIORITIES.flatMap((priority) => [
@@ -112,7 +103,7 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
     const settled = submitted.filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? ''));
     const stuck = submitted.filter((job) => !TERMINAL.has(statuses.get(job.jobId) ?? '') && !lost.includes(job.jobId));
     const billedModelCalls = Object.entries(provider.byTool)
-      .filter(([tool]) => tool === 'classify_document' || tool === 'record_invoice')
+      .filter(([tool]) => MODEL_TOOLS.has(tool))
       .reduce((sum, [, stats]) => sum + stats.ok, 0);
     const modelStepsCompleted = histories.reduce((sum, history) => sum + history.modelStepsCompleted, 0);
 
@@ -190,15 +181,15 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
     throw error;
   } finally {
     await connection.close();
-    await stack.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 
-/** Every invoice job's status as the server has it (the JobStatus search attribute), from visibility. */
+/** Every job's status as the server has it (the JobStatus search attribute), from visibility. */
 async function jobStatuses(client: Client): Promise<Map<string, string>> {
   const statuses = new Map<string, string>();
-  for await (const execution of client.workflow.list({ query: `WorkflowType = 'invoiceWorkflow'` })) {
+  const query = `WorkflowType IN (${JOB_WORKFLOW_TYPES.map((type) => `'${type}'`).join(', ')})`;
+  for await (const execution of client.workflow.list({ query })) {
     const status = execution.typedSearchAttributes.getAll().find((pair) => pair.key.name === 'JobStatus')?.value;
     statuses.set(execution.workflowId, typeof status === 'string' ? status : execution.status.name.toLowerCase());
   }

@@ -14,9 +14,9 @@ export interface JobKind {
   /** Share of the jobs submitted: this row's weight over the sum of all weights. */
   weight: number;
   /** Where the job should end, once the benchmark's reviewer has approved what waits for review. */
-  expected: 'posted' | 'rejected';
-  /** The multipart form's parts, the file included; `index` makes a document unique where the type allows. */
-  form(index: number, runId: string): Promise<JobForm>;
+  expected: 'posted' | 'rejected' | 'completed';
+  /** A multipart form with its file, or a JSON body; `index` makes the input unique where the type allows. */
+  form(index: number, runId: string): Promise<JobForm | JobJson>;
   /** The approval the benchmark sends when the job waits for a person (`undefined`: it never should). */
   approval?(index: number): unknown;
 }
@@ -24,6 +24,11 @@ export interface JobKind {
 export interface JobForm {
   fields: Record<string, string>;
   file: { bytes: Uint8Array; fileName: string };
+}
+
+/** `POST /jobs` with a JSON body (`SubmitJobRequest`): a type whose input is JSON. */
+export interface JobJson {
+  json: { type: string; priority: Priority; input: unknown };
 }
 
 let samples: Promise<Map<string, { bytes: Uint8Array; expectedOutcome: ExpectedOutcome }>> | undefined;
@@ -85,7 +90,6 @@ function uniqueTextInvoice(priority: Priority) {
 function invoiceApproval(index: number) {
   return {
     decision: 'approve',
-    reviewer: 'chaos-bench',
     fields: {
       invoiceNumber: `CHAOS-REVIEWED-${index}`,
       issuer: 'Reviewed Supplier BV',
@@ -101,9 +105,32 @@ function invoiceApproval(index: number) {
 }
 
 /**
- * The jobs of a chaos run. Today there is one type, `invoice`, in both priorities: clean invoices that post by
- * themselves, ambiguous ones that wait for a person (the benchmark approves them through the API) and a letter
- * that is rejected. Another job type slots in as rows of its own.
+ * An order for `order.score`, unique per job: a returning customer the simulator scores low (approve), or a new
+ * account shipping abroad that lands in the grey zone and waits for a person (local/simulator/reader/score-order.ts).
+ */
+function order(kind: 'safe' | 'grey', priority: Priority) {
+  return async (index: number, runId: string): Promise<JobJson> => {
+    const id = `chaos-${runId}-${index}`;
+    const grey = kind === 'grey';
+    return {
+      json: {
+        type: 'order.score',
+        priority,
+        input: {
+          order: { id, totalAmount: 80 + (index % 50), currency: 'EUR', itemCount: 1 },
+          customer: { id: `cus-${id}`, accountAgeDays: grey ? 7 : 900, previousOrders: grey ? 0 : 20, previousChargebacks: 0 },
+          payment: { method: 'card', billingCountry: 'DE', cardCountry: 'DE', cvvMatch: true, avsMatch: true },
+          shipping: { country: grey ? 'FR' : 'DE', expedited: false },
+        },
+      },
+    };
+  };
+}
+
+/**
+ * The jobs of a chaos run, of every type with no schedule or fan-out of its own, in both priorities: clean invoices
+ * that post by themselves, ambiguous ones that wait for a person (the benchmark approves them through the API), a
+ * letter that is rejected, and orders scored at once or after review. Another job type slots in as rows of its own.
  */
 export const JOB_MIX: readonly JobKind[] = [
   {
@@ -155,6 +182,23 @@ export const JOB_MIX: readonly JobKind[] = [
     weight: 1,
     expected: 'rejected',
     form: invoiceSample('rejected', 'bulk'),
+  },
+  {
+    name: 'order.score clear, interactive',
+    type: 'order.score',
+    priority: 'interactive',
+    weight: 2,
+    expected: 'completed',
+    form: order('safe', 'interactive'),
+  },
+  {
+    name: 'order.score grey zone, bulk (approved in review)',
+    type: 'order.score',
+    priority: 'bulk',
+    weight: 1,
+    expected: 'completed',
+    form: order('grey', 'bulk'),
+    approval: () => ({ decision: 'approve' }),
   },
 ];
 

@@ -7,6 +7,7 @@ import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { createObjectStore, objectKeys } from '../../lib/object-store';
 import { createActivityDeps } from '../../workers/activity-deps';
+import type { ScoreOrderInput } from '../../activities/order-score/score-order';
 import type { JobKind } from './job-mix';
 
 /** The user sees the error; the activity's own error log line would only repeat it on the console. */
@@ -20,6 +21,8 @@ export interface NaiveFigures {
   /** Which step threw, and how often. */
   errorsByStep: Record<string, number>;
   posted: number;
+  /** Orders scored and decided in the request (approve or decline). */
+  completed: number;
   /** Ambiguous documents: the in-request way can only answer "needs a person", it cannot wait for one. */
   needsReview: number;
   rejected: number;
@@ -48,6 +51,7 @@ export async function runNaive(
     errorRate: 0,
     errorsByStep: {},
     posted: 0,
+    completed: 0,
     needsReview: 0,
     rejected: 0,
   };
@@ -57,7 +61,7 @@ export async function runNaive(
       while (next < plan.length && Date.now() < stopAt) {
         const index = next++;
         const kind = plan[index] as JobKind;
-        const { file } = await kind.form(index, runId);
+        const input = await kind.form(index, runId);
         figures.requests++;
         let step = 'upload';
         try {
@@ -66,6 +70,15 @@ export async function runNaive(
             step = name;
             return env.run(activity, input) as Promise<R>;
           };
+          if ('json' in input) {
+            const job = { jobId: `order.score:demo:naive-${runId}-${index}`, tenantId: 'demo', priority: kind.priority };
+            const order = input.json.input as ScoreOrderInput['order'];
+            const scored = await call('scoreOrder', activities.scoreOrder, { ...job, order });
+            if (scored.outcome !== 'valid' || scored.proposal.decision === 'review') figures.needsReview++;
+            else figures.completed++;
+            continue;
+          }
+          const { file } = input;
           const bytes = Buffer.from(file.bytes);
           const sha256 = createHash('sha256').update(bytes).digest('hex');
           const contentType = file.fileName.endsWith('.pdf') ? ('application/pdf' as const) : ('text/plain' as const);

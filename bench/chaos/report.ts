@@ -62,7 +62,7 @@ export function printReport(report: ChaosReport): void {
     ),
     '',
     `naive (in the request, SDK retries 2): ${naive.userFacingErrors} of ${naive.requests} requests answered an error (${pct(naive.userFacingErrors, naive.requests)}) ` +
-      `${JSON.stringify(naive.errorsByStep)}; posted ${naive.posted}, needs review ${naive.needsReview}, rejected ${naive.rejected}; ledger faults ${naive.ledgerFaults.faults} of ${naive.ledgerFaults.posts} posts`,
+      `${JSON.stringify(naive.errorsByStep)}; posted ${naive.posted}, orders decided ${naive.completed}, needs review ${naive.needsReview}, rejected ${naive.rejected}; ledger faults ${naive.ledgerFaults.faults} of ${naive.ledgerFaults.posts} posts`,
   ];
   console.log(lines.join('\n'));
 }

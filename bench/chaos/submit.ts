@@ -17,15 +17,20 @@ export interface SubmittedJob {
 
 /** One upload; its Idempotency-Key makes a retried upload (API busy, server restarting) the same job. */
 async function submitOne(apiUrl: string, kind: JobKind, index: number, runId: string): Promise<string> {
-  const { fields, file } = await kind.form(index, runId);
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  form.set('file', new Blob([file.bytes]), file.fileName);
+  const input = await kind.form(index, runId);
+  const request = (): RequestInit => {
+    if ('json' in input) return { headers: { 'content-type': 'application/json' }, body: JSON.stringify(input.json) };
+    const form = new FormData();
+    for (const [name, value] of Object.entries(input.fields)) form.set(name, value);
+    form.set('file', new Blob([input.file.bytes]), input.file.fileName);
+    return { body: form };
+  };
   for (let attempt = 1; ; attempt++) {
+    const { headers, body: payload } = request();
     const response = await fetch(`${apiUrl}/jobs`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${API_KEY}`, 'idempotency-key': `chaos-${runId}-${index}` },
-      body: form,
+      headers: { ...(headers as Record<string, string>), authorization: `Bearer ${API_KEY}`, 'idempotency-key': `chaos-${runId}-${index}` },
+      body: payload,
     }).catch(() => undefined);
     const body = (await response?.json().catch(() => undefined)) as
       { jobId?: string; error?: { message?: string } } | undefined;

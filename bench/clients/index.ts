@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { localPaths } from '../../local/stack/local-paths';
+import { startBenchStack } from '../bench-stack';
 import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import { buildReviewerScript } from '../../reviewer/build';
 import { generateSamples } from '../../local/samples/generate';
-import { freeStackPorts, startStack } from '../../local/stack/stack';
 import { readSse } from '../../test/support/sse';
 
 const RESULTS_DIR = join(__dirname, '..', 'results');
@@ -43,15 +41,8 @@ export async function runClientsBenchmark(argv: string[]): Promise<void> {
   const script = await buildReviewerScript();
   const bundleMs = performance.now() - bundleStart;
 
-  const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-clients-'));
-  const config = localPaths();
-  const stack = await startStack({
-    dataDir,
-    ports: await freeStackPorts(),
-    toolCacheDir: config.toolCacheDir,
+  const { stack, dataDir, stop } = await startBenchStack('clients', {
     secrets: SECRETS,
-    pathEnv: process.env.PATH ?? '',
-    productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
     simulatorEnv: { SIM_LATENCY_BASE_MS: String(modelLatencyMs) },
     report: say,
   });
@@ -133,8 +124,7 @@ export async function runClientsBenchmark(argv: string[]): Promise<void> {
     console.log(`\nwrote ${path}`);
   } finally {
     receiver.close();
-    await stack.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 

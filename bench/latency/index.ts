@@ -1,21 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { connectBenchClient, startBenchStack, ZERO_LATENCY_MODEL } from '../bench-stack';
 import { createActivities } from '../../activities';
 import type { invoiceWorkflow } from '../../workflows';
 import { createObjectStore, objectKeys } from '../../lib/object-store';
 import { loadConfig } from '../../lib/config';
-import { localPaths } from '../../local/stack/local-paths';
 import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import { createLogger } from '../../lib/logger';
 import { gatewayFromConfig } from '../../gateway/gateway-from-config';
 import { createActivityDeps } from '../../workers/activity-deps';
-import { freeStackPorts, startStack } from '../../local/stack/stack';
 import { percentile } from '../quota/measure';
-import { dataConverterFor } from '../../lib/payload-codec/data-converter';
 
 /** Credentials of this run's private stack, generated here (the product has no demo keys). */
 const SECRETS = generateLocalSecrets();
@@ -34,23 +31,9 @@ export async function runLatencyBenchmark(argv: string[]): Promise<void> {
   const jobs = numberFlag(argv, '--jobs', 30);
   const burst = numberFlag(argv, '--burst', 60);
   const concurrency = numberFlag(argv, '--concurrency', 4);
-  const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-latency-'));
-  const config = localPaths();
-  const ports = await freeStackPorts();
   console.log(`latency: ${jobs} jobs one at a time, then a burst of ${burst} (${concurrency} at a time), model latency 0`);
-  const stack = await startStack({
-    dataDir,
-    ports,
-    toolCacheDir: config.toolCacheDir,
-    secrets: SECRETS,
-    pathEnv: process.env.PATH ?? '',
-    productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
-    simulatorEnv: { SIM_LATENCY_BASE_MS: '0', SIM_LATENCY_PER_OUTPUT_TOKEN_MS: '0' },
-    report: () => undefined,
-  });
-  const connection = await Connection.connect({ address: stack.urls.temporal });
-  // Reads job results, which the stack's workers wrote encrypted with its key.
-  const client = new Client({ connection, namespace: stack.namespace, dataConverter: dataConverterFor(loadConfig(stack.productEnv).temporal) });
+  const { stack, stop } = await startBenchStack('latency', { secrets: SECRETS, simulatorEnv: ZERO_LATENCY_MODEL });
+  const { client, connection } = await connectBenchClient(stack);
   try {
     const run = randomUUID().slice(0, 8);
     // Warm both paths (connections, caches, JIT) so the first job does not stand for the rest.
@@ -100,8 +83,7 @@ export async function runLatencyBenchmark(argv: string[]): Promise<void> {
     await writeFile(join(__dirname, '..', 'results', 'latency.json'), `${JSON.stringify(report, null, 2)}\n`);
   } finally {
     await connection.close();
-    await stack.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 

@@ -1,4 +1,5 @@
-import { Connection, WorkflowClient } from '@temporalio/client';
+import type { Stack } from '../../local/stack/stack';
+import { connectBenchClient } from '../bench-stack';
 
 export interface JobTimes {
   startedAt: number;
@@ -17,10 +18,9 @@ export interface SimulatorStats {
 }
 
 /** Start and close times of every job, from Temporal's visibility store: the server's clock, no polling of jobs. */
-export async function listJobTimes(address: string, namespace: string): Promise<Map<string, JobTimes>> {
-  const connection = await Connection.connect({ address });
+export async function listJobTimes(stack: Stack): Promise<Map<string, JobTimes>> {
+  const { client: { workflow: client }, connection } = await connectBenchClient(stack);
   try {
-    const client = new WorkflowClient({ connection, namespace });
     const times = new Map<string, JobTimes>();
     for await (const execution of client.list({ query: `WorkflowType = 'invoiceWorkflow'` })) {
       const jobStatus = execution.searchAttributes?.JobStatus?.[0];

@@ -204,10 +204,10 @@ export async function runSide(
     const leftAtWindowEnd = await providerInputTokensLeft(stack.urls.simulator);
 
     const graceUntil = windowEnd + settings.graceMs;
-    let times = await listJobTimes(stack.urls.temporal, stack.namespace);
+    let times = await listJobTimes(stack);
     while (Date.now() < graceUntil && interactive.some((job) => times.get(job.jobId)?.closedAt === undefined)) {
       await sleep(2_000);
-      times = await listJobTimes(stack.urls.temporal, stack.namespace);
+      times = await listJobTimes(stack);
     }
     const finishedAt = Date.now();
     const interactiveCalls = new Map<string, InteractiveCall[]>();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { closedLoop } from './load';
 import { waitSettled } from './settle';
@@ -15,10 +15,12 @@ export interface BareRun {
  * `submitters` closed-loop callers, run by one worker on its own task queue with the SDK's default slots.
  */
 export async function measureBareCeiling(
-  client: Client,
+  stackClient: Client,
   address: string,
   options: { count: number; submitters: number; activities: number; deadlineMs: number },
 ): Promise<BareRun> {
+  // Bare Temporal: no payload codec, where Slowlane's own client and workers encrypt every payload.
+  const client = new Client({ connection: stackClient.connection, namespace: stackClient.options.namespace });
   const taskQueue = `bench-bare-${randomUUID().slice(0, 8)}`;
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({

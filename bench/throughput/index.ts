@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { freeStackPorts, type StackOptions, startStack } from '../../local/stack/stack';
+import { connectBenchClient, startBenchStack, ZERO_LATENCY_MODEL } from '../bench-stack';
+import type { StackOptions } from '../../local/stack/stack';
 import { percentile } from '../quota/measure';
 import { measureBareCeiling } from './bare-ceiling';
 import { BENCH_JOB_KINDS, type BenchJobKind } from './job-kinds';
 import { closedLoop, openLoop, type Submitted } from './load';
 import { writeServerFigures } from './report';
 import { activitiesIn, waitSettled } from './settle';
-import { localPaths } from '../../local/stack/local-paths';
 import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 
 /** Credentials of this run's private stack, generated here (the product has no demo keys). */
@@ -47,21 +43,12 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
   if (!serverOptions) throw new Error(`--temporal is one of ${Object.keys(SERVERS).join(', ')}`);
   const say = (line: string) => console.log(`[throughput ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
-  const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-throughput-'));
-  const config = localPaths();
-  const stack = await startStack({
-    dataDir,
-    ports: await freeStackPorts(),
-    toolCacheDir: config.toolCacheDir,
+  const { stack, stop } = await startBenchStack('throughput', {
     secrets: SECRETS,
-    pathEnv: process.env.PATH ?? '',
-    productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
-    simulatorEnv: { SIM_LATENCY_BASE_MS: '0', SIM_LATENCY_PER_OUTPUT_TOKEN_MS: '0' },
-    report: () => undefined,
+    simulatorEnv: ZERO_LATENCY_MODEL,
     ...serverOptions,
   });
-  const connection = await Connection.connect({ address: stack.urls.temporal });
-  const client = new Client({ connection, namespace: stack.namespace });
+  const { client, connection } = await connectBenchClient(stack);
   try {
     const run = randomUUID().slice(0, 8);
     const submit = submitter(stack.urls.api, kind, run);
@@ -117,8 +104,7 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
     await writeServerFigures(server, figures);
   } finally {
     await connection.close();
-    await stack.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 

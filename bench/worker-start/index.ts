@@ -1,11 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { localPaths } from '../../local/stack/local-paths';
+import { startBenchStack } from '../bench-stack';
 import { buildArtifact } from '../../local/build/build';
-import { freeStackPorts, startStack } from '../../local/stack/stack';
 import { workerIsPolling } from '../../local/stack/temporal-setup';
 import { WORKFLOW_BUNDLE_FILE } from '../../workers/create-workers';
 import { percentile } from '../quota/measure';
@@ -31,17 +29,7 @@ export async function runWorkerStartBenchmark(argv: string[]): Promise<void> {
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number');
   if (!existsSync(join(REPO_ROOT, 'dist', WORKFLOW_BUNDLE_FILE))) await buildArtifact();
 
-  const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-worker-start-'));
-  const config = localPaths();
-  const stack = await startStack({
-    dataDir,
-    ports: await freeStackPorts(),
-    toolCacheDir: config.toolCacheDir,
-    pathEnv: process.env.PATH ?? '',
-    productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
-    without: ['worker', 'api'],
-    report: () => undefined,
-  });
+  const { stack, stop } = await startBenchStack('worker-start', { without: ['worker', 'api'] });
   const seconds: Record<Mode, number[]> = { source: [], built: [] };
   try {
     console.log(`worker-start: ${runs} runs of each, alternating, on ${process.version}`);
@@ -53,8 +41,7 @@ export async function runWorkerStartBenchmark(argv: string[]): Promise<void> {
       }
     }
   } finally {
-    await stack.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await stop();
   }
   const summary = Object.fromEntries(
     (Object.keys(MODES) as Mode[]).map((mode) => [

@@ -8,6 +8,7 @@ import { FileJobType, JobInput, JobProposal, JobResult, jobTypeComponents, Submi
 import { DeadLetter, JobError, JobProgress, Links, ReviewDecision, Usage } from './job-parts';
 import { Health, ReviewSession } from './meta';
 import { ReviewApproval, ReviewRejection, ReviewRequest } from './review-request';
+import { SchedulableJobType, Schedule, ScheduleList, ScheduleRequest, ScheduleStateRequest } from './schedule';
 import { SubmitJobForm, Submission } from './submission';
 import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
 import { WebhookEvent } from './webhook-event';
@@ -54,6 +55,11 @@ const fixedComponents = {
   JobResult,
   JobInput,
   JobProposal,
+  SchedulableJobType,
+  ScheduleRequest,
+  Schedule,
+  ScheduleList,
+  ScheduleStateRequest,
 };
 
 /**

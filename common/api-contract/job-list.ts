@@ -11,6 +11,7 @@ export const JobSummary = closed({
   step: Type.Optional(ref('JobStep', JobStep)),
   priority: Type.Optional(ref('Priority', Priority)),
   fileName: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String({ description: 'What a JSON job is called: the input’s value its type names it by (an order’s id). File jobs go by `fileName`.' })),
   submittedAt: Type.Optional(dateTime()),
   reviewDeadline: Type.Optional(dateTime()),
   links: ref('Links', Links),

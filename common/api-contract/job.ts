@@ -13,6 +13,8 @@ export const Job = closed({
   step: Type.Optional(ref('JobStep', JobStep)),
   priority: Type.Optional(ref('Priority', Priority)),
   fileName: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String({ description: 'What a JSON job is called: the input’s value its type names it by (an order’s id). File jobs go by `fileName`.' })),
+  scheduleId: Type.Optional(Type.String({ description: 'The schedule that started this run (`POST /schedules`), when one did.' })),
   submittedAt: Type.Optional(dateTime()),
   updatedAt: Type.Optional(dateTime()),
   closedAt: Type.Optional(dateTime()),
@@ -37,3 +39,4 @@ export const Job = closed({
   links: ref('Links', Links),
 });
 export type Job = Static<typeof Job>;
+

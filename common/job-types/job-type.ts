@@ -42,6 +42,18 @@ export interface FileKind {
    * submission (its page count is read from the page tree, no page is parsed); the worker applies the same limit.
    */
   pageLimited?: boolean;
+  /**
+   * A text file of one JSON object per line (JSONL), each line held to `schema`: the API reads it before it starts
+   * the job and answers a 400 naming the first bad line (common/job-types/json-lines.ts), 413 past `maxLines`.
+   */
+  jsonLines?: JsonLines;
+}
+
+export interface JsonLines {
+  schema: TSchema;
+  maxLines: number;
+  /** A field whose value no two lines may share (the ids a result names lines by). */
+  uniqueBy?: string;
 }
 
 /**
@@ -74,6 +86,8 @@ export interface ReviewerView {
   showsDocument: boolean;
   /** The component a reviewer approves with, edited in the invoice form; absent: approve carries no fields. */
   approvalFields?: 'Invoice';
+  /** Where a JSON input names the job (e.g. `order.id`), for the page's heading; file jobs go by their file's name. */
+  namedBy?: string;
   sections: readonly ReviewerSection[];
 }
 

@@ -3,12 +3,13 @@ import type { JobTypeDefinition } from './job-type';
 import { documentJobType } from './document/definition';
 import { invoiceJobType } from './invoice/definition';
 import { orderScoreJobType } from './order-score/definition';
+import { ticketsDigestJobType } from './tickets-digest/definition';
 
 /**
  * Every job type, one line each. Adding a type: its folder here with a definition.ts, its workflow exported from
  * workflows/index.ts, its activities in activities/index.ts (docs/job-types.md).
  */
-export const JOB_TYPE_DEFINITIONS = [invoiceJobType, orderScoreJobType, documentJobType] as const;
+export const JOB_TYPE_DEFINITIONS = [invoiceJobType, orderScoreJobType, documentJobType, ticketsDigestJobType] as const;
 
 type Registered = (typeof JOB_TYPE_DEFINITIONS)[number];
 export type JobType = Registered['name'];

@@ -10,6 +10,9 @@ import { InputTokenEstimator } from '../token-estimate';
 import type { EmbeddingsGateway } from './embeddings-call';
 import { EmbeddingsHttpError, toEmbeddingsError } from './embeddings-errors';
 
+/** An embeddings call's tokens in the gateway's words: input only, nothing cached. */
+const EMBEDDING_TOKENS = (tokens: number) => ({ inputTokens: tokens, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 });
+
 export type EmbeddingsSettings = Pick<
   Config['embeddings'],
   'apiKey' | 'baseURL' | 'model' | 'dimension' | 'pricePerMTok' | 'requestTimeoutMs'
@@ -115,7 +118,8 @@ export function createEmbeddingsGateway(deps: EmbeddingsGatewayDeps): WiredEmbed
       return {
         vectors,
         model,
-        usage: { inputTokens: tokens, outputTokens: 0, costUsd: costOf({ inputTokens: tokens, outputTokens: 0 }, price[model]) },
+        // Embeddings have no prompt cache: both cache counts are 0.
+        usage: { ...EMBEDDING_TOKENS(tokens), costUsd: costOf(EMBEDDING_TOKENS(tokens), price[model]) },
       };
     },
   };

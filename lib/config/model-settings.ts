@@ -38,6 +38,12 @@ export const modelArea = {
       default: 'claude-haiku-4-5',
       doc: 'model for `order.score` (a small one: one short call per order)',
     }),
+    digestModel: setting({
+      env: 'MODEL_DIGEST',
+      type: text(),
+      default: 'claude-haiku-4-5',
+      doc: 'model for `tickets.digest` themes and narrative (many small calls: a small model)',
+    }),
     requestTimeoutMs: setting({
       env: 'MODEL_REQUEST_TIMEOUT',
       type: duration(),
@@ -50,6 +56,12 @@ export const modelArea = {
       default: '{}',
       defaultDoc: 'Claude list prices (`lib/config/model-prices.ts`)',
       doc: 'USD per million tokens, merged over the list prices; used for the cost of each job',
+    }),
+    repairTries: setting({
+      env: 'MODEL_REPAIR_TRIES',
+      type: int({ min: 0, max: 3 }),
+      default: '1',
+      doc: 'when an answer fails its schema, how many more calls in the same activity show the model its answer and the validator\'s errors before the answer counts as invalid (0 = none)',
     }),
     maxRetries: setting({
       env: 'ANTHROPIC_MAX_RETRIES',

@@ -1,4 +1,5 @@
 import type { ModelAnswer } from './model-answer';
+import type { CacheUsage } from './prompt-cache';
 import { tokensForChars } from './token-count';
 
 /** Tokens a reply costs beyond its payload (block framing, the tool name): small, like the real envelope. */
@@ -57,7 +58,7 @@ export function buildAssistantMessage(input: {
   toolUseId: string;
   model: string;
   answer: ModelAnswer;
-  inputTokens: number;
+  input: CacheUsage;
   maxTokens: number;
 }): AssistantMessage {
   const wanted = outputTokensOf(input.answer);
@@ -75,10 +76,10 @@ export function buildAssistantMessage(input: {
         ? { type: 'refusal', category: null, explanation: 'The simulator was told to refuse this request.' }
         : null,
     usage: {
-      input_tokens: input.inputTokens,
+      input_tokens: input.input.inputTokens,
       output_tokens: fits ? wanted : input.maxTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: input.input.cacheCreationInputTokens,
+      cache_read_input_tokens: input.input.cacheReadInputTokens,
     },
   };
 }

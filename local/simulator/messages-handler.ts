@@ -10,7 +10,9 @@ import { malform } from './malformed-output';
 import { parseMessagesRequest, type MessagesRequest } from './messages-request';
 import { answerFor, KNOWN_TOOLS } from './model';
 import type { ModelAnswer } from './model-answer';
+import type { CacheUsage } from './prompt-cache';
 import type { Admission } from './rate-limiter';
+import { isRepairRequest, repairSucceeds } from './repair-answer';
 import { documentTextOf, requestedToolName } from './request-text';
 import type { SimulatorState } from './state';
 import type { CallRecord } from './stats';
@@ -40,6 +42,7 @@ function record(
   facts: CallFacts,
   status: number,
   output: { tokens: number; stopReason: string | null },
+  input: CacheUsage = { inputTokens: facts.inputTokens, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
 ): void {
   const entry: CallRecord = {
     at: new Date(call.state.clock.now()).toISOString(),
@@ -48,7 +51,9 @@ function record(
     status,
     stopReason: output.stopReason,
     fault: facts.fault?.fault.kind ?? null,
-    inputTokens: facts.inputTokens,
+    inputTokens: input.inputTokens,
+    cacheCreationInputTokens: input.cacheCreationInputTokens,
+    cacheReadInputTokens: input.cacheReadInputTokens,
     outputTokens: output.tokens,
     requestId: call.requestId,
   };
@@ -82,10 +87,14 @@ function rateLimitError(admission: Extract<Admission, { admitted: false }>, stat
   return apiError('rate_limit_error', message, { retryAfterSeconds: admission.retryAfterSeconds });
 }
 
-function modelAnswer(facts: CallFacts): ModelAnswer {
+function modelAnswer(facts: CallFacts, request: MessagesRequest, repairRate: number): ModelAnswer {
   const kind = facts.fault?.fault.kind;
   if (kind === 'refusal') return { kind: 'refusal', text: "I can't help with this request." };
   const answer = answerFor(facts.tool, facts.documentText);
+  // Told what was wrong, the model gets it right at the configured rate, whatever the random draw said; a
+  // malformed answer a header or rule asked for stays malformed (the test wants exactly that).
+  const forced = facts.fault !== null && facts.fault.source !== 'random';
+  if (isRepairRequest(request) && !forced) return repairSucceeds(request, repairRate) ? answer : malform(answer);
   return kind === 'malformed' ? malform(answer) : answer;
 }
 
@@ -124,21 +133,24 @@ export async function handleMessages(call: MessagesCall): Promise<HttpReply> {
     return failed(call, facts, injectedError);
   }
 
-  const admission = state.limiter.admit(facts.inputTokens);
+  // Cache reads do not count toward input tokens per minute; fresh input and cache writes do (docs/gateway.md).
+  const cache = state.promptCache.lookup(request);
+  const admission = state.limiter.admit(cache.inputTokens + cache.cacheCreationInputTokens);
   if (!admission.admitted) return failed(call, facts, rateLimitError(admission, state));
+  state.promptCache.commit(cache);
 
-  const answer = modelAnswer(facts);
+  const answer = modelAnswer(facts, request, state.settings.repairRate);
   const message = buildAssistantMessage({
     id: state.newId('msg'),
     toolUseId: state.newId('toolu'),
     model: request.model,
     answer,
-    inputTokens: facts.inputTokens,
+    input: cache,
     maxTokens: request.max_tokens,
   });
   const outputTokens = message.usage.output_tokens;
   await call.sleep(state.settings.latencyBaseMs + state.settings.latencyPerOutputTokenMs * outputTokens + extraDelayMs);
   state.limiter.chargeOutput(outputTokens);
-  record(call, facts, 200, { tokens: outputTokens, stopReason: message.stop_reason });
+  record(call, facts, 200, { tokens: outputTokens, stopReason: message.stop_reason }, cache);
   return jsonReply(200, message);
 }

@@ -1,3 +1,5 @@
+import { writeDigestNarrative } from './digest/digest-narrative';
+import { summariseTickets } from './digest/summarise-tickets';
 import { classifyDocument } from './reader/classify';
 import { readInvoice } from './reader/read-invoice';
 import { scoreOrder } from './reader/score-order';
@@ -11,6 +13,8 @@ const TOOLS: Record<string, (documentText: string) => object> = {
   score_order: scoreOrder,
   summarize_chunk: summarizeChunk,
   summarize_document: summarizeDocument,
+  summarise_tickets: summariseTickets,
+  write_digest_narrative: writeDigestNarrative,
 };
 
 export const KNOWN_TOOLS: readonly string[] = Object.keys(TOOLS);

@@ -94,6 +94,30 @@ export const simulatorArea = {
     rate500: faultRate('SIM_RATE_500', 'a 500'),
     rateRefusal: faultRate('SIM_RATE_REFUSAL', 'a refusal'),
     rateMalformed: faultRate('SIM_RATE_MALFORMED', 'tool input that breaks the schema'),
+    repairRate: setting({
+      env: 'SIM_REPAIR_RATE',
+      type: probability,
+      default: '0.9',
+      doc: 'probability that a request returning the validator\'s errors on its last tool call (an `is_error` tool_result) gets a schema-valid answer; drawn from a hash of the request, so the same request always gets the same answer',
+    }),
+    cacheTtlMs: setting({
+      env: 'SIM_CACHE_TTL_MS',
+      type: int({ min: 1 }),
+      default: '300000',
+      doc: 'lifetime of a prompt-cache entry, refreshed by each read (the provider\'s default `ephemeral` lifetime is 5 minutes)',
+    }),
+    cacheMaxEntries: setting({
+      env: 'SIM_CACHE_MAX_ENTRIES',
+      type: int({ min: 0 }),
+      default: '10000',
+      doc: 'prompt-cache entries kept; the least recently used goes first',
+    }),
+    cacheMinTokens: setting({
+      env: 'SIM_CACHE_MIN_TOKENS',
+      type: int({ min: 1 }),
+      default: '1024',
+      doc: 'shortest prefix (tokens) that is cached; the provider\'s minimum is 1,024 to 4,096 depending on the model',
+    }),
     seed: setting({
       env: 'SIM_SEED',
       type: int(),

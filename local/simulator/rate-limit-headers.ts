@@ -13,20 +13,22 @@ function group(prefix: string, state: BucketState): Record<string, string> {
   };
 }
 
+/** The token bucket with the least headroom now (smallest remaining ÷ limit): what the provider's `tokens-*` set reports. */
+function mostRestrictive(a: BucketState, b: BucketState): BucketState {
+  return b.remaining / b.limit < a.remaining / a.limit ? b : a;
+}
+
 /**
- * The `anthropic-ratelimit-*` headers. The combined `tokens-*` group is input + output, with
- * remaining rounded to the nearest thousand like the provider's (FACTS.md §2.1).
+ * The `anthropic-ratelimit-*` headers. The `tokens-*` set repeats whichever token limit is most restrictive now,
+ * as the provider documents it (platform.claude.com/docs/en/api/rate-limits; FACTS.md §7), with its remaining
+ * rounded to the nearest thousand. The input and output remaining are exact here.
  */
 export function rateLimitHeaders(snapshot: RateLimitSnapshot): Record<string, string> {
-  const combined: BucketState = {
-    limit: snapshot.input_tokens.limit + snapshot.output_tokens.limit,
-    remaining: Math.round((snapshot.input_tokens.remaining + snapshot.output_tokens.remaining) / 1000) * 1000,
-    resetAt: Math.max(snapshot.input_tokens.resetAt, snapshot.output_tokens.resetAt),
-  };
+  const tokens = mostRestrictive(snapshot.input_tokens, snapshot.output_tokens);
   return {
     ...group('requests', snapshot.requests),
     ...group('input-tokens', snapshot.input_tokens),
     ...group('output-tokens', snapshot.output_tokens),
-    ...group('tokens', combined),
+    ...group('tokens', { ...tokens, remaining: Math.round(tokens.remaining / 1000) * 1000 }),
   };
 }

@@ -99,7 +99,8 @@ export async function startSimulator(
           })
         : parsed.reply;
       const extra = isApiPath(url.pathname) ? rateLimitHeaders(state.limiter.snapshot()) : {};
-      send(response, reply, { 'request-id': requestId, ...extra });
+      // The date on the simulator's own (possibly injected) clock: clients measure the reset times against it.
+      send(response, reply, { 'request-id': requestId, date: new Date(state.clock.now()).toUTCString(), ...extra });
     })().catch((error: unknown) => {
       if (shutdown.signal.aborted) {
         response.destroy();

@@ -3,6 +3,7 @@ import { FaultRuleBook } from './fault-rules';
 import { EmbeddingsLimiter, type EmbeddingsLimits } from './embeddings/embeddings-limiter';
 import { createIdGenerator } from './ids';
 import { checkFaultRates, runtimeSettingsOf, type RuntimeSettings, type SimulatorOptions } from './options';
+import { PromptCache } from './prompt-cache';
 import { createRandom, type Random } from './random';
 import { RateLimiter, type RateLimits } from './rate-limiter';
 import { SimulatorStats } from './stats';
@@ -40,6 +41,7 @@ export class SimulatorState {
   embeddingStats: EmbeddingStats = emptyEmbeddingStats();
   readonly rules = new FaultRuleBook();
   readonly stats = new SimulatorStats();
+  readonly promptCache: PromptCache;
   faultRandom!: Random;
   newId!: ReturnType<typeof createIdGenerator>;
 
@@ -51,6 +53,7 @@ export class SimulatorState {
     checkFaultRates(this.settings);
     this.limiter = new RateLimiter(limitsOf(this.settings), clock);
     this.embeddingsLimiter = new EmbeddingsLimiter(embeddingsLimitsOf(this.settings), clock);
+    this.promptCache = new PromptCache(clock, () => this.settings);
     this.reseed();
   }
 
@@ -78,6 +81,7 @@ export class SimulatorState {
     this.limiter.refillAll();
     this.embeddingsLimiter.refillAll();
     this.embeddingStats = emptyEmbeddingStats();
+    this.promptCache.clear();
     this.reseed();
   }
 }

@@ -7,7 +7,10 @@ export interface CallRecord {
   status: number;
   stopReason: string | null;
   fault: FaultKind | null;
+  /** Fresh input tokens of an answered call (usage.input_tokens); every input token of a refused one. */
   inputTokens: number;
+  cacheCreationInputTokens: number;
+  cacheReadInputTokens: number;
   outputTokens: number;
   requestId: string;
 }
@@ -30,6 +33,8 @@ export interface StatsSnapshot {
   byFault: Record<string, number>;
   /** Tokens of calls answered 200: what a user is billed. */
   inputTokens: number;
+  cacheCreationInputTokens: number;
+  cacheReadInputTokens: number;
   outputTokens: number;
   /** Input tokens of calls answered with an error: sent, not billed. */
   rejectedInputTokens: number;
@@ -55,6 +60,8 @@ function emptySnapshot(): StatsSnapshot {
     byTool: {},
     byFault: {},
     inputTokens: 0,
+    cacheCreationInputTokens: 0,
+    cacheReadInputTokens: 0,
     outputTokens: 0,
     rejectedInputTokens: 0,
     countTokensRequests: 0,
@@ -78,6 +85,8 @@ export class SimulatorStats {
     }
     if (call.status === 200) {
       totals.inputTokens += call.inputTokens;
+      totals.cacheCreationInputTokens += call.cacheCreationInputTokens;
+      totals.cacheReadInputTokens += call.cacheReadInputTokens;
       totals.outputTokens += call.outputTokens;
     } else {
       totals.rejectedInputTokens += call.inputTokens;

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../../lib/config';
 import { submitSamples } from './demo';
+import { submitDigestDemo } from './demo-digest';
 import { LOCAL_MODE_ENV, loadOrCreateLocalSecrets, localSecretsEnv } from './local-secrets';
 import { localPaths } from './local-paths';
 import { portIsFree, portOf } from './ports';
@@ -81,6 +82,7 @@ async function start(temporal: TemporalKind): Promise<void> {
   const operator = secrets.operators[0];
   say(`\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s. Submitting the sample invoices and a 300-page document:`);
   let jobs: Awaited<ReturnType<typeof submitSamples>>;
+  let digest: Awaited<ReturnType<typeof submitDigestDemo>>;
   try {
     jobs = await submitSamples({
       apiUrl: stack.urls.api,
@@ -88,6 +90,8 @@ async function start(temporal: TemporalKind): Promise<void> {
       samplesDir: join(config.dataDir, 'samples'),
       report: say,
     });
+    say('\nA day of support tickets, digested on the bulk queue, and a schedule for every morning:');
+    digest = await submitDigestDemo({ apiUrl: stack.urls.api, apiKey, samplesDir: join(config.dataDir, 'samples'), report: say });
   } catch (error) {
     // Stopped meanwhile (Ctrl-C) or the API failed: either way the stack must not outlive us.
     if (!stopping) say(`\nsubmitting the samples failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -105,6 +109,10 @@ Where to look
   Awaiting review   curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/jobs?status=awaiting_review'
   Reviewer page     ${stack.urls.api}/review   (sign in as ${tenant?.reviewers.map((reviewer) => `${reviewer.id} with ${reviewer.token}`).join(', or ')})
   Temporal Web UI   ${ui ? `${ui}/namespaces/${stack.namespace}/workflows` : temporal === 'cluster' ? '(none: the cluster runs without the UI server)' : '(disabled in temporal-dev.yaml)'}
+  Ticket digest     curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/jobs/${encodeURIComponent(digest.jobId ?? '<jobId>')}'
+  Schedules         curl -H 'Authorization: Bearer ${apiKey}' '${stack.urls.api}/schedules'
+                    run one now: SLOWLANE_API_KEY=${apiKey} npx slowlane schedule trigger ${digest.scheduleId ?? '<id>'}   (npx slowlane schedule --help)
+                    ${ui ? `${ui}/namespaces/${stack.namespace}/schedules` : ''}   temporal schedule list --address ${stack.urls.temporal}
   Ledger entries    ${stack.urls.ledger}/entries
   Long document     ${documentPath ? `curl -H 'Authorization: Bearer ${apiKey}' '${documentPath}'   (its progress; ${documentJob?.status})
                     curl -N -H 'Authorization: Bearer ${apiKey}' '${documentPath}/events'   (progress events, SSE)` : '(not submitted)'}

@@ -18,7 +18,7 @@ interface SubmittedJob {
 interface JobView {
   status: string;
   step?: string;
-  progress?: { seq: number; pagesRead: number; chunksDone: number; chunksTotal: number; usage: { costUsd: number } };
+  progress?: { seq: number; pagesRead: number; done: number; total: number; usage: { costUsd: number } };
 }
 
 const SETTLED = new Set(['posted', 'completed', 'rejected', 'review_expired', 'failed', 'cancelled', 'dead_letter', 'awaiting_review']);
@@ -79,7 +79,7 @@ export async function submitSamples(options: {
       const { progress } = view;
       const status = view.step && view.status === 'processing' ? `${view.status} (${view.step})` : view.status;
       const label = progress
-        ? `${status} · ${progress.pagesRead} pages read · ${progress.chunksDone}/${progress.chunksTotal} chunks · $${progress.usage.costUsd.toFixed(4)}`
+        ? `${status} · ${progress.pagesRead} pages read · ${progress.done}/${progress.total} chunks · $${progress.usage.costUsd.toFixed(4)}`
         : status;
       if (lastSeen.get(job.jobId) !== label) {
         lastSeen.set(job.jobId, label);

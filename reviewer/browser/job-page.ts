@@ -1,9 +1,11 @@
-import type { InvoiceExtraction } from '../../common/invoice';
-import { ApiRequestError, type Job } from './api';
+import { ApiRequestError, type Job, type ReviewDecision } from './api';
 import { showDocument } from './document-view';
 import { h, mount } from './dom';
-import { createFieldsForm, type FieldsForm } from './fields-form';
-import { parseRawOutput } from './invoice-form-model';
+import type { FieldsForm } from './fields-form';
+import { createInvoiceReview } from './invoice-review';
+import { renderJobFacts } from './job-facts';
+import { jobNameOf, reviewerViewOf, type ReviewerView, typeTitleOf } from './job-types';
+import { modelAnswerProblems } from './model-answer';
 import { jobHash, type PageContext, queueHash } from './page-context';
 import { formatTimeLeft } from './time-left';
 
@@ -15,10 +17,14 @@ export interface JobPage {
   close(): void;
 }
 
-/** One job: the document beside the fields, the model's confidence and raw output, and the decision. */
+/**
+ * One job, as its type's reviewer view says: the document (or the type's read-only facts, e.g. an order and the
+ * model's reasons) beside what the reviewer decides on (the invoice's fields, or the decision alone).
+ */
 export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string): JobPage {
   let open = true;
   let job: Job | undefined;
+  let view: ReviewerView | undefined;
   let form: FieldsForm | undefined;
   let busy = false;
   let decided = false;
@@ -27,11 +33,13 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
   // workflow accepts or refuses (409) on its own instead of answering with the first decision's outcome.
   const requestId = crypto.randomUUID();
 
-  const documentPane = h('section', { class: 'document', 'aria-label': 'Document' });
+  // Filled once the job's type is known: its document, or its facts.
+  const sidePane = h('section', { class: 'document', 'aria-label': 'Document' });
   const reviewPane = h('section', { class: 'review', 'aria-label': 'Review' }, h('p', { class: 'muted' }, 'Loading the job…'));
   const message = h('div', { class: 'message', role: 'status', 'aria-live': 'polite', 'data-testid': 'decision-message' });
   const header = h('div', { class: 'job-header' });
-  mount(root, h('div', { class: 'job-page' }, header, h('div', { class: 'panes' }, documentPane, reviewPane)));
+  const panes = h('div', { class: 'panes' }, sidePane, reviewPane);
+  mount(root, h('div', { class: 'job-page' }, header, panes));
 
   const positionOf = () => ctx.queue().findIndex((queued) => queued.jobId === jobId);
   const neighbour = (offset: 1 | -1): string | undefined => {
@@ -53,7 +61,8 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
       header,
       h('a', { href: queueHash, class: 'back' }, '← Queue'),
       h('span', { class: 'position muted' }, index >= 0 ? `${index + 1} of ${count}` : ''),
-      h('h1', { class: 'file-name', title: jobId }, job?.fileName ?? jobId),
+      h('h1', { class: 'file-name', title: jobId }, job ? jobNameOf(job) : jobId),
+      job ? h('span', { class: 'job-type muted', 'data-testid': 'job-type' }, typeTitleOf(job.type)) : null,
       job?.reviewDeadline && !decided
         ? h('span', { class: 'time-left', 'data-deadline': job.reviewDeadline, title: `expires ${new Date(job.reviewDeadline).toLocaleString()}` }, formatTimeLeft(job.reviewDeadline, Date.now()))
         : null,
@@ -76,7 +85,7 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
     renderHeader();
   };
 
-  const decide = async (decision: { decision: 'approve'; fields: Record<string, unknown> } | { decision: 'reject'; reason: string }) => {
+  const decide = async (decision: ReviewDecision) => {
     if (busy || decided || !job) return;
     busy = true;
     reviewPane.setAttribute('aria-busy', 'true');
@@ -86,7 +95,7 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
       decided = true;
       ctx.forget(jobId);
       const next = neighbour(1);
-      ctx.toast(`${decision.decision === 'approve' ? 'Approved' : 'Rejected'} ${job.fileName ?? jobId}.`, 'ok');
+      ctx.toast(`${decision.decision === 'approve' ? 'Approved' : 'Rejected'} ${jobNameOf(job)}.`, 'ok');
       ctx.go(next ? jobHash(next) : queueHash);
     } catch (error) {
       if (!(error instanceof ApiRequestError)) return say(`The decision could not be sent: ${String(error)}. Try again.`, 'error');
@@ -105,7 +114,10 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
   };
 
   const approve = () => {
-    if (!form || decided) return;
+    if (decided || !view) return;
+    // A type approved as it is: yes is the whole decision.
+    if (view.approvalFields === undefined) return void decide({ decision: 'approve' });
+    if (!form) return;
     const { invoice, errors } = form.current();
     if (errors.length > 0) {
       form.focusFirstError();
@@ -130,7 +142,7 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
     }
   });
   const startReject = () => {
-    if (decided || !job) return;
+    if (decided || !job || !view) return;
     rejectBox.hidden = false;
     reason.focus();
   };
@@ -143,27 +155,13 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
     void decide({ decision: 'reject', reason: reason.value.trim() });
   };
 
-  const renderReview = (view: Job) => {
-    const extraction = view.extraction as InvoiceExtraction | undefined;
-    const source = (extraction?.invoice as Record<string, unknown> | undefined) ?? parseRawOutput(view.rawModelOutput);
-    form = createFieldsForm({ source, extraction, threshold: ctx.session.confidenceThreshold, onChange: () => message.replaceChildren() });
-    const overall = view.confidence;
+  const renderReview = (loaded: Job, type: ReviewerView) => {
+    const invoice = type.approvalFields === 'Invoice' ? createInvoiceReview(loaded, ctx.session.confidenceThreshold, () => message.replaceChildren()) : undefined;
+    form = invoice?.form;
     mount(
       reviewPane,
-      h(
-        'div',
-        { class: 'review-summary' },
-        overall !== undefined
-          ? h('p', {}, 'Overall confidence ', h('strong', { class: overall < ctx.session.confidenceThreshold ? 'low' : '' }, `${Math.round(overall * 100)}%`), ` (review below ${Math.round(ctx.session.confidenceThreshold * 100)}%)`)
-          : h('p', { class: 'warning' }, 'The model’s answer did not match the invoice schema; the fields below are what could be read from it.'),
-        view.validationErrors?.length
-          ? h('details', { class: 'model-errors', open: true }, h('summary', {}, `What the model got wrong (${view.validationErrors.length})`), h('ul', {}, ...view.validationErrors.map((e) => h('li', {}, e))))
-          : null,
-        view.rawModelOutput
-          ? h('details', { class: 'raw-output', open: !extraction }, h('summary', {}, 'Raw model output'), h('pre', { 'data-testid': 'raw-output' }, view.rawModelOutput))
-          : null,
-      ),
-      form.element,
+      invoice?.summary ?? h('div', { class: 'review-summary' }, ...modelAnswerProblems(loaded, true)),
+      form?.element,
       message,
       h(
         'div',
@@ -176,6 +174,13 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
     );
   };
 
+  /** Only a type with a document has one to fetch (GET /jobs/:id/document answers 404 for a JSON input). */
+  const renderSide = (loaded: Job, type: ReviewerView) => {
+    if (type.showsDocument) return void showDocument(sidePane, ctx.api, loaded, () => open);
+    const facts = h('section', { class: 'facts', 'aria-label': type.title }, renderJobFacts(type, loaded));
+    sidePane.replaceWith(facts);
+  };
+
   void (async () => {
     try {
       job = await ctx.api.job(jobId);
@@ -185,10 +190,18 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
       return;
     }
     if (!open) return;
+    view = reviewerViewOf(job.type);
     renderHeader();
-    renderReview(job);
+    if (!view) {
+      // A type added after this page was built: saying so beats showing it as something it is not.
+      panes.replaceChildren(
+        h('p', { class: 'error', role: 'alert', 'data-testid': 'unknown-type' }, `This page cannot show jobs of type "${job.type}": it was built before that type existed. Reload the page; if that does not help, the reviewer page needs an update.`),
+      );
+      return;
+    }
+    renderReview(job, view);
+    renderSide(job, view);
     if (job.status !== 'awaiting_review') alreadyDecided(job.status, false);
-    void showDocument(documentPane, ctx.api, job, () => open);
   })();
   renderHeader();
 

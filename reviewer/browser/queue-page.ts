@@ -1,5 +1,6 @@
 import type { JobSummary } from './api';
 import { h, mount } from './dom';
+import { jobNameOf, typeTitleOf } from './job-types';
 import { jobHash, type PageContext } from './page-context';
 import { formatAge, formatTimeLeft, isUrgent } from './time-left';
 
@@ -20,7 +21,7 @@ export function renderQueuePage(root: HTMLElement, ctx: PageContext): QueuePage 
   const table = h(
     'table',
     { class: 'queue', 'aria-label': 'Jobs awaiting review' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Document'), h('th', {}, 'Submitted'), h('th', {}, 'Time left'), h('th', {}, 'Priority'), h('th', {}, 'Job id'))),
+    h('thead', {}, h('tr', {}, h('th', {}, 'Job'), h('th', {}, 'Type'), h('th', {}, 'Submitted'), h('th', {}, 'Time left'), h('th', {}, 'Priority'), h('th', {}, 'Job id'))),
     body,
   );
   const empty = h('p', { class: 'empty', hidden: true }, 'Nothing to review. New jobs appear here by themselves.');
@@ -61,7 +62,8 @@ export function renderQueuePage(root: HTMLElement, ctx: PageContext): QueuePage 
         h(
           'tr',
           { 'data-job-id': job.jobId, tabindex: '-1', onclick: () => ctx.go(jobHash(job.jobId)) },
-          h('td', {}, h('a', { href: jobHash(job.jobId) }, job.fileName ?? job.jobId)),
+          h('td', {}, h('a', { href: jobHash(job.jobId) }, jobNameOf(job))),
+          h('td', { class: 'job-type' }, typeTitleOf(job.type)),
           h('td', { title: job.submittedAt ? new Date(job.submittedAt).toLocaleString() : '' }, formatAge(job.submittedAt, now)),
           h(
             'td',

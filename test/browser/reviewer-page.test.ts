@@ -2,8 +2,9 @@ import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { apiUrl, demo, getJob, ledgerEntries, review, submit, waitForJob } from '../support/api-client';
+import { apiUrl, demo, getJob, ledgerEntries, review, submit, submitJson, waitForJob } from '../support/api-client';
 import { injectFault, markedInvoice } from '../support/operations';
+import { greyOrder } from '../support/orders';
 import { clearScreenshots, fixInvalidFields, launchChromium, openReviewer, saveScreenshot } from '../support/reviewer-browser';
 import { sampleWith } from '../support/samples';
 
@@ -235,6 +236,85 @@ describe('the reviewer page in Chromium', () => {
       assert.ok(((await text.textContent()) ?? '').length > 20, 'the uploaded text is shown');
       const status = (await getJob(jobId)).body.status;
       if (status === 'posted') await page.getByTestId('decision-message').getByText(/Already decided .* nothing left to review/).waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('when an order.score job waits in the grey zone, then the page shows its order and the model’s reasons instead of a document, and approving with the keyboard completes it', async () => {
+    const key = `score-${randomUUID().slice(0, 8)}`;
+    const orderId = `order-${randomUUID().slice(0, 8)}`;
+    const submitted = await submitJson({ type: 'order.score', input: greyOrder(orderId) }, { key });
+    assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
+    const jobId = submitted.body.jobId as string;
+    const waiting = await waitForJob(jobId, ['awaiting_review', 'completed', 'failed', 'dead_letter']);
+    assert.equal(waiting.status, 'awaiting_review', JSON.stringify(waiting));
+    assert.equal(waiting.name, orderId, 'the API names a JSON job by what its type names it by');
+    const proposal = waiting.proposal as { score: number; reasons: string[] };
+
+    const { context, page, problems } = await openReviewer(browser);
+    try {
+      const documentRequests: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/document')) documentRequests.push(request.url());
+      });
+      // The queue names it by its order and its type (visibility lags the workflow; the queue refreshes every 5 s).
+      const row = page.locator(`tr[data-job-id="${jobId}"]`);
+      await row.waitFor({ timeout: 30_000 });
+      assert.equal(await row.locator('td.job-type').textContent(), 'Order score');
+      assert.equal(await row.locator('a').textContent(), orderId, 'its order’s id, not the key it was submitted with');
+
+      await page.goto(jobUrl(jobId));
+      const facts = page.getByTestId('job-facts');
+      await facts.waitFor({ timeout: 20_000 });
+      const shown = (field: string) => facts.locator(`dd[data-field="${field}"]`).textContent();
+      assert.equal(await page.locator('h1.file-name').textContent(), orderId, 'named by its order, as the type says (namedBy)');
+      assert.equal(await page.getByTestId('job-type').textContent(), 'Order score');
+      assert.equal(await shown('input.order.id'), orderId);
+      assert.equal(await shown('input.customer.accountAgeDays'), '7');
+      assert.equal(await shown('input.shipping.country'), 'FR');
+      assert.equal(await shown('input.payment.cvvMatch'), 'yes');
+      assert.equal(await shown('proposal.score'), `${Math.round(proposal.score * 100)}%`);
+      assert.equal(await shown('proposal.decision'), 'review');
+      assert.deepEqual(await facts.locator('dd[data-field="proposal.reasons"] li').allTextContents(), proposal.reasons, 'one reason per line');
+      assert.equal(await page.locator('form.fields').count(), 0, 'no invoice form: an order is approved as it is');
+      assert.equal(await page.locator('section.document').count(), 0, 'no document pane for a JSON input');
+      await saveScreenshot(page, 'reviewer-order-score');
+
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('a');
+      await page.getByText(/^Approved /).waitFor();
+
+      const done = await waitForJob(jobId, ['completed', 'failed']);
+      assert.equal(done.status, 'completed', JSON.stringify(done));
+      assert.deepEqual(done.result, { score: proposal.score, decision: 'approve', reasons: proposal.reasons, decidedBy: 'reviewer' });
+      assert.equal(done.review?.decision, 'approved');
+      assert.equal(done.review?.reviewer, demo.reviewer.id, 'the decision names who signed in');
+      assert.deepEqual(documentRequests.filter((url) => url.includes(encodeURIComponent(jobId))), [], 'no document was asked for');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('when a job is of a type the page does not know (an API newer than the page), then the page says so instead of failing', async () => {
+    const jobId = `future.type:${demo.id}:${randomUUID()}`;
+    const { context, page, problems } = await openReviewer(browser);
+    try {
+      // The API answers with a type this page's bundle was built without.
+      await page.route(`**/jobs/${encodeURIComponent(jobId)}`, (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({ jobId, type: 'future.type', status: 'awaiting_review', detailed: true, links: {} }),
+        }),
+      );
+      await page.goto(jobUrl(jobId));
+      const notice = page.getByTestId('unknown-type');
+      await notice.waitFor({ timeout: 20_000 });
+      assert.match((await notice.textContent()) ?? '', /cannot show jobs of type "future\.type"/);
+      assert.equal(await page.getByRole('button', { name: /^Approve/ }).count(), 0, 'nothing to decide on a job it cannot show');
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

@@ -7,6 +7,7 @@ import { ensurePythonTool, SCHEMATHESIS } from '../../local/stack/python-tools';
 import { TEST_OPERATOR, testTenant } from '../support/test-credentials';
 import { testEnv } from '../support/test-env';
 import { localPaths } from '../../local/stack/local-paths';
+import { ticketsJsonl, ticketsOfDay } from '../../local/samples/tickets-day';
 
 /** Bounded: at most this many generated cases per operation and phase, and the run is stopped past DEADLINE_MS. */
 const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 25);
@@ -35,8 +36,19 @@ interface RunReport {
   errors: unknown[];
 }
 
-/** A tenant's key on every operation, the operators' key on /admin (TOML strings are JSON strings). */
-function configToml(apiKey: string): string {
+/** Two schedules of the tenant: one the `{id}` operations read, pause, resume and trigger, one DELETE may remove. */
+interface FuzzSchedules {
+  kept: string;
+  deleted: string;
+}
+
+/**
+ * A tenant's key on every operation, the operators' key on /admin (TOML strings are JSON strings). The schedule
+ * operations get real ids: a schedule needs an uploaded input, which no schema-made body names, so without them
+ * Schemathesis would only ever see 404s there (its `missing_test_data` warning). Their path id is not fuzzed here;
+ * the fast-check tier (api-fuzz.test.ts) sends unicode and traversal ids to them.
+ */
+function configToml(apiKey: string, schedules: FuzzSchedules): string {
   return [
     `headers = { Authorization = ${JSON.stringify(`Bearer ${apiKey}`)} }`,
     // Event streams of running jobs stay open: read this many events, then judge what came.
@@ -46,7 +58,33 @@ function configToml(apiKey: string): string {
     'include-path-regex = "^/admin/"',
     `headers = { Authorization = ${JSON.stringify(`Bearer ${TEST_OPERATOR.token}`)} }`,
     '',
+    '[[operations]]',
+    'include-operation-id-regex = "^(getSchedule|pauseSchedule|resumeSchedule|triggerSchedule)$"',
+    `parameters = { id = ${JSON.stringify(schedules.kept)} }`,
+    '',
+    '[[operations]]',
+    'include-operation-id = "deleteSchedule"',
+    `parameters = { id = ${JSON.stringify(schedules.deleted)} }`,
+    '',
   ].join('\n');
+}
+
+/** Uploads a small day of tickets and schedules it twice, through the API as any client would. */
+async function createFuzzSchedules(apiUrl: string, apiKey: string): Promise<FuzzSchedules> {
+  const authorization = `Bearer ${apiKey}`;
+  const form = new FormData();
+  form.set('type', 'tickets.digest');
+  form.set('file', new Blob([ticketsJsonl(ticketsOfDay({ day: '2026-12-02', count: 20, seed: 7 }))]), 'tickets.jsonl');
+  const upload = await fetch(`${apiUrl}/jobs`, { method: 'POST', headers: { authorization, 'idempotency-key': `fuzz-schedules-${SEED}` }, body: form });
+  const { jobId } = (await upload.json()) as { jobId: string };
+  assert.ok([200, 202].includes(upload.status), `the schedules' input upload answered ${upload.status}`);
+  const schedules = { kept: `fuzz-kept-${Date.now()}`, deleted: `fuzz-deleted-${Date.now()}` };
+  for (const scheduleId of Object.values(schedules)) {
+    const body = { scheduleId, type: 'tickets.digest', cron: '0 6 * * *', input: { jobId } };
+    const created = await fetch(`${apiUrl}/schedules`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal(created.status, 201, `POST /schedules for ${scheduleId}: ${await created.text()}`);
+  }
+  return schedules;
 }
 
 function run(
@@ -95,7 +133,8 @@ describe('the API under Schemathesis, an outside client reading /openapi.json', 
       await rm(reportDir, { recursive: true, force: true });
       await mkdir(reportDir, { recursive: true });
       const configFile = join(reportDir, 'schemathesis.toml');
-      await writeFile(configFile, configToml(testTenant('demo').apiKey));
+      const apiKey = testTenant('demo').apiKey;
+      await writeFile(configFile, configToml(apiKey, await createFuzzSchedules(apiUrl, apiKey)));
 
       const { code, output, timedOut } = await run(
         schemathesis,

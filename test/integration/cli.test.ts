@@ -1,43 +1,14 @@
 import assert from '../support/assert';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, test } from '@jest/globals';
-import { apiUrl, demo, getJob, ledgerEntries } from '../support/api-client';
+import { getJob, ledgerEntries } from '../support/api-client';
+import { slowlane } from '../support/cli';
 import type { JobProgress } from '../../common/job';
 import { renderLongDocument } from '../../local/samples/long-document';
 import { sampleWith } from '../support/samples';
-
-const REPO_ROOT = join(__dirname, '..', '..');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `npx slowlane …` from the repository, as a user would type it. */
-function slowlane(args: string[], timeoutMs = 120_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['--no-install', 'slowlane', ...args, '--api', apiUrl(), '--key', demo.apiKey], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 interface Outcome {
   file: string;
@@ -101,18 +72,20 @@ describe('the client CLI: npx slowlane', () => {
   test('when a long PDF is submitted with --type document --wait, then its progress is printed as it advances and the job completes', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'slowlane-cli-')), 'report.pdf');
     await writeFile(file, await renderLongDocument(12));
-    const run = await slowlane(['submit', file, '--type', 'document', '--wait', '--json'], 240_000);
+    const run = await slowlane(['submit', file, '--type', 'document', '--wait', '--json'], { timeoutMs: 240_000 });
     assert.equal(run.code, 0, run.stderr);
     const [outcome] = JSON.parse(run.stdout) as Array<Outcome & { progress?: JobProgress }>;
     assert.match(outcome?.jobId ?? '', /^document:demo:/);
     assert.equal(outcome?.status, 'completed', run.stderr);
-    const chunks = outcome?.progress?.chunksTotal ?? 0;
+    const chunks = outcome?.progress?.total ?? 0;
     assert.ok(chunks > 0, JSON.stringify(outcome));
-    assert.equal(outcome?.progress?.chunksDone, chunks);
+    assert.equal(outcome?.progress?.done, chunks);
     // The last progress line the CLI printed is the finished one, with the tokens and cost of every call.
     const lines = run.stderr.split('\n').filter((line) => line.startsWith(`${outcome?.jobId}: 12 pages read`));
-    const tokens = (outcome?.progress?.usage.inputTokens ?? 0) + (outcome?.progress?.usage.outputTokens ?? 0);
-    assert.equal(lines.at(-1), `${outcome?.jobId}: 12 pages read · ${chunks}/${chunks} chunks · ${tokens.toLocaleString('en-US')} tokens · $${outcome?.progress?.usage.costUsd.toFixed(4)}`, run.stderr);
+    const usage = outcome?.progress?.usage;
+    assert.ok(usage && usage.calls > 0, JSON.stringify(outcome));
+    const tokens = usage.inputTokens + usage.outputTokens;
+    assert.equal(lines.at(-1), `${outcome?.jobId}: 12 pages read · ${chunks}/${chunks} chunks · ${tokens.toLocaleString('en-US')} tokens · $${usage.costUsd.toFixed(4)}`, run.stderr);
   }, 300_000);
 
   test('when status is asked for a job, then it prints it; an unknown job exits 1 with the API error', async () => {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { submitSamples } from '../../local/stack/demo';
 import type { JobProgress } from '../../common/job';
+import { DEMO_SCHEDULE_ID, submitDigestDemo } from '../../local/stack/demo-digest';
+import { schedulesApi } from '../support/tickets';
 import { apiUrl, demo, ledgerEntries, waitForJob } from '../support/api-client';
 
 /** What `npm start` does once the stack is up: the project's samples through the public API. */
@@ -28,7 +30,7 @@ describe('npm start\'s sample invoices and long document', () => {
     const finished = await waitForJob(document.jobId, ['completed', 'failed', 'dead_letter'], 180_000);
     assert.equal(finished.status, 'completed', JSON.stringify(finished));
     const progress = finished.progress as JobProgress;
-    assert.deepEqual([progress.pagesRead, progress.chunksDone], [6, progress.chunksTotal]);
+    assert.deepEqual([progress.pagesRead, progress.done], [6, progress.total]);
     for (const job of first.filter((j) => j !== document)) assert.equal(job.status, job.expected, `${job.fileName} (${job.jobId})`);
     const expected = new Set(first.map((job) => job.expected));
     for (const outcome of ['posted', 'awaiting_review', 'rejected']) assert.ok(expected.has(outcome), `a sample that ends ${outcome}`);
@@ -44,5 +46,21 @@ describe('npm start\'s sample invoices and long document', () => {
     for (const job of first.filter((j) => j.expected === 'posted')) {
       assert.equal((await ledgerEntries(job.jobId)).length, 1, `${job.fileName} posted exactly once`);
     }
+  });
+
+  test('when the digest demo runs, then its day of tickets is digested, its schedule exists, and a second run finds both again', async () => {
+    const lines: string[] = [];
+    const options = { apiUrl: apiUrl(), apiKey: demo.apiKey, samplesDir, report: (line: string) => lines.push(line) };
+    const first = await submitDigestDemo(options);
+    assert.equal(first.status, 'completed', lines.join('\n'));
+    assert.match(first.narrative ?? '', /^3000 tickets arrived/);
+    assert.equal(first.scheduleId, DEMO_SCHEDULE_ID);
+    const schedule = await schedulesApi<{ input: { jobId: string }; cron: string }>('GET', `/schedules/${DEMO_SCHEDULE_ID}`);
+    assert.equal(schedule.status, 200);
+    assert.deepEqual(schedule.body.input, { jobId: first.jobId });
+    const again = await submitDigestDemo(options);
+    assert.equal(again.jobId, first.jobId);
+    assert.ok(lines.some((line) => line.includes('(already known)')));
+    await schedulesApi('DELETE', `/schedules/${DEMO_SCHEDULE_ID}`);
   });
 });

@@ -34,7 +34,7 @@ describe('a document job through the real stack (API, Temporal, S3, simulator wi
     // GET /jobs/:id shows the progress the workflow published last, usage and all.
     const progress = done.progress as JobProgress | undefined;
     assert.deepEqual(schemaProblems('JobProgress', progress), []);
-    assert.deepEqual([progress?.pagesRead, progress?.chunksDone, progress?.chunksTotal, progress?.chunksFailed], [12, result.chunks, result.chunks, 0]);
+    assert.deepEqual([progress?.pagesRead, progress?.done, progress?.total, progress?.failed], [12, result.chunks, result.chunks, 0]);
     assert.deepEqual(progress, state.progress);
     assert.deepEqual(progress?.usage, state.usage);
     // Each chunk: one embeddings call and one summary call; then the reduce.

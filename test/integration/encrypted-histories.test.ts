@@ -6,7 +6,7 @@ import type { Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { EncryptionCodec, isEncrypted } from '../../lib/payload-codec/encryption-codec';
 import { keyProviderFor } from '../../lib/payload-codec/data-converter';
-import { submit, waitForJob } from '../support/api-client';
+import { apiUrl, demo, submit, waitForJob } from '../support/api-client';
 import { sampleWith } from '../support/samples';
 import { testCodecSettings } from '../support/test-codec';
 import { testEnv } from '../support/test-env';
@@ -71,5 +71,16 @@ describe('payloads are ciphertext on the Temporal server', () => {
     } finally {
       await connection.close();
     }
+
+    // The API lists the job with its name read through the codec (visibility answers with the memo as stored).
+    let listed: { jobId: string; fileName?: string } | undefined;
+    for (let attempt = 0; attempt < 40 && !listed; attempt++) {
+      const response = await fetch(`${apiUrl()}/jobs?status=posted&pageSize=100`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
+      assert.equal(response.status, 200, await response.clone().text());
+      const page = (await response.json()) as { jobs: Array<{ jobId: string; fileName?: string }> };
+      listed = page.jobs.find((job) => job.jobId === jobId);
+      if (!listed) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.equal(listed?.fileName, fileName, 'GET /jobs shows the file name decoded');
   });
 });

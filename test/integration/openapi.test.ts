@@ -10,6 +10,7 @@ import { openApiDocument } from '../../api/openapi/document';
 import { acme, apiUrl, demo, submit, waitForJob } from '../support/api-client';
 import { routeOf } from '../support/openapi-conformance';
 import { sampleWith } from '../support/samples';
+import { submitTickets, ticketsDay } from '../support/tickets';
 import { TEST_OPERATOR } from '../support/test-credentials';
 
 const execFileAsync = promisify(execFile);
@@ -160,6 +161,33 @@ describe('the OpenAPI document', () => {
     const dryRun = await call('POST', `/admin/jobs/${encodeURIComponent(parkedJob)}/replay?dryRun=true`, { key: ADMIN_KEY });
     assert.equal(dryRun.status, 200);
     await call('POST', `/admin${done}/replay`, json({}));
+
+    // Schedules, on the upload of a finished digest.
+    const digestJob = (await submitTickets(ticketsDay(40, 21).bytes)).body.jobId as string;
+    await waitForJob(digestJob, ['completed'], 120_000);
+    const scheduleId = `openapi-${randomUUID().slice(0, 8)}`;
+    const schedule = `/schedules/${scheduleId}`;
+    const scheduleRequest = { scheduleId, type: 'tickets.digest', every: '1d', input: { jobId: digestJob } };
+    const createdSchedule = await call('POST', '/schedules', { key: demo.apiKey, ...json(scheduleRequest) });
+    assert.equal(createdSchedule.status, 201);
+    await call('POST', '/schedules', { key: demo.apiKey, ...json(scheduleRequest) });
+    await call('POST', '/schedules', { key: demo.apiKey, ...json({ ...scheduleRequest, scheduleId: 'bad-cron', every: undefined, cron: 'at six' }) });
+    await call('POST', '/schedules', json(scheduleRequest));
+    await call('GET', '/schedules', { key: demo.apiKey });
+    await call('GET', '/schedules');
+    for (const action of ['pause', 'resume', 'trigger']) {
+      await call('POST', `${schedule}/${action}`, { key: demo.apiKey });
+      await call('POST', `${schedule}/${action}`, { key: acme.apiKey });
+      await call('POST', `${schedule}/${action}`);
+    }
+    await call('POST', `${schedule}/pause`, { key: demo.apiKey, ...json({ note: 7 }) });
+    await call('GET', schedule, { key: demo.apiKey });
+    await call('GET', schedule, { key: acme.apiKey });
+    await call('GET', schedule);
+    await call('DELETE', schedule, { key: acme.apiKey });
+    await call('DELETE', schedule);
+    const deleted = await call('DELETE', schedule, { key: demo.apiKey });
+    assert.equal(deleted.status, 204);
 
     await call('GET', '/healthz');
     await call('GET', '/readyz');

@@ -3,23 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, test } from '@jest/globals';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import { acme, apiUrl, cancelJob, demo, review, submitJson, waitForJob } from '../support/api-client';
+import { greyOrder, safeOrder } from '../support/orders';
 import { testEnv } from '../support/test-env';
-
-/** A returning customer whose checks all pass: the simulator scores it 0 (approve). */
-function safeOrder(id: string): OrderScoreInput {
-  return {
-    order: { id, totalAmount: 80, currency: 'EUR', itemCount: 1 },
-    customer: { id: `cus-${id}`, accountAgeDays: 900, previousOrders: 20, previousChargebacks: 0 },
-    payment: { method: 'card', billingCountry: 'DE', cardCountry: 'DE', cvvMatch: true, avsMatch: true },
-    shipping: { country: 'DE', expedited: false },
-  };
-}
-
-/** A week-old account shipping abroad: 0.05 + 0.25 + 0.2 = 0.5, the grey zone. */
-function greyOrder(id: string): OrderScoreInput {
-  const order = safeOrder(id);
-  return { ...order, customer: { ...order.customer, accountAgeDays: 7, previousOrders: 0 }, shipping: { country: 'FR', expedited: false } };
-}
 
 describe('order.score end to end on the real stack', () => {
   test('when a low-risk order is submitted as JSON, then the model approves it with one call, and the same key returns the same job', async () => {
@@ -45,10 +30,11 @@ describe('order.score end to end on the real stack', () => {
     assert.equal(changed.body.error?.code, 'idempotency_key_reused');
 
     const listed = await fetch(`${apiUrl()}/jobs?type=order.score&status=completed`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
-    const list = (await listed.json()) as { jobs: Array<{ jobId: string; type?: string }> };
+    const list = (await listed.json()) as { jobs: Array<{ jobId: string; type?: string; name?: string }> };
     const found = list.jobs.find((job) => job.jobId === jobId);
     assert.ok(found, 'the completed job is listed under its type');
     assert.equal(found.type, 'order.score');
+    assert.equal(found.name, order.order.id, 'named by its order, as the type says (namedBy)');
     assert.ok(list.jobs.every((job) => job.type === 'order.score'));
   });
 

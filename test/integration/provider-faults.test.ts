@@ -91,7 +91,8 @@ describe('provider faults through the whole stack', () => {
     assert.equal(waiting.status, 'awaiting_review');
     assert.ok(waiting.rawModelOutput, 'the reviewer sees what the model wrote');
     assert.ok((waiting.validationErrors ?? []).length > 0);
-    assert.equal((await callStatuses(marker, 'record_invoice')).length, 3, 'asked MAX_EXTRACTION_TRIES times');
+    // MAX_EXTRACTION_TRIES (3) tries, each a first call and one repair call (MODEL_REPAIR_TRIES = 1).
+    assert.equal((await callStatuses(marker, 'record_invoice')).length, 6, 'asked 3 times, each repaired once');
     assert.equal((await ledgerEntries(body.jobId as string)).length, 0);
   });
 

@@ -92,8 +92,8 @@ describe('a worker killed in the middle of a document fan-out', () => {
     let childIds: string[] = [];
     for (let i = 0; i < 600 && !running; i++) {
       const progress = (await handle.describe()).memo?.progress as JobProgress | undefined;
-      if (progress && progress.chunksDone >= CHUNKS_PER_GROUP) {
-        childIds = Array.from({ length: Math.ceil(progress.chunksTotal / CHUNKS_PER_GROUP) }, (_, group) => `${handle.workflowId}:chunks:0:${group}`);
+      if (progress && progress.done >= CHUNKS_PER_GROUP) {
+        childIds = Array.from({ length: Math.ceil(progress.total / CHUNKS_PER_GROUP) }, (_, group) => `${handle.workflowId}:chunks:0:${group}`);
         running = (await chunksInFlight(client, childIds)).length > 0;
       }
       if (!running) await pause(100);
@@ -104,7 +104,7 @@ describe('a worker killed in the middle of a document fan-out', () => {
     // Read after the kill: with no worker nothing starts or finishes, and the server keeps a started activity as
     // started until its heartbeat timeout (15 s), so this is exactly what the dead worker had in flight.
     const inFlight = await chunksInFlight(client, childIds);
-    const doneBefore = ((await handle.describe()).memo?.progress as JobProgress | undefined)?.chunksDone ?? 0;
+    const doneBefore = ((await handle.describe()).memo?.progress as JobProgress | undefined)?.done ?? 0;
     assert.ok(inFlight.length > 0);
 
     await harness.startWorker();
@@ -118,6 +118,6 @@ describe('a worker killed in the middle of a document fan-out', () => {
     assert.deepEqual(attempts.map((run) => run.index).sort((a, b) => a - b), Array.from({ length: chunks }, (_, index) => index));
     const rerun = attempts.filter((run) => run.attempt > 1).map((run) => run.index).sort((a, b) => a - b);
     assert.deepEqual(rerun, inFlight, 'the chunks rerun are exactly those in flight when the worker died');
-    assert.equal(state.progress?.chunksDone, chunks);
+    assert.equal(state.progress?.done, chunks);
   }, 300_000);
 });

@@ -92,6 +92,12 @@ export interface FakeActivitiesOptions {
   ledgerFailures?: Error[];
 }
 
+function notAnInvoiceStep(name: string) {
+  return async (): Promise<never> => {
+    throw new Error(`the invoice workflow called ${name}`);
+  };
+}
+
 /** Typed against the real activities, with a record of every call the workflow made. */
 export function fakeActivities(options: FakeActivitiesOptions = {}) {
   const calls = { extractText: 0, classifyDocument: 0, extractInvoiceFields: 0, postInvoiceToLedger: 0, scoreOrder: 0, cancelled: 0 };
@@ -145,6 +151,10 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
     },
     // The real check: it is pure, and the workflow's handling of its answer is what the tests exercise.
     validateReviewFields,
+    // The invoice workflow never runs these; a call would be a bug the test should see.
+    prepareTicketBatches: notAnInvoiceStep('prepareTicketBatches'),
+    summariseTicketBatch: notAnInvoiceStep('summariseTicketBatch'),
+    writeTicketDigest: notAnInvoiceStep('writeTicketDigest'),
   };
   return { activities, calls, posted, webhooks };
 }

@@ -94,7 +94,12 @@ describe('loadConfig', () => {
       GATEWAY_RPM: '50',
     });
     assert.deepEqual(config.anthropic.prices['claude-haiku-4-5'], { inputPerMTok: 0.5, outputPerMTok: 2 });
-    assert.deepEqual(config.anthropic.prices['claude-sonnet-4-6'], { inputPerMTok: 3, outputPerMTok: 15 });
+    assert.deepEqual(config.anthropic.prices['claude-sonnet-4-6'], {
+      inputPerMTok: 3,
+      outputPerMTok: 15,
+      cacheWritePerMTok: 3.75,
+      cacheReadPerMTok: 0.3,
+    });
     assert.deepEqual(config.gateway.pools['claude-opus-4-6'], {
       inputTokensPerMinute: 10,
       outputTokensPerMinute: 20,

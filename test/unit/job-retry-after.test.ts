@@ -34,10 +34,10 @@ describe('GET /jobs/:id Retry-After by status', () => {
     awaiting_review: '60',
     dead_letter: '60',
     posted: null,
+    completed: null,
     rejected: null,
     review_expired: null,
     failed: null,
-    completed: null,
     cancelled: null,
   };
 

@@ -93,7 +93,7 @@ describe('buildAssistantMessage', () => {
       toolUseId: 'toolu_1',
       model: 'sim-model',
       answer,
-      inputTokens: 33,
+      input: { inputTokens: 33, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
       maxTokens,
     });
 
@@ -125,13 +125,13 @@ describe('buildAssistantMessage', () => {
       toolUseId: 't',
       model: 'x',
       answer: text,
-      inputTokens: 1,
+      input: { inputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
       maxTokens: 500,
     });
     assert.equal(message.stop_reason, 'end_turn');
     assert.match(
       message.content[0]?.type === 'text' ? message.content[0].text : '',
-      /only knows the tools classify_document, record_invoice/,
+      /only knows the tools classify_document, record_invoice\b.*\bsummarise_tickets, write_digest_narrative\b/,
     );
     assert.equal(message.usage.output_tokens, outputTokensOf(text));
   });

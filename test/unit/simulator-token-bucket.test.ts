@@ -156,9 +156,10 @@ describe('rate-limit headers (FACTS.md §2.1)', () => {
     assert.equal(headers['anthropic-ratelimit-input-tokens-limit'], '40000');
     assert.equal(headers['anthropic-ratelimit-input-tokens-remaining'], '38950');
     assert.equal(headers['anthropic-ratelimit-output-tokens-remaining'], '7840');
-    // The combined group is input + output, its remaining rounded to the nearest thousand, its reset the later one.
-    assert.equal(headers['anthropic-ratelimit-tokens-limit'], '48000');
-    assert.equal(headers['anthropic-ratelimit-tokens-remaining'], '47000');
+    // The tokens-* set repeats the most restrictive token bucket (input: 97.4 % left against output's 98 %),
+    // its remaining rounded to the nearest thousand.
+    assert.equal(headers['anthropic-ratelimit-tokens-limit'], '40000');
+    assert.equal(headers['anthropic-ratelimit-tokens-remaining'], '39000');
     assert.equal(headers['anthropic-ratelimit-tokens-reset'], headers['anthropic-ratelimit-input-tokens-reset']);
     assert.equal(headers['anthropic-ratelimit-input-tokens-reset'], '2024-01-01T00:00:02Z');
   });

@@ -11,7 +11,7 @@ import { readSse, type SseEvent } from '../support/sse';
 const jobId = 'document:demo:sse-progress';
 const at = new Date(0).toISOString();
 const usage = (calls: number) => ({ inputTokens: 100 * calls, outputTokens: 10 * calls, costUsd: calls / 1000, calls });
-const progress = (seq: number, chunksDone: number): JobProgress => ({ seq, pagesRead: 30, chunksDone, chunksTotal: 10, chunksFailed: 0, usage: usage(2 * chunksDone) });
+const progress = (seq: number, done: number): JobProgress => ({ seq, unit: 'chunks', pagesRead: 30, done, total: 10, failed: 0, usage: usage(2 * done) });
 const status = (seq: number, status: JobEvent['status'], step?: JobEvent['step']): JobEvent => ({ seq, status, ...(step ? { step } : {}), at });
 
 const EVENTS = [status(1, 'queued'), status(2, 'processing', 'readDocumentPages'), status(3, 'processing', 'processDocumentChunk')];
@@ -62,7 +62,7 @@ describe('GET /jobs/:id/events of a fan-out: progress events in the status event
   const summary = (events: SseEvent[]) =>
     events.map((event) => {
       const data = JSON.parse(event.data) as { status?: string; progress?: JobProgress };
-      return `${event.id ?? '-'} ${event.event} ${event.event === 'progress' ? `${data.progress?.chunksDone}/${data.progress?.chunksTotal}` : data.status}`;
+      return `${event.id ?? '-'} ${event.event} ${event.event === 'progress' ? `${data.progress?.done}/${data.progress?.total}` : data.status}`;
     });
 
   test('when a client follows the job from the start, then each status and each progress seen comes once, in seq order, superseded progress skipped', async () => {

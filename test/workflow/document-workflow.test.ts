@@ -102,8 +102,8 @@ describe('documentWorkflow with mocked activities', () => {
       title: 'A fake document',
     });
     assert.deepEqual(
-      { pagesRead: state.progress?.pagesRead, chunksDone: state.progress?.chunksDone, chunksTotal: state.progress?.chunksTotal },
-      { pagesRead: 30, chunksDone: 10, chunksTotal: 10 },
+      { pagesRead: state.progress?.pagesRead, done: state.progress?.done, total: state.progress?.total },
+      { pagesRead: 30, done: 10, total: 10 },
     );
     // The last progress carries the whole usage, and its seq continues the status events' numbering.
     assert.deepEqual(state.progress?.usage, state.usage);
@@ -149,8 +149,8 @@ describe('documentWorkflow with mocked activities', () => {
       assert.equal(parked.step, 'processDocumentChunk');
       assert.equal(parked.error?.type, 'ModelRequestInvalidError');
       assert.match(parked.error?.message ?? '', /^chunk 5 \(pages 16–18\): provider answered 400/);
-      assert.equal(parked.progress?.chunksDone, 8);
-      assert.equal(parked.progress?.chunksFailed, 1);
+      assert.equal(parked.progress?.done, 8);
+      assert.equal(parked.progress?.failed, 1);
       await handle.executeUpdate(retryUpdate, { args: [{ operator: 'olga' }] });
       return (await handle.result()) as DocumentJobState;
     });
@@ -158,7 +158,7 @@ describe('documentWorkflow with mocked activities', () => {
     assert.equal(state.deadLetter?.retries, 1);
     assert.equal(fake.chunkRuns.get(5), 2);
     for (const [index, runs] of fake.chunkRuns) if (index !== 5) assert.equal(runs, 1, `chunk ${index} ran ${runs} times`);
-    assert.equal(state.progress?.chunksDone, 9);
+    assert.equal(state.progress?.done, 9);
   });
 
   test('when several chunks fail, then the dead letter names them with their pages', async () => {
@@ -194,7 +194,7 @@ describe('documentWorkflow with mocked activities', () => {
     };
     const state = await withWorker(fake.activities, async (start) => {
       const handle = await start();
-      await waitForState(handle, (s) => (s.progress?.chunksDone ?? 0) >= 4 || [...fake.chunkRuns.keys()].some((index) => index >= 4));
+      await waitForState(handle, (s) => (s.progress?.done ?? 0) >= 4 || [...fake.chunkRuns.keys()].some((index) => index >= 4));
       await handle.cancel();
       return (await handle.result()) as DocumentJobState;
     });

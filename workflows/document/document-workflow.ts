@@ -32,7 +32,7 @@ const NAMED_FAILURES = 5;
 export async function documentWorkflow(input: DocumentJobInput): Promise<DocumentJobState> {
   const job = new JobRun(input, documentJobType);
   const state = job.state as DocumentJobState;
-  const counts = { pagesRead: 0, chunksDone: 0, chunksTotal: 0, chunksFailed: 0 };
+  const counts = { unit: 'chunks', pagesRead: 0, done: 0, total: 0, failed: 0 };
   const context = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority };
 
   const addUsage = (usage: Usage): void => job.tracker.addUsage(usage);
@@ -68,7 +68,7 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
             ],
           });
           addUsage(result.usage);
-          counts.chunksDone += result.done.length;
+          counts.done += result.done.length;
           failures.push(...result.failed);
         } catch (error) {
           // A cancelled job cancels its children; that is the job ending, not chunks failing.
@@ -77,7 +77,7 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
           const failure = summarizeFailure(error);
           failures.push(...group.map((index) => ({ index, type: failure.type, message: failure.message, retryable: true })));
         }
-        counts.chunksFailed = failures.length;
+        counts.failed = failures.length;
         publishProgress();
       }
     });
@@ -94,7 +94,7 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
     );
     const chunks = read.spans.length;
     counts.pagesRead = read.pages;
-    counts.chunksTotal = chunks;
+    counts.total = chunks;
     publishProgress();
 
     let pending = read.spans.map((_, index) => index);
@@ -104,7 +104,7 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
       if (failures.length === 0) break;
       await job.park(deadLetterFor(failures, read.spans));
       pending = failures.map((failure) => failure.index);
-      counts.chunksFailed = 0;
+      counts.failed = 0;
     }
 
     const chunksInput = { ...context, prefix: read.prefix, chunks, pages: read.pages };

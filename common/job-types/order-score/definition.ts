@@ -17,6 +17,7 @@ export const orderScoreJobType = defineJobType({
   reviewer: {
     title: 'Order score',
     showsDocument: false,
+    namedBy: 'order.id',
     sections: [
       {
         heading: 'Model',

@@ -1,0 +1,71 @@
+import type { Usage } from '../common/job';
+import type { ValidationResult } from '../common/validation';
+import type { RepairRequest, ToolCallResult } from '../gateway/model-call';
+import { usageOfCall } from './usage';
+
+/** The validator's errors the model is shown: the first few, each short, so a wild answer cannot bloat the prompt. */
+const MAX_ERRORS_SHOWN = 8;
+const MAX_ERROR_CHARACTERS = 200;
+
+export interface RepairedAnswer<T> {
+  /** The last answer the model gave, valid or not. */
+  call: ToolCallResult;
+  checked: ValidationResult<T>;
+  /** Every call of the loop, summed: each one was billed. */
+  usage: Usage;
+  /** Repair calls answered (0 when the first answer was valid). */
+  repairs: number;
+  /** Why the loop stopped early: a repair call that failed. */
+  repairError?: unknown;
+}
+
+/** The validator's errors, briefly: at most eight, each cut to 200 characters, and how many more there were. */
+export function briefErrors(errors: readonly string[]): string[] {
+  const shown = errors
+    .slice(0, MAX_ERRORS_SHOWN)
+    .map((error) => (error.length > MAX_ERROR_CHARACTERS ? `${error.slice(0, MAX_ERROR_CHARACTERS - 1)}…` : error));
+  return errors.length > MAX_ERRORS_SHOWN ? [...shown, `(${errors.length - MAX_ERRORS_SHOWN} more errors)`] : shown;
+}
+
+function addUsage(total: Usage, call: ToolCallResult): Usage {
+  const next = usageOfCall(call.usage);
+  return {
+    inputTokens: total.inputTokens + next.inputTokens,
+    outputTokens: total.outputTokens + next.outputTokens,
+    cacheCreationInputTokens: (total.cacheCreationInputTokens ?? 0) + (next.cacheCreationInputTokens ?? 0),
+    cacheReadInputTokens: (total.cacheReadInputTokens ?? 0) + (next.cacheReadInputTokens ?? 0),
+    costUsd: total.costUsd + next.costUsd,
+    calls: total.calls + next.calls,
+  };
+}
+
+/**
+ * Asks the model, checks its answer and, while it fails the schema and tries remain, asks again showing it its
+ * own answer and the validator's errors. Inside one activity, so workflows issue the same commands as before
+ * and recorded histories replay unchanged. A repair call that fails (budget, provider) ends the loop with the
+ * last answer: the caller treats it as it treated an invalid answer before the loop existed.
+ */
+export async function answerWithRepairs<T>(input: {
+  ask: (repair: RepairRequest | undefined, moreCallsFollow: boolean) => Promise<ToolCallResult>;
+  validate: (toolInput: unknown) => ValidationResult<T>;
+  repairTries: number;
+}): Promise<RepairedAnswer<T>> {
+  let call = await input.ask(undefined, false);
+  let usage = usageOfCall(call.usage);
+  let checked = input.validate(call.toolInput);
+  let repairs = 0;
+  let repairError: unknown;
+  while (!checked.ok && repairs < input.repairTries) {
+    const repair: RepairRequest = { previousInput: call.toolInput, errors: briefErrors(checked.errors) };
+    try {
+      call = await input.ask(repair, repairs + 1 < input.repairTries);
+    } catch (error) {
+      repairError = error;
+      break;
+    }
+    repairs += 1;
+    usage = addUsage(usage, call);
+    checked = input.validate(call.toolInput);
+  }
+  return { call, checked, usage, repairs, ...(repairError !== undefined ? { repairError } : {}) };
+}

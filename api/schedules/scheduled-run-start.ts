@@ -1,0 +1,55 @@
+import type { SearchAttributePair } from '@temporalio/common';
+import type { DocumentRef, JobStart } from '../../common/job';
+import type { JobTypeDefinition } from '../../common/job-types/job-type';
+import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
+import { type Priority, taskQueueFor } from '../../common/task-queues';
+import type { JobsDeps } from '../jobs/jobs-deps';
+
+export interface ScheduledRunInput {
+  tenantId: string;
+  priority: Priority;
+  document: DocumentRef;
+  callbackUrl?: string;
+  scheduleId: string;
+}
+
+/**
+ * What a schedule's action starts: the type's workflow with the same input, memo and search attributes as a job
+ * `POST /jobs` starts, so a scheduled run is an ordinary job. What only exists per run is left out: the job id
+ * (Temporal makes it from the action's id and the scheduled time) and the submission time (the run's start time).
+ */
+export function scheduledRunStart(config: JobsDeps['config'], jobType: JobTypeDefinition, input: ScheduledRunInput) {
+  const args: Omit<JobStart, 'jobId' | 'submittedAt'> & { document: DocumentRef; scheduleId: string } = {
+    tenantId: input.tenantId,
+    priority: input.priority,
+    confidenceThreshold: config.jobs.confidenceThreshold,
+    reviewTimeoutMs: config.jobs.reviewTimeoutMs,
+    maxExtractionTries: config.jobs.maxExtractionTries,
+    deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
+    ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
+    document: input.document,
+    scheduleId: input.scheduleId,
+  };
+  const typedSearchAttributes: SearchAttributePair[] = [
+    { key: TenantIdKey, value: input.tenantId },
+    { key: JobTypeKey, value: jobType.name },
+    { key: JobStatusKey, value: 'queued' },
+    { key: PriorityKey, value: input.priority },
+    { key: NeedsReviewKey, value: false },
+  ];
+  return {
+    workflowType: jobType.workflowType,
+    taskQueue: taskQueueFor(input.priority, config.temporal.taskQueuePrefix),
+    args: [args],
+    memo: {
+      inputSha256: input.document.sha256,
+      fileName: input.document.fileName,
+      priority: input.priority,
+      tenantId: input.tenantId,
+      sizeBytes: input.document.sizeBytes,
+      scheduleId: input.scheduleId,
+    },
+    typedSearchAttributes,
+    staticSummary: `${jobType.name} of ${input.document.fileName} · ${input.tenantId} · ${input.priority} · schedule ${input.scheduleId}`,
+  };
+}

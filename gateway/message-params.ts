@@ -1,0 +1,68 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ToolCallRequest } from './model-call';
+
+/** Marks the end of a prefix the provider may cache for 5 minutes (Messages API `cache_control`). */
+const CACHE_BREAKPOINT = { type: 'ephemeral' } as const;
+/** The id of the repeated answer in a repair turn: any id will do, it only pairs the tool_use with its result. */
+const REPAIR_TOOL_USE_ID = 'toolu_repair';
+
+export interface MessageParams {
+  system: Anthropic.TextBlockParam[];
+  messages: Anthropic.MessageParam[];
+  tools: Anthropic.Tool[];
+}
+
+/**
+ * The request as the provider reads it, in its cache order: tools, system, then messages. The system block carries
+ * a cache breakpoint, which caches the tool schema with it (the prefix runs tools → system); the document carries
+ * one when the caller expects more calls on it. A repair repeats the model's answer as its tool call and returns
+ * the validator's errors as that call's error result, so the document prefix stays the same as the first call's.
+ */
+export function messageParams(request: ToolCallRequest): MessageParams {
+  const tools: Anthropic.Tool[] = [
+    {
+      name: request.tool.name,
+      description: request.tool.description,
+      input_schema: request.tool.inputSchema as Anthropic.Tool.InputSchema,
+    },
+  ];
+  const system: Anthropic.TextBlockParam[] = [{ type: 'text', text: request.system, cache_control: CACHE_BREAKPOINT }];
+  const document: Anthropic.TextBlockParam = {
+    type: 'text',
+    text: `<document>\n${request.documentText}\n</document>`,
+    ...(request.cacheDocument ? { cache_control: CACHE_BREAKPOINT } : {}),
+  };
+  const ask: Anthropic.MessageParam = { role: 'user', content: [document, { type: 'text', text: request.instruction }] };
+  const repair = request.repair;
+  if (!repair) return { system, messages: [ask], tools };
+  const feedback = `Your ${request.tool.name} input did not match its schema:\n${repair.errors.map((error) => `- ${error}`).join('\n')}\nCall ${request.tool.name} again with the whole input corrected.`;
+  if (!isObject(repair.previousInput)) {
+    const noCall: Anthropic.MessageParam = { role: 'user', content: [document, { type: 'text', text: `${request.instruction}\n\n${feedback}` }] };
+    return { system, messages: [noCall], tools };
+  }
+  return {
+    system,
+    tools,
+    messages: [
+      ask,
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: REPAIR_TOOL_USE_ID, name: request.tool.name, input: repair.previousInput }],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: REPAIR_TOOL_USE_ID, is_error: true, content: feedback }],
+      },
+    ],
+  };
+}
+
+/** The characters of what the provider tokenizes: system prompt, message text and the tools as sent (JSON). */
+export function promptCharactersOf(params: MessageParams): number {
+  const system = params.system.reduce((sum, block) => sum + block.text.length, 0);
+  return system + JSON.stringify(params.messages).length + JSON.stringify(params.tools).length;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

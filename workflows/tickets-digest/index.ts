@@ -1,0 +1,1 @@
+export { ticketsDigestWorkflow } from './tickets-digest-workflow';
