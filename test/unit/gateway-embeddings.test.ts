@@ -40,7 +40,7 @@ describe('the embeddings provider behind the gateway', () => {
     assert.equal(result.vectors.length, 1);
     assert.equal(result.vectors[0]?.length, 256);
     assert.equal(result.model, 'voyage-3.5');
-    assert.deepEqual(result.usage, { inputTokens: 1000, outputTokens: 0, costUsd: (1000 * PRICE) / 1e6 });
+    assert.deepEqual(result.usage, { inputTokens: 1000, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, costUsd: (1000 * PRICE) / 1e6 });
     const call = events.find((event) => event.type === 'call');
     assert.deepEqual(call?.type === 'call' ? [call.model, call.pool, call.status, call.inputTokens] : undefined, ['voyage-3.5', 'voyage-3.5', 200, 1000]);
   });
