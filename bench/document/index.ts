@@ -2,13 +2,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { readPages } from '../../activities/extract-text';
 import { chunkPages } from '../../activities/document/chunk-pages';
 import type { DocumentJobInput, DocumentJobState } from '../../common/job-types/document/document-job';
 import { taskQueueFor } from '../../common/task-queues';
+import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../lib/config';
+import { connectBenchClient } from '../bench-stack';
 import { generateLocalSecrets, LOCAL_MODE_ENV, localSecretsEnv } from '../../local/stack/local-secrets';
 import { createObjectStore, objectKeys } from '../../lib/object-store';
 import { freeStackPorts, startStack } from '../../local/stack/stack';
@@ -54,8 +55,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
     productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
     report: () => undefined,
   });
-  const connection = await Connection.connect({ address: stack.urls.temporal });
-  const client = new Client({ connection, namespace: stack.namespace });
+  const { client, connection } = await connectBenchClient(stack);
   try {
     const productConfig = loadConfig(stack.productEnv);
     const store = createObjectStore(productConfig.s3);

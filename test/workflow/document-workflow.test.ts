@@ -14,6 +14,7 @@ import { ActivityFailureInterceptor } from '../../workers/activity-failure-inter
 import type { documentWorkflow } from '../../workflows';
 import { chunkUsage, fakeDocumentActivities, reduceUsage } from '../support/fake-document-activities';
 import { createTemporalTestEnv } from '../support/temporal-env';
+import { testDataConverter } from '../support/test-codec';
 import { quietTemporalRuntime, sharedBundle } from '../support/workflow-harness';
 
 describe('documentWorkflow with mocked activities', () => {
@@ -36,6 +37,8 @@ describe('documentWorkflow with mocked activities', () => {
       namespace: env.namespace ?? 'default',
       taskQueue,
       workflowBundle: await sharedBundle(),
+      // The client encrypts payloads like the product's; the worker reads them with the same codec.
+      dataConverter: testDataConverter(),
       activities,
       interceptors: { activity: [() => ({ inbound: new ActivityFailureInterceptor() })] },
       sinks: workerTelemetry().sinks,
