@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
+import type { JobError } from '../../common/api-contract/job-parts';
 import { JOB_WORKFLOW_TYPES } from '../../common/job-types/registry';
 import { PRIORITIES } from '../../common/task-queues';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
@@ -14,7 +15,7 @@ import { checkLedger, DEAD_WORKER_NOTICED_AFTER_MS, percentile, recoveries, reru
 import { runNaive } from './naive';
 import { printReport } from './report';
 import { parseChaosArgs, seededRandom } from './settings';
-import { keepApproving, SECRETS, submitAll } from './submit';
+import { API_KEY, keepApproving, SECRETS, submitAll } from './submit';
 
 const RESULTS_DIR = join(__dirname, '..', 'results');
 const TERMINAL = new Set(['posted', 'completed', 'rejected', 'review_expired', 'failed', 'cancelled']);
@@ -102,6 +103,17 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
     const kills = recoveries(chaos.kills, retries);
     const settled = submitted.filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? ''));
     const stuck = submitted.filter((job) => !TERMINAL.has(statuses.get(job.jobId) ?? '') && !lost.includes(job.jobId));
+    // Why each open job is where it is (a dead letter names its step and error), as a client would read it.
+    const whyStuck = new Map<string, string>();
+    for (const job of stuck) {
+      const view = (await fetch(`${stack.urls.api}/jobs/${encodeURIComponent(job.jobId)}`, {
+        headers: { authorization: `Bearer ${API_KEY}` },
+      })
+        .then((response) => response.json())
+        .catch(() => undefined)) as { step?: string; error?: JobError } | undefined;
+      const error = view?.error;
+      if (error) whyStuck.set(job.jobId, `${error.step ?? view.step ?? '?'}: ${error.type} after ${error.attempts ?? '?'} attempts: ${error.message}`);
+    }
     const billedModelCalls = Object.entries(provider.byTool)
       .filter(([tool]) => MODEL_TOOLS.has(tool))
       .reduce((sum, [, stats]) => sum + stats.ok, 0);
@@ -116,7 +128,7 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
         .filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? '') && statuses.get(job.jobId) !== job.kind.expected)
         .map((job) => `${job.jobId}: ${statuses.get(job.jobId)}`),
       lost,
-      stuck: stuck.map((job) => `${job.jobId}: ${statuses.get(job.jobId) ?? 'unknown'}`),
+      stuck: stuck.map((job) => `${job.jobId}: ${statuses.get(job.jobId) ?? 'unknown'} ${whyStuck.get(job.jobId) ?? ''}`.trim()),
       approvedInReview: approved,
       ledger: checkLedger(submitted, statuses, entries),
       finishedStepsRerun: rerunsOf(histories),

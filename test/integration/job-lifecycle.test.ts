@@ -6,6 +6,7 @@ import { acme, apiUrl, demo, getJob, ledgerEntries, review, submit, waitForJob, 
 import { startExtraApi, startExtraWorker } from '../support/extra-api';
 import { temporalClient } from '../support/operations';
 import { sampleWith } from '../support/samples';
+import { testDataConverter } from '../support/test-codec';
 
 describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', () => {
   test('when a clean invoice is submitted, then it is posted to the ledger exactly once', async () => {
@@ -98,9 +99,15 @@ describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', 
       const accepted = (history.events ?? []).filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes);
       assert.equal(accepted.length, 1, 'one decision counted');
       const payload = accepted[0]?.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.args?.payloads?.[0];
-      const recorded = JSON.parse(Buffer.from(payload?.data ?? new Uint8Array()).toString('utf8')) as { reviewer?: string };
+      assert.ok(payload);
+      // The history holds it encrypted (the payload codec); the test's codec reads it.
+      const codec = testDataConverter().payloadCodecs?.[0];
+      assert.ok(codec);
+      const [decoded] = await codec.decode([payload]);
+      const text = Buffer.from(decoded?.data ?? new Uint8Array()).toString('utf8');
+      const recorded = JSON.parse(text) as { reviewer?: string };
       assert.equal(recorded.reviewer, demo.reviewer.id);
-      assert.ok(!JSON.stringify(history).includes('somebody-else'), 'the refused claim never reached the workflow');
+      assert.ok(!text.includes('somebody-else'), 'the refused claim never reached the workflow');
     } finally {
       await client.connection.close();
     }

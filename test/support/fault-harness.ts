@@ -86,6 +86,8 @@ export class FaultHarness {
         TEMPORAL_ADDRESS: this.temporalAddress,
         TASK_QUEUE_PREFIX: this.taskQueuePrefix,
         WORKER_PRIORITIES: 'interactive',
+        // A free port each: two harness workers (or anything else on the machine) never fight over the default.
+        WORKER_METRICS_PORT: '0',
         ...extraEnv,
       },
       ready: ({ pid }) => workerIsPolling(this.temporalAddress, this.namespace, pid, this.taskQueuePrefix),

@@ -14,6 +14,7 @@ import { workerTelemetry } from '../../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
 import type { ticketsDigestWorkflow } from '../../workflows';
 import { createTemporalTestEnv } from '../support/temporal-env';
+import { testDataConverter } from '../support/test-codec';
 import { quietTemporalRuntime, sharedBundle } from '../support/workflow-harness';
 
 const usage = { inputTokens: 100, outputTokens: 10, costUsd: 0.001, calls: 1 };
@@ -85,6 +86,8 @@ describe('the tickets.digest workflow (mocked activities, every task replayed)',
       namespace: env.namespace ?? 'default',
       taskQueue,
       workflowBundle: await sharedBundle(),
+      // The test environment's client encrypts with the test codec: the worker reads with the same one.
+      dataConverter: testDataConverter(),
       activities,
       interceptors: { activity: [() => ({ inbound: new ActivityFailureInterceptor() })] },
       // The workflow reports metrics and spans through sinks; here they go to a registry nobody scrapes.
