@@ -2,7 +2,7 @@ import { log } from '@temporalio/activity';
 import type { ValidationResult } from '../common/validation';
 import type { ModelGateway, ToolSpec } from '../gateway/model-call';
 import type { ObjectStore } from '../lib/object-store';
-import type { ModelStepInput } from './contracts';
+import type { JobContext, ModelStepInput } from './contracts';
 import { withHeartbeats } from './heartbeat';
 import { answerWithRepairs, type RepairedAnswer } from './repair-loop';
 
@@ -24,25 +24,24 @@ export interface TextPrompt {
 }
 
 /**
- * Reads the job's extracted text from S3 once and asks the model for the prompt's tool, heartbeating meanwhile;
- * an answer that fails `validate` is sent back with the validator's errors (activities/repair-loop.ts).
+ * Asks the model for the prompt's tool about `documentText`, heartbeating meanwhile (a cancel aborts the call); an
+ * answer that fails `validate` is sent back with the validator's errors (activities/repair-loop.ts).
  */
-export async function callModelOnText<T>(
-  deps: ModelStepDeps,
-  input: ModelStepInput,
-  prompt: TextPrompt,
+export function askWithRepairs<T>(
+  deps: Omit<ModelStepDeps, 'store'>,
+  job: JobContext,
+  documentText: string,
+  prompt: Omit<TextPrompt, 'maxCharacters'>,
   validate: (toolInput: unknown) => ValidationResult<T>,
 ): Promise<RepairedAnswer<T>> {
-  const text = (await deps.store.getBytes(input.textKey)).toString('utf8');
-  const documentText = prompt.maxCharacters === undefined ? text : text.slice(0, prompt.maxCharacters);
-  const answer = await answerWithRepairs({
+  return answerWithRepairs({
     validate,
     repairTries: deps.repairTries,
     ask: (repair, moreCallsFollow) =>
       withHeartbeats((signal) =>
         deps.gateway.callTool({
-          jobId: input.jobId,
-          priority: input.priority,
+          jobId: job.jobId,
+          priority: job.priority,
           model: deps.model,
           system: prompt.system,
           documentText,
@@ -56,6 +55,18 @@ export async function callModelOnText<T>(
         }),
       ),
   });
+}
+
+/** Reads the job's extracted text from S3 once and asks the model about it (askWithRepairs). */
+export async function callModelOnText<T>(
+  deps: ModelStepDeps,
+  input: ModelStepInput,
+  prompt: TextPrompt,
+  validate: (toolInput: unknown) => ValidationResult<T>,
+): Promise<RepairedAnswer<T>> {
+  const text = (await deps.store.getBytes(input.textKey)).toString('utf8');
+  const documentText = prompt.maxCharacters === undefined ? text : text.slice(0, prompt.maxCharacters);
+  const answer = await askWithRepairs(deps, input, documentText, prompt, validate);
   if (answer.repairError !== undefined) {
     log.warn('a repair call failed; the last answer stands', { jobId: input.jobId, error: String(answer.repairError) });
   }

@@ -1,6 +1,7 @@
 import { upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import type { JobError, JobProgress, JobStart, JobState, JobStatus, JobStep, Usage } from '../common/job';
 import { ErrorTypeKey, JobStatusKey, JobStepKey, StatusSinceKey } from '../common/search-attributes';
+import { addUsage } from '../common/usage-sum';
 
 /**
  * The job's state as the status query, the search attributes and the event stream see it. Every status change
@@ -66,15 +67,6 @@ export class JobTracker {
   }
 
   addUsage(usage: Usage): void {
-    const total = this.state.usage;
-    this.state.usage = {
-      inputTokens: total.inputTokens + usage.inputTokens,
-      outputTokens: total.outputTokens + usage.outputTokens,
-      // Optional: activity results recorded before prompt caching was counted have neither.
-      cacheCreationInputTokens: (total.cacheCreationInputTokens ?? 0) + (usage.cacheCreationInputTokens ?? 0),
-      cacheReadInputTokens: (total.cacheReadInputTokens ?? 0) + (usage.cacheReadInputTokens ?? 0),
-      costUsd: total.costUsd + usage.costUsd,
-      calls: total.calls + usage.calls,
-    };
+    this.state.usage = addUsage(this.state.usage, usage);
   }
 }
