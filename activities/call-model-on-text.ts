@@ -3,7 +3,7 @@ import type { DocumentMedia } from '../common/model-media';
 import type { ValidationResult } from '../common/validation';
 import type { ModelGateway, ToolSpec } from '../gateway/model-call';
 import type { ObjectStore } from '../lib/object-store';
-import type { ModelStepInput } from './contracts';
+import type { JobContext, ModelStepInput } from './contracts';
 import { withHeartbeats } from './heartbeat';
 import { answerWithRepairs, type RepairedAnswer } from './repair-loop';
 
@@ -24,25 +24,31 @@ export interface TextPrompt {
   maxCharacters?: number;
 }
 
+/** What the model reads: text, or a scan's bytes (then `documentText` is empty). */
+export interface ModelDocument {
+  documentText: string;
+  documentMedia?: DocumentMedia;
+}
+
 /**
- * Reads the job's extracted text from S3 once and asks the model for the prompt's tool, heartbeating meanwhile;
- * an answer that fails `validate` is sent back with the validator's errors (activities/repair-loop.ts).
+ * Asks the model for the prompt's tool about the document, heartbeating meanwhile (a cancel aborts the call); an
+ * answer that fails `validate` is sent back with the validator's errors (activities/repair-loop.ts).
  */
-export async function callModelOnText<T>(
-  deps: ModelStepDeps,
-  input: ModelStepInput,
-  prompt: TextPrompt,
+export function askWithRepairs<T>(
+  deps: Omit<ModelStepDeps, 'store'>,
+  job: JobContext,
+  { documentText, documentMedia }: ModelDocument,
+  prompt: Omit<TextPrompt, 'maxCharacters'>,
   validate: (toolInput: unknown) => ValidationResult<T>,
 ): Promise<RepairedAnswer<T>> {
-  const { documentText, documentMedia } = await documentFor(deps.store, input, prompt.maxCharacters);
-  const answer = await answerWithRepairs({
+  return answerWithRepairs({
     validate,
     repairTries: deps.repairTries,
     ask: (repair, moreCallsFollow) =>
       withHeartbeats((signal) =>
         deps.gateway.callTool({
-          jobId: input.jobId,
-          priority: input.priority,
+          jobId: job.jobId,
+          priority: job.priority,
           model: deps.model,
           system: prompt.system,
           documentText,
@@ -57,6 +63,17 @@ export async function callModelOnText<T>(
         }),
       ),
   });
+}
+
+/** Reads the job's extracted text (or its scan) from S3 once and asks the model about it (askWithRepairs). */
+export async function callModelOnText<T>(
+  deps: ModelStepDeps,
+  input: ModelStepInput,
+  prompt: TextPrompt,
+  validate: (toolInput: unknown) => ValidationResult<T>,
+): Promise<RepairedAnswer<T>> {
+  const document = await documentFor(deps.store, input, prompt.maxCharacters);
+  const answer = await askWithRepairs(deps, input, document, prompt, validate);
   if (answer.repairError !== undefined) {
     log.warn('a repair call failed; the last answer stands', { jobId: input.jobId, error: String(answer.repairError) });
   }
@@ -68,7 +85,7 @@ async function documentFor(
   store: ObjectStore,
   input: ModelStepInput,
   maxCharacters: number | undefined,
-): Promise<{ documentText: string; documentMedia?: DocumentMedia }> {
+): Promise<ModelDocument> {
   if (input.visual) {
     const bytes = await store.getBytes(input.visual.key);
     return { documentText: '', documentMedia: { mediaType: input.visual.mediaType, base64: bytes.toString('base64'), pages: input.visual.pages } };

@@ -1,4 +1,5 @@
 import type { Usage } from '../common/job';
+import { addUsage } from '../common/usage-sum';
 import type { ValidationResult } from '../common/validation';
 import type { RepairRequest, ToolCallResult } from '../gateway/model-call';
 import { usageOfCall } from './usage';
@@ -27,18 +28,6 @@ export function briefErrors(errors: readonly string[]): string[] {
   return errors.length > MAX_ERRORS_SHOWN ? [...shown, `(${errors.length - MAX_ERRORS_SHOWN} more errors)`] : shown;
 }
 
-function addUsage(total: Usage, call: ToolCallResult): Usage {
-  const next = usageOfCall(call.usage);
-  return {
-    inputTokens: total.inputTokens + next.inputTokens,
-    outputTokens: total.outputTokens + next.outputTokens,
-    cacheCreationInputTokens: (total.cacheCreationInputTokens ?? 0) + (next.cacheCreationInputTokens ?? 0),
-    cacheReadInputTokens: (total.cacheReadInputTokens ?? 0) + (next.cacheReadInputTokens ?? 0),
-    costUsd: total.costUsd + next.costUsd,
-    calls: total.calls + next.calls,
-  };
-}
-
 /**
  * Asks the model, checks its answer and, while it fails the schema and tries remain, asks again showing it its
  * own answer and the validator's errors. Inside one activity, so workflows issue the same commands as before
@@ -64,7 +53,7 @@ export async function answerWithRepairs<T>(input: {
       break;
     }
     repairs += 1;
-    usage = addUsage(usage, call);
+    usage = addUsage(usage, usageOfCall(call.usage));
     checked = input.validate(call.toolInput);
   }
   return { call, checked, usage, repairs, ...(repairError !== undefined ? { repairError } : {}) };

@@ -1,6 +1,7 @@
 import { upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
-import type { JobError, JobStart, JobState, JobStatus, JobStep, Usage } from '../common/job';
+import type { JobError, JobProgress, JobStart, JobState, JobStatus, JobStep, Usage } from '../common/job';
 import { ErrorTypeKey, JobStatusKey, JobStepKey, StatusSinceKey } from '../common/search-attributes';
+import { addUsage } from '../common/usage-sum';
 
 /**
  * The job's state as the status query, the search attributes and the event stream see it. Every status change
@@ -41,7 +42,7 @@ export class JobTracker {
     }
     if (changed) {
       this.state.events.push({
-        seq: this.state.events.length + 1,
+        seq: this.nextSeq(),
         status,
         ...(step ? { step } : {}),
         at: this.state.updatedAt,
@@ -50,16 +51,22 @@ export class JobTracker {
     }
   }
 
+  /**
+   * A fan-out's progress, with the usage so far, as one more entry of the event stream (its seq is the next one);
+   * in the memo too, so GET /jobs/:id shows it with every worker down. Call it per batch of work, not per item:
+   * each call is a memo upsert in history.
+   */
+  publishProgress(counts: Omit<JobProgress, 'seq' | 'usage'>): void {
+    this.state.progress = { seq: this.nextSeq(), ...counts, usage: this.state.usage };
+    upsertMemo({ progress: this.state.progress });
+  }
+
+  /** Status events and progress share one numbering, so one Last-Event-ID resumes both on the SSE stream. */
+  private nextSeq(): number {
+    return Math.max(this.state.events.at(-1)?.seq ?? 0, this.state.progress?.seq ?? 0) + 1;
+  }
+
   addUsage(usage: Usage): void {
-    const total = this.state.usage;
-    this.state.usage = {
-      inputTokens: total.inputTokens + usage.inputTokens,
-      outputTokens: total.outputTokens + usage.outputTokens,
-      // Optional: activity results recorded before prompt caching was counted have neither.
-      cacheCreationInputTokens: (total.cacheCreationInputTokens ?? 0) + (usage.cacheCreationInputTokens ?? 0),
-      cacheReadInputTokens: (total.cacheReadInputTokens ?? 0) + (usage.cacheReadInputTokens ?? 0),
-      costUsd: total.costUsd + usage.costUsd,
-      calls: total.calls + usage.calls,
-    };
+    this.state.usage = addUsage(this.state.usage, usage);
   }
 }

@@ -5,8 +5,7 @@ import type { Usage } from '../../common/job';
 import { validateAgainst } from '../../common/validation';
 import type { ModelGateway, ToolSpec } from '../../gateway/model-call';
 import type { JobContext } from '../contracts';
-import { withHeartbeats } from '../heartbeat';
-import { answerWithRepairs } from '../repair-loop';
+import { askWithRepairs } from '../call-model-on-text';
 
 export interface ScoreOrderInput extends JobContext {
   order: OrderScoreInput;
@@ -37,27 +36,13 @@ export function createScoreOrder(deps: { gateway: ModelGateway; model: string; r
    */
   return async function scoreOrder(input: ScoreOrderInput): Promise<ScoreOrderResult> {
     const { attempt } = Context.current().info;
-    const documentText = JSON.stringify(input.order, null, 2);
-    const { call, checked, usage } = await answerWithRepairs({
-      validate: (toolInput) => validateAgainst(OrderScoreProposal, toolInput),
-      repairTries: deps.repairTries,
-      ask: (repair, moreCallsFollow) =>
-        withHeartbeats((signal) =>
-          deps.gateway.callTool({
-            jobId: input.jobId,
-            priority: input.priority,
-            model: deps.model,
-            system: SCORE_ORDER_SYSTEM,
-            documentText,
-            instruction: SCORE_ORDER_INSTRUCTION,
-            tool: SCORE_ORDER_TOOL,
-            maxTokens: SCORE_ORDER_MAX_TOKENS,
-            cacheDocument: moreCallsFollow,
-            ...(repair ? { repair } : {}),
-            signal,
-          }),
-        ),
-    });
+    const { call, checked, usage } = await askWithRepairs(
+      deps,
+      input,
+      { documentText: JSON.stringify(input.order, null, 2) },
+      { system: SCORE_ORDER_SYSTEM, instruction: SCORE_ORDER_INSTRUCTION, tool: SCORE_ORDER_TOOL, maxTokens: SCORE_ORDER_MAX_TOKENS },
+      (toolInput) => validateAgainst(OrderScoreProposal, toolInput),
+    );
     if (!checked.ok) {
       const reason = call.toolInput === undefined ? [`no ${SCORE_ORDER_TOOL.name} call (stop reason ${call.stopReason})`] : [];
       return { outcome: 'schema_invalid', errors: [...reason, ...checked.errors], usage, attempt };
