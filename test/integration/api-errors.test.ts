@@ -2,6 +2,7 @@ import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from '@jest/globals';
 import { acme, apiUrl, demo, getJob, review, submit, waitForJob } from '../support/api-client';
+import { JOB_TYPE_DEFINITIONS } from '../../common/job-types/registry';
 import { sampleInvoice as validInvoice } from '../support/fake-activities';
 import { sampleWith } from '../support/samples';
 
@@ -55,7 +56,13 @@ describe('API errors: a status, a stable code, a message that says what to fix',
       body: '{}',
     });
     assert.equal(response.status, 400);
-    assert.match(((await response.json()) as { error: { message: string } }).error.message, /invoice, tickets\.digest jobs upload their file as multipart/);
+    const { message } = ((await response.json()) as { error: { message: string } }).error;
+    assert.match(message, /upload their file as multipart\/form-data/);
+    // Every type of the registry is named, each under the way it is sent.
+    const [jsonPart, filePart] = message.split(';');
+    for (const definition of JOB_TYPE_DEFINITIONS) {
+      assert.ok((definition.input.kind === 'json' ? jsonPart : filePart)?.includes(definition.name), `${definition.name} in: ${message}`);
+    }
   });
 
   test('when the Idempotency-Key has characters outside the allowed set, then 400', async () => {
