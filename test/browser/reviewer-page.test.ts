@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { apiUrl, demo, getJob, ledgerEntries, review, submit, submitJson, waitForJob } from '../support/api-client';
 import { injectFault, markedInvoice } from '../support/operations';
-import { greyOrder } from '../support/orders';
+import { greyOrder } from '../../local/samples/sample-orders';
 import { clearScreenshots, fixInvalidFields, launchChromium, openReviewer, saveScreenshot } from '../support/reviewer-browser';
 import { sampleWith } from '../support/samples';
 import { pngOf } from '../support/scans';
