@@ -4,7 +4,7 @@ import type { BatchLaneDeps } from '../activities/batch-lane/batch-lane-deps';
 import { batchCollectorWorkflowId, batchEntrySignal } from '../common/batch-lane';
 import { taskQueueFor } from '../common/task-queues';
 import { messageBatches } from '../gateway/batch/message-batches';
-import type { ModelGateway } from '../gateway/model-call';
+import type { WiredGateway } from '../gateway/gateway-from-config';
 import { createAnthropicClient } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
 import { createObjectStore, type ObjectStore } from '../lib/object-store';
@@ -14,11 +14,16 @@ import { createObjectStore, type ObjectStore } from '../lib/object-store';
  * gatewayFromConfig (gateway/gateway-from-config.ts), which the process also needs for its activity slots. With a
  * Temporal client and BATCH_LANE on, the batch lane's activities can reach the collectors.
  */
-export function createActivityDeps(config: Config, gateway: ModelGateway, temporal?: Client): ActivityDeps {
+export function createActivityDeps(
+  config: Config,
+  wired: Pick<WiredGateway, 'gateway' | 'embeddings'>,
+  temporal?: Client,
+): ActivityDeps {
   const store = createObjectStore(config.s3);
   return {
     store,
-    gateway,
+    gateway: wired.gateway,
+    embeddings: wired.embeddings,
     config,
     ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal) } : {}),
   };

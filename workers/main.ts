@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const observability = await startWorkerObservability(config, log, sdkMetrics);
   const connection = await connectWorker(config.temporal);
   const gateway = gatewayFromConfig(config, log);
-  recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events);
+  recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events, gateway.embeddings.events);
   const workflowBundle = await workflowBundleForProcess();
   const deployment = await workerDeploymentOptions(config.worker, workflowBundle);
   const workers = await createWorkers({
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     // The batch lane's activities signal-with-start the collectors through this client, on the worker's connection.
     deps: createActivityDeps(
       config,
-      gateway.gateway,
+      gateway,
       new Client({ connection, namespace: config.temporal.namespace, dataConverter: dataConverterFor(config.temporal) }),
     ),
     activitySlots: (priority) => gateway.activitySlots(priority),

@@ -20,7 +20,7 @@ export function createScoreOrderBatchActivities(deps: ScoreOrderDeps & { lane: B
   return {
     async enqueueScoreOrderBatch(input: ScoreOrderInput & BatchEntry): Promise<void> {
       const lane = laneOf();
-      const call = toolCallOf(deps, input, orderText(input.order), SCORE_ORDER_PROMPT);
+      const call = toolCallOf(deps, input, { documentText: orderText(input.order) }, SCORE_ORDER_PROMPT);
       await putJson(lane.store, batchLaneKeys.request(input.customId), call);
       await lane.signalCollector(deps.model, lane.settings, { customId: input.customId, replyTo: input.replyTo });
     },

@@ -56,7 +56,7 @@ export async function scoreOrderWith(deps: ScoreOrderDeps, input: ScoreOrderInpu
   const { call, checked, usage } = await askWithRepairs(
     deps,
     input,
-    orderText(input.order),
+    { documentText: orderText(input.order) },
     SCORE_ORDER_PROMPT,
     (toolInput) => validateAgainst(OrderScoreProposal, toolInput),
     firstAnswer,

@@ -4,6 +4,8 @@ import { batchLaneArea } from './batch-lane-settings';
 import { cliArea } from './cli-settings';
 import { clientsArea } from './clients-settings';
 import { deploymentArea } from './deployment-settings';
+import { documentArea } from './document-settings';
+import { embeddingsArea } from './embeddings-settings';
 import { gatewayArea } from './gateway-settings';
 import { jobsArea } from './jobs-settings';
 import { ledgerArea } from './ledger-settings';
@@ -22,10 +24,12 @@ export const productAreas: readonly SettingsArea[] = [
   modelArea,
   gatewayArea,
   batchLaneArea,
+  embeddingsArea,
   ledgerArea,
   apiArea,
   peopleArea,
   jobsArea,
+  documentArea,
   workerArea,
   clientsArea,
   observabilityArea,

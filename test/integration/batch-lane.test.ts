@@ -7,7 +7,7 @@ import type { JobState } from '../../common/job';
 import { BATCH_PRICE_FACTOR, costOf } from '../../gateway/pricing';
 import { DEFAULT_PRICES } from '../../lib/config/model-prices';
 import { FaultHarness } from '../support/fault-harness';
-import { safeOrder } from '../support/orders';
+import { safeOrder } from '../../local/samples/sample-orders';
 import { testEnv } from '../support/test-env';
 
 /** order.score's model (MODEL_SCORE's default); its collector is `batch-collector:<model>`. */

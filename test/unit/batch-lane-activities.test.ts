@@ -14,7 +14,7 @@ import { DEFAULT_PRICES } from '../../lib/config/model-prices';
 import type { ObjectStore } from '../../lib/object-store';
 import type { Clock } from '../../local/simulator/clock';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
-import { safeOrder } from '../support/orders';
+import { safeOrder } from '../../local/samples/sample-orders';
 
 const MODEL = 'claude-haiku-4-5';
 
