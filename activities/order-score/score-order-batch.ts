@@ -1,6 +1,5 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import { batchLaneKeys, type BatchEntry } from '../../common/batch-lane';
-import { batchAnswerOf } from '../../gateway/batch/batch-answer';
+import { batchAnswerOf, type BatchEntryMessage } from '../../gateway/batch/batch-answer';
 import { toolCallOf } from '../call-model-on-text';
 import { type BatchLaneDeps, getJson, putJson } from '../batch-lane/batch-lane-deps';
 import { orderText, SCORE_ORDER_PROMPT, SCORE_ORDER_TOOL, scoreOrderWith, type ScoreOrderDeps, type ScoreOrderInput, type ScoreOrderResult } from './score-order';
@@ -27,7 +26,7 @@ export function createScoreOrderBatchActivities(deps: ScoreOrderDeps & { lane: B
 
     async scoreOrderFromBatch(input: ScoreOrderInput & { customId: string }): Promise<ScoreOrderResult> {
       const lane = laneOf();
-      const message = await getJson<Anthropic.Message>(lane.store, batchLaneKeys.answer(input.customId));
+      const message = await getJson<BatchEntryMessage>(lane.store, batchLaneKeys.answer(input.customId));
       const first = batchAnswerOf(message, SCORE_ORDER_TOOL.name, lane.prices[deps.model]);
       return scoreOrderWith(deps, input, first);
     },

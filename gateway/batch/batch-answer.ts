@@ -5,6 +5,9 @@ import type { ToolCallResult } from '../model-call';
 import { BATCH_PRICE_FACTOR, costOf } from '../pricing';
 import { tokenUsageOf } from '../provider-answer';
 
+/** A succeeded entry's message as the provider wrote it (kept in S3 until its job reads it). */
+export type BatchEntryMessage = Anthropic.Message;
+
 /**
  * A succeeded batch entry's message as the answer of a tool call, like the live path's (gateway/model-gateway.ts),
  * at the batch price. A refusal is billed and thrown the same way.

@@ -1,4 +1,3 @@
-import Anthropic from '@anthropic-ai/sdk';
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
@@ -8,6 +7,8 @@ import type { ScoreOrderResult } from '../../activities/order-score/score-order'
 import { createScoreOrderBatchActivities } from '../../activities/order-score/score-order-batch';
 import type { BatchEntry } from '../../common/batch-lane';
 import { messageBatches } from '../../gateway/batch/message-batches';
+import { createAnthropicClient } from '../../gateway/model-gateway';
+import { Secret } from '../../lib/secret';
 import type { ModelGateway } from '../../gateway/model-call';
 import { BATCH_PRICE_FACTOR, costOf } from '../../gateway/pricing';
 import { DEFAULT_PRICES } from '../../lib/config/model-prices';
@@ -52,7 +53,9 @@ describe('the batch lane’s activities against the simulator', () => {
     sim = await startSimulator({ port: 0, latencyBaseMs: 0, latencyPerOutputTokenMs: 0, batchProcessingMs: 1_000 }, { clock });
     lane = {
       store,
-      batches: messageBatches(new Anthropic({ apiKey: 'test-key', baseURL: sim.url, maxRetries: 0 })),
+      batches: messageBatches(
+        createAnthropicClient({ apiKey: new Secret('test-key'), baseURL: sim.url, maxRetries: 0, requestTimeoutMs: 30_000 } as Parameters<typeof createAnthropicClient>[0]),
+      ),
       prices: DEFAULT_PRICES,
       settings: { collectWindowMs: 1_000, maxRequests: 10, pollIntervalMs: 1_000 },
       signalCollector: async (_model, _settings, entry) => {
