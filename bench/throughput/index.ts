@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join, resolve } from 'node:path';
 import { connectBenchClient, startBenchStack, ZERO_LATENCY_MODEL } from '../bench-stack';
 import type { StackOptions } from '../../local/stack/stack';
 import { percentile } from '../quota/measure';
@@ -22,7 +23,7 @@ const OPEN_LOOP_LOAD = 0.8;
 const SETTLE_DEADLINE_MS = 10 * 60_000;
 
 /**
- * `npm run bench -- throughput [--jobs 300] [--submitters 16] [--job-type invoice] [--temporal dev] [--open-seconds 30]`:
+ * `npm run bench -- throughput [--jobs 300] [--submitters 16] [--job-type invoice] [--temporal dev] [--open-seconds 30] [--cpu-prof dir]`:
  * capacity, not latency. The model answers at once, so the stack itself is what is measured:
  *  1. flood: `--jobs` jobs through POST /jobs from `--submitters` closed-loop clients; settled jobs/s is jobs ÷ time
  *     from the first submission to the last job closed;
@@ -37,6 +38,8 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
   const openSeconds = numberFlag(argv, '--open-seconds', 30);
   const jobTypeName = textFlag(argv, '--job-type', 'invoice');
   const server = textFlag(argv, '--temporal', 'dev');
+  // The API's and workers' CPU profiles (node --cpu-prof), written into this folder when the stack stops.
+  const cpuProfileDir = flagValue(argv, '--cpu-prof');
   const kind = BENCH_JOB_KINDS[jobTypeName];
   if (!kind) throw new Error(`--job-type is one of ${Object.keys(BENCH_JOB_KINDS).join(', ')}`);
   const serverOptions = SERVERS[server];
@@ -47,6 +50,9 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
     secrets: SECRETS,
     simulatorEnv: ZERO_LATENCY_MODEL,
     ...serverOptions,
+    ...(cpuProfileDir
+      ? { productEnv: { NODE_OPTIONS: `--import=${join(__dirname, 'cpu-profiler.mjs')}`, SLOWLANE_CPU_PROFILE_DIR: resolve(cpuProfileDir) } }
+      : {}),
   });
   const { client, connection } = await connectBenchClient(stack);
   try {

@@ -26,4 +26,18 @@ const invoice: BenchJobKind = {
   },
 };
 
-export const BENCH_JOB_KINDS: Record<string, BenchJobKind> = { invoice };
+/** A returning customer whose checks all pass: the simulator approves it at once, so every job settles unreviewed. */
+const orderScore: BenchJobKind = {
+  type: 'order.score',
+  request(marker) {
+    const input = {
+      order: { id: `TP-${marker}`, totalAmount: 80, currency: 'EUR', itemCount: 1 },
+      customer: { id: `cus-${marker}`, accountAgeDays: 900, previousOrders: 20, previousChargebacks: 0 },
+      payment: { method: 'card', billingCountry: 'DE', cardCountry: 'DE', cvvMatch: true, avsMatch: true },
+      shipping: { country: 'DE', expedited: false },
+    };
+    return { body: JSON.stringify({ type: 'order.score', input }), headers: { 'content-type': 'application/json' } };
+  },
+};
+
+export const BENCH_JOB_KINDS: Record<string, BenchJobKind> = { invoice, 'order.score': orderScore };
