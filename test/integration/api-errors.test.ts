@@ -55,7 +55,7 @@ describe('API errors: a status, a stable code, a message that says what to fix',
       body: '{}',
     });
     assert.equal(response.status, 400);
-    assert.match(((await response.json()) as { error: { message: string } }).error.message, /invoice, tickets\.digest jobs upload their file as multipart/);
+    assert.match(((await response.json()) as { error: { message: string } }).error.message, /invoice, document, tickets\.digest jobs upload their file as multipart/);
   });
 
   test('when the Idempotency-Key has characters outside the allowed set, then 400', async () => {
