@@ -1,3 +1,5 @@
+import { safeOrder } from '../../local/samples/sample-orders';
+
 /**
  * What the benchmark submits through `POST /jobs`, per job type (`--job-type`). Each body is unique, so every job
  * stores its own input and none is answered from an earlier one.
@@ -30,13 +32,10 @@ const invoice: BenchJobKind = {
 const orderScore: BenchJobKind = {
   type: 'order.score',
   request(marker) {
-    const input = {
-      order: { id: `TP-${marker}`, totalAmount: 80, currency: 'EUR', itemCount: 1 },
-      customer: { id: `cus-${marker}`, accountAgeDays: 900, previousOrders: 20, previousChargebacks: 0 },
-      payment: { method: 'card', billingCountry: 'DE', cardCountry: 'DE', cvvMatch: true, avsMatch: true },
-      shipping: { country: 'DE', expedited: false },
+    return {
+      body: JSON.stringify({ type: 'order.score', input: safeOrder(`TP-${marker}`) }),
+      headers: { 'content-type': 'application/json' },
     };
-    return { body: JSON.stringify({ type: 'order.score', input }), headers: { 'content-type': 'application/json' } };
   },
 };
 
