@@ -30,7 +30,8 @@ export interface WiredGateway {
 const UNPACED_SLOTS = 20;
 
 export function budgetSettingsOf(config: Pick<Config, 'gateway'>): BudgetSettings {
-  return { pools: config.gateway.pools, interactiveShare: config.gateway.interactiveShare };
+  const { pools, interactiveShare, interactiveIdleShare, interactiveDecayMs } = config.gateway;
+  return { pools, interactiveShare, interactiveIdleShare, interactiveDecayMs };
 }
 
 /**
