@@ -15,6 +15,7 @@ import { apiErrors } from '../api-error';
 import type { ReceivedUpload } from '../multipart-upload';
 import type { JobReader } from './job-reader';
 import type { JobsDeps } from './jobs-deps';
+import { tenantFairness } from './tenant-fairness';
 import { checkFileInput } from './check-file-input';
 
 interface SubmitBase {
@@ -87,6 +88,7 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
       await client.workflow.start(jobType.workflowType, {
         workflowId: jobId,
         taskQueue: taskQueueFor(priority, config.temporal.taskQueuePrefix),
+        ...tenantFairness(config, tenantId),
         args: [plan.workflowInput],
         // A racing duplicate joins the running job; a finished one is never started again.
         workflowIdConflictPolicy: 'USE_EXISTING',
