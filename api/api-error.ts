@@ -27,11 +27,13 @@ export const apiErrors = {
     new ApiError(413, 'payload_too_large', `the file is larger than the ${limitBytes}-byte limit; split or compress it`, {
       limitBytes,
     }),
+  tooManyPages: (pages: number, limitPages: number) =>
+    new ApiError(413, 'too_many_pages', `the document has ${pages} pages; the limit is ${limitPages}: split it`, { pages, limitPages }),
   unsupportedMediaType: () =>
     new ApiError(
       415,
       'unsupported_media_type',
-      'the file is neither a PDF nor UTF-8 text (judged by its bytes, not its name); upload a PDF or a .txt',
+      'the file is neither a PDF, a PNG or JPEG image, nor UTF-8 text (judged by its bytes, not its name); upload a PDF, an image or a .txt',
     ),
   idempotencyKeyReused: (jobId: string) =>
     new ApiError(

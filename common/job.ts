@@ -1,11 +1,12 @@
-import type { DeadLetter, JobError, ReviewDecision, Usage } from './api-contract/job-parts';
+import type { DeadLetter, JobError, JobProgress, ReviewDecision, Usage } from './api-contract/job-parts';
 import type { Invoice, InvoiceExtraction } from './invoice';
 import type { ScoreBand } from './job-types/job-type';
 import { JOB_TYPE_DEFINITIONS, JOB_TYPES, type JobType, type RegisteredResult, type RegisteredStep } from './job-types/registry';
 import type { Priority } from './task-queues';
+import type { UploadContentType } from './upload-content-type';
 
 // The parts the API shows as they are are defined once, with their JSON schema, in the API contract.
-export type { DeadLetter, JobError, ReviewDecision, Usage };
+export type { DeadLetter, JobError, JobProgress, ReviewDecision, Usage };
 
 // The types are the registry's (common/job-types/registry.ts); re-exported where the vocabulary lives.
 export { JOB_TYPES, type JobType };
@@ -42,7 +43,7 @@ export interface DocumentRef {
   bucket: string;
   key: string;
   sha256: string;
-  contentType: 'application/pdf' | 'text/plain';
+  contentType: UploadContentType;
   sizeBytes: number;
   fileName: string;
 }
@@ -109,10 +110,11 @@ export interface JobState {
   /** The type's result once it finished well (invoice jobs show `fields` and `ledgerEntryId` instead). */
   result?: RegisteredResult;
   /** Work items done of total, for jobs that fan out (a digest's batches). */
-  progress?: { done: number; total: number };
   error?: JobError;
   deadLetter?: DeadLetter;
   usage: Usage;
+  /** Types that fan out (document): how far the map has got; its seq shares the events' numbering. */
+  progress?: JobProgress;
   events: JobEvent[];
   updatedAt: string;
 }

@@ -1,5 +1,5 @@
 import type { ActivityDeps } from '../activities';
-import type { ModelGateway } from '../gateway/model-call';
+import type { WiredGateway } from '../gateway/gateway-from-config';
 import type { Config } from '../lib/config';
 import { createObjectStore } from '../lib/object-store';
 
@@ -7,10 +7,11 @@ import { createObjectStore } from '../lib/object-store';
  * The real clients the activities run with; tests build their own ActivityDeps. The gateway comes from
  * gatewayFromConfig (gateway/gateway-from-config.ts), which the process also needs for its activity slots.
  */
-export function createActivityDeps(config: Config, gateway: ModelGateway): ActivityDeps {
+export function createActivityDeps(config: Config, wired: Pick<WiredGateway, 'gateway' | 'embeddings'>): ActivityDeps {
   return {
     store: createObjectStore(config.s3),
-    gateway,
+    gateway: wired.gateway,
+    embeddings: wired.embeddings,
     config,
   };
 }

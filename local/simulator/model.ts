@@ -4,12 +4,15 @@ import { classifyDocument } from './reader/classify';
 import { readInvoice } from './reader/read-invoice';
 import { scoreOrder } from './reader/score-order';
 import type { ModelAnswer } from './model-answer';
+import { summarizeChunk, summarizeDocument } from './summarizer/summarize';
 
 /** The tools the rule-based "model" can answer; Slowlane's workers force one of them per call. */
 const TOOLS: Record<string, (documentText: string) => object> = {
   classify_document: classifyDocument,
   record_invoice: readInvoice,
   score_order: scoreOrder,
+  summarize_chunk: summarizeChunk,
+  summarize_document: summarizeDocument,
   summarise_tickets: summariseTickets,
   write_digest_narrative: writeDigestNarrative,
 };
@@ -25,4 +28,17 @@ export function answerFor(tool: string | null, documentText: string): ModelAnswe
     };
   }
   return { kind: 'tool_use', tool, input: run(documentText) };
+}
+
+/**
+ * The answer to a scan (an image, or a PDF without text): the rule-based reader cannot see pixels, so it says what
+ * a careful model unsure of a blurry scan would — an invoice, probably, with every field unread and no confidence
+ * — which sends the job to a person, who reads the image on the reviewer page.
+ */
+export function answerForScan(tool: string | null): ModelAnswer {
+  if (tool === 'classify_document') {
+    return { kind: 'tool_use', tool, input: { documentType: 'invoice', confidence: 0.4, reason: 'A scanned page; no text to read it by.' } };
+  }
+  if (tool === 'record_invoice') return { kind: 'tool_use', tool, input: readInvoice('') };
+  return answerFor(tool, '');
 }

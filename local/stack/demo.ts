@@ -3,21 +3,33 @@ import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { generateSamples } from '../samples/generate';
+import { LONG_DOCUMENT_PAGES, writeLongDocument } from '../samples/long-document';
+import { SAMPLE_ORDERS } from '../samples/sample-orders';
 
 interface SubmittedJob {
   jobId: string;
-  fileName: string;
+  /** The file's name, or the sample order's. */
+  name: string;
   expected: string;
   status: string;
   step?: string;
+  /** False for the long document: its progress is printed while the invoices run, but nothing waits for it. */
+  followed: boolean;
 }
 
-const SETTLED = new Set(['posted', 'rejected', 'review_expired', 'failed', 'dead_letter', 'awaiting_review']);
+interface JobView {
+  status: string;
+  step?: string;
+  progress?: { seq: number; pagesRead: number; done: number; total: number; usage: { costUsd: number } };
+}
+
+const SETTLED = new Set(['posted', 'completed', 'rejected', 'review_expired', 'failed', 'cancelled', 'dead_letter', 'awaiting_review']);
 
 /**
- * Submits the project's sample invoices through the public API, the way a client would, and prints each job's
- * status as it moves. The Idempotency-Key comes from the file's content, so a second `npm start` finds the
- * same jobs instead of creating new ones.
+ * Submits the project's samples through the public API, the way a client would — the sample invoices, three
+ * orders to score (approved, grey zone, declined) and the generated long PDF as a `document` job — and prints each job's status as it moves (and the document's
+ * progress) until the invoices settle. The Idempotency-Key comes from the file's content, so a second
+ * `npm start` finds the same jobs instead of creating new ones.
  */
 export async function submitSamples(options: {
   apiUrl: string;
@@ -25,46 +37,65 @@ export async function submitSamples(options: {
   samplesDir: string;
   report: (line: string) => void;
   timeoutMs?: number;
+  /** Pages of the generated long document (300 for `npm start`; tests use a few). */
+  longDocumentPages?: number;
 }): Promise<SubmittedJob[]> {
   const { apiUrl, apiKey, report } = options;
-  const samples = await generateSamples(options.samplesDir);
-  const jobs: SubmittedJob[] = [];
-  for (const sample of samples) {
-    const bytes = await readFile(sample.path);
+  const post = async (name: string, bytes: Uint8Array, body: FormData | string, expected: string, followed: boolean): Promise<void> => {
     const key = `sample-${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}`;
-    const form = new FormData();
-    form.set('type', 'invoice');
-    form.set('file', new Blob([bytes]), basename(sample.path));
+    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, 'idempotency-key': key };
+    // A form sets its own multipart content type; a JSON body names its own.
+    if (typeof body === 'string') headers['content-type'] = 'application/json';
     const response = await fetch(`${apiUrl}/jobs`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'idempotency-key': key },
-      body: form,
+      headers,
+      body,
     });
-    const body = (await response.json()) as { jobId?: string; status?: string; error?: { message: string } };
-    if (response.status !== 202 || !body.jobId) {
-      report(`  ! ${sample.fileName}: ${response.status} ${body.error?.message ?? ''}`);
-      continue;
+    const answer = (await response.json()) as { jobId?: string; status?: string; error?: { message: string } };
+    if (response.status !== 202 || !answer.jobId) {
+      report(`  ! ${name}: ${response.status} ${answer.error?.message ?? ''}`);
+      return;
     }
     const replayed = response.headers.get('idempotent-replayed') === 'true';
-    jobs.push({ jobId: body.jobId, fileName: sample.fileName, expected: sample.expectedOutcome, status: body.status ?? 'queued' });
-    report(`  submitted ${sample.fileName.padEnd(34)} → ${body.jobId}${replayed ? ' (already known)' : ''}`);
+    jobs.push({ jobId: answer.jobId, name, expected, status: answer.status ?? 'queued', followed });
+    report(`  submitted ${name.padEnd(34)} → ${answer.jobId}${replayed ? ' (already known)' : ''}`);
+  };
+  const submitFile = async (path: string, type: string, expected: string, followed: boolean): Promise<void> => {
+    const bytes = await readFile(path);
+    const form = new FormData();
+    form.set('type', type);
+    form.set('file', new Blob([bytes]), basename(path));
+    await post(basename(path), bytes, form, expected, followed);
+  };
+  const jobs: SubmittedJob[] = [];
+  for (const sample of await generateSamples(options.samplesDir)) await submitFile(sample.path, 'invoice', sample.expectedOutcome, true);
+  for (const order of SAMPLE_ORDERS) {
+    const body = JSON.stringify({ type: 'order.score', input: order.input });
+    await post(order.name, new TextEncoder().encode(body), body, order.expected, true);
   }
+  const longDocument = await writeLongDocument(options.samplesDir, options.longDocumentPages ?? LONG_DOCUMENT_PAGES);
+  await submitFile(longDocument, 'document', 'completed', false);
 
   const deadline = Date.now() + (options.timeoutMs ?? 180_000);
   const lastSeen = new Map<string, string>();
-  while (Date.now() < deadline && jobs.some((job) => !SETTLED.has(job.status))) {
-    for (const job of jobs.filter((j) => !SETTLED.has(j.status) || !lastSeen.has(j.jobId))) {
+  const unsettled = (job: SubmittedJob) => !SETTLED.has(job.status);
+  while (Date.now() < deadline && jobs.some((job) => job.followed && unsettled(job))) {
+    for (const job of jobs.filter((j) => unsettled(j) || !lastSeen.has(j.jobId))) {
       const response = await fetch(`${apiUrl}/jobs/${encodeURIComponent(job.jobId)}`, {
         headers: { authorization: `Bearer ${apiKey}` },
       });
       if (!response.ok) continue;
-      const view = (await response.json()) as { status: string; step?: string };
+      const view = (await response.json()) as JobView;
       job.status = view.status;
       job.step = view.step;
-      const label = view.step && view.status === 'processing' ? `${view.status} (${view.step})` : view.status;
+      const { progress } = view;
+      const status = view.step && view.status === 'processing' ? `${view.status} (${view.step})` : view.status;
+      const label = progress
+        ? `${status} · ${progress.pagesRead} pages read · ${progress.done}/${progress.total} chunks · $${progress.usage.costUsd.toFixed(4)}`
+        : status;
       if (lastSeen.get(job.jobId) !== label) {
         lastSeen.set(job.jobId, label);
-        report(`  ${new Date().toISOString().slice(11, 19)}  ${job.fileName.padEnd(34)} ${label}`);
+        report(`  ${new Date().toISOString().slice(11, 19)}  ${job.name.padEnd(34)} ${label}`);
       }
     }
     await delay(500);
