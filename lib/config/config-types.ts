@@ -53,6 +53,8 @@ export interface Config {
     /** Limits per pool: `*` for every model without its own entry, then one per model with its own quota. */
     pools: Record<string, ModelLimits>;
     interactiveShare: number;
+    interactiveIdleShare: number;
+    interactiveDecayMs: number;
     redisUrl?: string | undefined;
     redisKeyPrefix: string;
     /** A typical model call, for planning until calls are observed. */

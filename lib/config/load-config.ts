@@ -85,6 +85,8 @@ export function loadConfig(env: Env = process.env): Config {
         },
       },
       interactiveShare: gateway.interactiveShare,
+      interactiveIdleShare: gateway.interactiveIdleShare,
+      interactiveDecayMs: gateway.interactiveDecayMs,
       redisUrl: gateway.redisUrl,
       redisKeyPrefix: gateway.redisKeyPrefix,
       expected: {
