@@ -1,11 +1,11 @@
-import type { DeadLetter, JobError, ReviewDecision, Usage } from './api-contract/job-parts';
+import type { BudgetWait, DeadLetter, JobError, ReviewDecision, Usage } from './api-contract/job-parts';
 import type { Invoice, InvoiceExtraction } from './invoice';
 import type { ScoreBand } from './job-types/job-type';
 import { JOB_TYPE_DEFINITIONS, JOB_TYPES, type JobType, type RegisteredResult, type RegisteredStep } from './job-types/registry';
 import type { Priority } from './task-queues';
 
 // The parts the API shows as they are are defined once, with their JSON schema, in the API contract.
-export type { DeadLetter, JobError, ReviewDecision, Usage };
+export type { BudgetWait, DeadLetter, JobError, ReviewDecision, Usage };
 
 // The types are the registry's (common/job-types/registry.ts); re-exported where the vocabulary lives.
 export { JOB_TYPES, type JobType };
@@ -22,6 +22,7 @@ export const JOB_STATUSES = [
   'dead_letter',
   'completed',
   'cancelled',
+  'budget_wait',
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
@@ -112,6 +113,8 @@ export interface JobState {
   progress?: { done: number; total: number };
   error?: JobError;
   deadLetter?: DeadLetter;
+  /** While the job waits in `budget_wait` for its tenant's spend cap (workflows/spend-cap-wait.ts). */
+  budgetWait?: BudgetWait;
   usage: Usage;
   events: JobEvent[];
   updatedAt: string;

@@ -32,6 +32,7 @@ export function toJobView(base: JobBase, state: JobState | undefined, links: Rec
     progress: state.progress,
     error: state.error,
     deadLetter: state.status === 'dead_letter' ? state.deadLetter : undefined,
+    budgetWait: state.status === 'budget_wait' ? state.budgetWait : undefined,
     usage: state.usage,
     detailed: true,
     links,

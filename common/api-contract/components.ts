@@ -5,7 +5,7 @@ import { Job } from './job';
 import { JobEvent, JobStreamEnd, JobStreamEvent } from './job-event';
 import { JobList, JobSummary } from './job-list';
 import { FileJobType, JobInput, JobProposal, JobResult, jobTypeComponents, SubmitJobRequest } from './job-types';
-import { DeadLetter, JobError, Links, ReviewDecision, Usage } from './job-parts';
+import { BudgetWait, DeadLetter, JobError, Links, ReviewDecision, Usage } from './job-parts';
 import { Health, ReviewSession } from './meta';
 import { ReviewApproval, ReviewRejection, ReviewRequest } from './review-request';
 import { SchedulableJobType, Schedule, ScheduleList, ScheduleRequest, ScheduleStateRequest } from './schedule';
@@ -30,6 +30,7 @@ const fixedComponents = {
   Usage,
   ReviewDecision,
   DeadLetter,
+  BudgetWait,
   Job,
   SubmitJobForm,
   Submission,

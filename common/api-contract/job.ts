@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { InvoiceExtraction } from './invoice';
 import { JobInput, JobProposal, JobResult } from './job-types';
-import { CurrentAttempt, DeadLetter, JobError, Links, ReviewDecision, StepAttempts, Usage } from './job-parts';
+import { BudgetWait, CurrentAttempt, DeadLetter, JobError, Links, ReviewDecision, StepAttempts, Usage } from './job-parts';
 import { closed, count, dateTime, ref } from './schema-kit';
 import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
 
@@ -34,6 +34,7 @@ export const Job = closed({
   progress: Type.Optional(closed({ done: count(), total: count() }, { description: 'Work items done of total, for jobs that fan out (a digest’s batches).' })),
   error: Type.Optional(ref('JobError', JobError)),
   deadLetter: Type.Optional(ref('DeadLetter', DeadLetter)),
+  budgetWait: Type.Optional(ref('BudgetWait', BudgetWait)),
   usage: Type.Optional(ref('Usage', Usage)),
   detailed: Type.Boolean({ description: 'False when no worker answered: only the server-side status is known.' }),
   links: ref('Links', Links),

@@ -10,6 +10,7 @@ import { modelArea } from './model-settings';
 import { observabilityArea } from './observability-settings';
 import { peopleArea } from './people-settings';
 import { s3Area } from './s3-settings';
+import { spendArea } from './spend-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
 
@@ -20,6 +21,7 @@ export const productAreas: readonly SettingsArea[] = [
   s3Area,
   modelArea,
   gatewayArea,
+  spendArea,
   ledgerArea,
   apiArea,
   peopleArea,
