@@ -1,4 +1,4 @@
-import { DeadLetterList, ParkedJob, ReplayOutcome, ReplayRequest } from './admin';
+import { DeadLetterList, ParkedJob, ReplayOutcome, ReplayRequest, SpendCapRaised } from './admin';
 import { ErrorBody } from './error-body';
 import { Invoice, InvoiceExtraction } from './invoice';
 import { Job } from './job';
@@ -49,6 +49,7 @@ const fixedComponents = {
   DeadLetterList,
   ReplayRequest,
   ReplayOutcome,
+  SpendCapRaised,
   FileJobType,
   SubmitJobRequest,
   JobResult,
