@@ -33,7 +33,7 @@ export function spendCapsFromConfig(
   } else {
     store = new InProcessSpendStore();
   }
-  const onEvent = registry ? spendMetricsListener(registry) : undefined;
+  const onEvent = registry ? spendMetricsListener(registry, config.spend.caps) : undefined;
   return {
     gateway: withSpendCaps(gateway, { store, caps: config.spend.caps, prices: config.anthropic.prices, ...(onEvent ? { onEvent } : {}) }),
     store,

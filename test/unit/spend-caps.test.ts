@@ -1,9 +1,11 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
+import { Registry } from 'prom-client';
 import { TenantSpendCapReachedError } from '../../common/errors';
 import { InProcessSpendStore } from '../../gateway/spend/local-spend-store';
 import type { ModelGateway, ToolCallRequest, ToolCallResult } from '../../gateway/model-call';
 import { type SpendEvent, withSpendCaps } from '../../gateway/spend/spend-capped-gateway';
+import { spendMetricsListener } from '../../gateway/spend/spend-metrics';
 import { windowsAt } from '../../gateway/spend/spend-windows';
 import { NEW_YEARS_EVE, spendStoreScenarios } from '../support/spend-store-scenarios';
 
@@ -87,5 +89,20 @@ describe('the gateway behind spend caps', () => {
     await gateway.callTool(request());
     await gateway.callTool(request());
     assert.equal(provider.calls, 4);
+  });
+});
+
+describe('the spend metrics', () => {
+  test('when calls settle and one is refused, then the tenant’s totals, caps and refusals are labelled by tenant and window', async () => {
+    const registry = new Registry();
+    const listen = spendMetricsListener(registry, { demo: { dailyUsd: 1 } });
+    listen({ type: 'spent', tenantId: 'demo', costUsd: 0.5, totals: { day: 0.75, month: 3 } });
+    listen({ type: 'refused', tenantId: 'demo', window: 'day', capUsd: 1, spentUsd: 0.75 });
+    const text = await registry.metrics();
+    assert.match(text, /slowlane_tenant_spend_usd\{tenant="demo",window="day"\} 0\.75/);
+    assert.match(text, /slowlane_tenant_spend_usd\{tenant="demo",window="month"\} 3/);
+    assert.match(text, /slowlane_tenant_spend_cap_usd\{tenant="demo",window="day"\} 1/);
+    assert.doesNotMatch(text, /slowlane_tenant_spend_cap_usd\{tenant="demo",window="month"\}/);
+    assert.match(text, /slowlane_spend_cap_refusals_total\{tenant="demo",window="day"\} 1/);
   });
 });
