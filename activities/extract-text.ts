@@ -61,6 +61,43 @@ export async function readText(
   }
 }
 
+/**
+ * The text of each page (a plain-text upload is split at form feeds), refusing before any text is read a PDF
+ * with more than `maxPages` pages. Shares the PDF reader, and its error messages, with readText.
+ */
+export async function readPages(
+  bytes: Buffer,
+  contentType: 'application/pdf' | 'text/plain',
+  maxPages: number,
+): Promise<string[]> {
+  if (contentType === 'text/plain') {
+    const pages = new TextDecoder('utf-8', { fatal: false }).decode(bytes).split('\f');
+    if (pages.length > maxPages) throw tooManyPages(pages.length, maxPages);
+    return pages;
+  }
+  const { extractText, getDocumentProxy } = await import('unpdf');
+  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  try {
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+  } catch (error) {
+    throw new InvalidDocumentError(describePdfError(error), { cause: error });
+  }
+  try {
+    if (pdf.numPages > maxPages) throw tooManyPages(pdf.numPages, maxPages);
+    const { text } = await extractText(pdf, { mergePages: false });
+    return text;
+  } catch (error) {
+    if (error instanceof DocumentTooLargeError) throw error;
+    throw new InvalidDocumentError(describePdfError(error), { cause: error });
+  } finally {
+    await pdf.loadingTask.destroy();
+  }
+}
+
+function tooManyPages(pages: number, maxPages: number): DocumentTooLargeError {
+  return new DocumentTooLargeError(`the document has ${pages} pages; the limit is ${maxPages}`);
+}
+
 function describePdfError(error: unknown): string {
   const name = error instanceof Error ? error.name : '';
   if (name === 'PasswordException') return 'the PDF is encrypted or password-protected; upload an unprotected copy';

@@ -1,9 +1,14 @@
+import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import type { ModelGateway } from '../gateway/model-call';
 import type { ActivityStep } from '../common/job-steps';
 import type { Config } from '../lib/config';
 import type { ObjectStore } from '../lib/object-store';
 import { createClassifyDocument } from './classify-document';
 import { createDeliverWebhook } from './deliver-webhook';
+import { createProcessDocumentChunk } from './document/process-document-chunk';
+import { createReadDocumentPages } from './document/read-document-pages';
+import { createSummarizeDocument } from './document/summarize-document';
+import { createWriteDocumentChunks } from './document/write-document-chunks';
 import { createExtractInvoiceFields } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
 import { createScoreOrder } from './order-score/score-order';
@@ -14,7 +19,8 @@ import { validateReviewFields } from './validate-review-fields';
 export interface ActivityDeps {
   store: ObjectStore;
   gateway: ModelGateway;
-  config: Pick<Config, 'anthropic' | 'ledger' | 'tenants' | 'clients'>;
+  embeddings: EmbeddingsGateway;
+  config: Pick<Config, 'anthropic' | 'document' | 'ledger' | 'tenants' | 'clients'>;
 }
 
 /**
@@ -22,6 +28,14 @@ export interface ActivityDeps {
  * name (a webhook delivery is no step of a job), and the compiler holds every step to having one.
  */
 export function createActivities(deps: ActivityDeps) {
+  return { ...createInvoiceActivities(deps), ...createDocumentActivities(deps) } satisfies Record<
+    ActivityStep | 'deliverWebhook' | 'validateReviewFields',
+    (input: never) => Promise<unknown>
+  >;
+}
+
+/** The steps of the types that run a few steps (invoice, order.score, tickets.digest), and what every type shares (webhooks). */
+export function createInvoiceActivities(deps: ActivityDeps) {
   return {
     extractText: createExtractText({ store: deps.store }),
     classifyDocument: createClassifyDocument({
@@ -53,9 +67,22 @@ export function createActivities(deps: ActivityDeps) {
       model: deps.config.anthropic.digestModel,
       repairTries: deps.config.anthropic.repairTries,
     }),
-  } satisfies Record<ActivityStep | 'deliverWebhook' | 'validateReviewFields', (input: never) => Promise<unknown>>;
+  };
 }
 
-export type InvoiceActivities = ReturnType<typeof createActivities>;
+export type InvoiceActivities = ReturnType<typeof createInvoiceActivities>;
+
+/** The `document` job type's steps (workflows/document/). */
+export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gateway' | 'embeddings' | 'config'>) {
+  const { summarizeModel, ...settings } = deps.config.document;
+  return {
+    readDocumentPages: createReadDocumentPages({ store: deps.store, settings }),
+    processDocumentChunk: createProcessDocumentChunk({ ...deps, summarizeModel }),
+    writeDocumentChunks: createWriteDocumentChunks({ store: deps.store }),
+    summarizeDocument: createSummarizeDocument({ store: deps.store, gateway: deps.gateway, summarizeModel }),
+  };
+}
+
+export type DocumentActivities = ReturnType<typeof createDocumentActivities>;
 /** Every activity a job workflow may call: the workflows type their proxies with this. */
 export type JobActivities = ReturnType<typeof createActivities>;

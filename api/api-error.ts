@@ -27,6 +27,8 @@ export const apiErrors = {
     new ApiError(413, 'payload_too_large', `the file is larger than the ${limitBytes}-byte limit; split or compress it`, {
       limitBytes,
     }),
+  tooManyPages: (pages: number, limitPages: number) =>
+    new ApiError(413, 'too_many_pages', `the document has ${pages} pages; the limit is ${limitPages}: split it`, { pages, limitPages }),
   unsupportedMediaType: () =>
     new ApiError(
       415,

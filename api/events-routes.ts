@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Request, type Response, Router } from 'express';
-import type { JobStreamEnd } from '../common/api-contract/job-event';
-import { isTerminal, type JobEvent, type JobStatus, type JobStep } from '../common/job';
+import type { JobProgressEvent, JobStreamEnd } from '../common/api-contract/job-event';
+import { isTerminal, type JobEvent, type JobProgress, type JobStatus, type JobStep } from '../common/job';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { authenticate, callerOf } from './auth';
@@ -18,7 +18,8 @@ const HUMAN_WAIT_POLL_MS = 5_000;
 const RECONNECT_MS = 2_000;
 
 /**
- * `GET /jobs/:id/events`: Server-Sent Events, one `status` event per entry of the job's event list (id = seq),
+ * `GET /jobs/:id/events`: Server-Sent Events, one `status` event per entry of the job's event list (id = seq) and,
+ * for a fan-out, a `progress` event per progress seen (its seq in the same numbering; a superseded one is skipped),
  * resumable with `Last-Event-ID`, closed after the terminal status. The events come from the workflow's status
  * query; while no worker answers, the server-side status is sent as an event without an id, so a resuming
  * client's position is kept.
@@ -43,7 +44,7 @@ export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'te
     // Not found and not yours answer as JSON errors, before the stream starts.
     let snapshot = await deps.jobs.events(tenantId, jobId);
     if (closed.signal.aborted) return;
-    if (isTerminal(snapshot.status) && snapshot.events && !snapshot.events.some((event) => event.seq > after) && after > 0) {
+    if (isTerminal(snapshot.status) && snapshot.events && newestSeq(snapshot) <= after && after > 0) {
       // An EventSource that reconnects after the end is told to stop (204 is the spec's "do not reconnect").
       res.status(204).end();
       return;
@@ -93,6 +94,7 @@ export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'te
 class JobEventWriter {
   private lastSeq: number;
   private lastUnnumbered: string | undefined;
+  private lastUnnumberedProgress: number | undefined;
 
   constructor(
     private readonly res: Response,
@@ -105,24 +107,51 @@ class JobEventWriter {
   /** True when something was written. */
   write(snapshot: JobEvents): boolean {
     if (snapshot.events) {
-      const fresh = snapshot.events.filter((event) => event.seq > this.lastSeq);
-      for (const event of fresh) {
-        this.res.write(`id: ${event.seq}\nevent: status\ndata: ${JSON.stringify({ jobId: this.jobId, ...event })}\n\n`);
-        this.lastSeq = event.seq;
+      // Status events and the latest progress share one numbering: written in its order, each once.
+      const fresh: Array<{ seq: number; line: string }> = snapshot.events
+        .filter((event) => event.seq > this.lastSeq)
+        .map((event) => ({ seq: event.seq, line: `event: status\ndata: ${JSON.stringify({ jobId: this.jobId, ...event })}` }));
+      // Only a numbered progress is an event (a document's); a digest's batch count shows in GET /jobs/:id alone.
+      const seq = snapshot.progress?.seq;
+      if (snapshot.progress && seq !== undefined && seq > this.lastSeq) fresh.push({ seq, line: `event: progress\ndata: ${this.progressData(snapshot.progress)}` });
+      fresh.sort((a, b) => a.seq - b.seq);
+      for (const { seq, line } of fresh) {
+        this.res.write(`id: ${seq}\n${line}\n\n`);
+        this.lastSeq = seq;
       }
       return fresh.length > 0;
     }
-    // No worker answered: say what the server knows, once per change, without an id.
+    // No worker answered: say what the server knows, once per change, without an id (an id from the memo's
+    // progress would skip status events the client has not seen once a worker answers again).
+    let written = false;
     const key = `${snapshot.status}/${snapshot.step ?? ''}`;
-    if (key === this.lastUnnumbered) return false;
-    this.lastUnnumbered = key;
-    this.res.write(`event: status\ndata: ${JSON.stringify(unnumbered(this.jobId, snapshot.status, snapshot.step))}\n\n`);
-    return true;
+    if (key !== this.lastUnnumbered) {
+      this.lastUnnumbered = key;
+      this.res.write(`event: status\ndata: ${JSON.stringify(unnumbered(this.jobId, snapshot.status, snapshot.step))}\n\n`);
+      written = true;
+    }
+    const seq = snapshot.progress?.seq;
+    if (snapshot.progress && seq !== undefined && seq > this.lastSeq && seq !== this.lastUnnumberedProgress) {
+      this.lastUnnumberedProgress = seq;
+      this.res.write(`event: progress\ndata: ${this.progressData(snapshot.progress)}\n\n`);
+      written = true;
+    }
+    return written;
   }
 
   caughtUp(snapshot: JobEvents): boolean {
-    return !snapshot.events || snapshot.events.every((event) => event.seq <= this.lastSeq);
+    return !snapshot.events || newestSeq(snapshot) <= this.lastSeq;
   }
+
+  private progressData(progress: JobProgress): string {
+    const data: JobProgressEvent = { jobId: this.jobId, progress };
+    return JSON.stringify(data);
+  }
+}
+
+/** The highest seq the snapshot holds, status events and progress together. */
+function newestSeq(snapshot: JobEvents): number {
+  return Math.max(snapshot.events?.at(-1)?.seq ?? 0, snapshot.progress?.seq ?? 0);
 }
 
 function unnumbered(jobId: string, status: JobStatus, step: JobStep | undefined): Omit<JobEvent, 'seq'> & { jobId: string; detailed: false } {

@@ -16,6 +16,7 @@ import { apiErrors } from './api-error';
 import { authenticate, callerOf } from './auth';
 import type { JobsService } from './jobs-service';
 import { receiveUpload } from './multipart-upload';
+import { refuseTooManyPages } from './page-limit';
 import { retryAfterSeconds } from './poll-hint';
 import { checkRequest, requestValidators } from './request-validation';
 import { reviewUpdateId } from './review-update-id';
@@ -34,7 +35,7 @@ function idempotencyKeyOf(req: Request): string | undefined {
 const UPLOAD_RETRY_AFTER_SECONDS = 1;
 
 /** Routes stay thin: check the request, call one service function, answer. */
-export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients'>; log: Logger }): Router {
+export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'document'>; log: Logger }): Router {
   const { jobs, config } = deps;
   const router = Router();
   const apiCallers = authenticate(config, ['api']);
@@ -89,6 +90,7 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
       // The file part stands in as its name: its bytes were judged by receiveUpload.
       const form = checkRequest(requestValidators.submitJobForm, { ...upload.fields, file: upload.fileName });
       const jobType = jobTypeNamed(form.type) as JobTypeDefinition;
+      await refuseTooManyPages(jobType, upload, config.document.maxPages);
       const tenant = callerOf(res).tenant;
       const callbackUrl = callbackUrlFor(form.callbackUrl, tenant);
       answerSubmission(

@@ -1,5 +1,6 @@
 import { runChaosBenchmark } from './chaos';
 import { runClientsBenchmark } from './clients';
+import { runDocumentBenchmark } from './document';
 import { runCodecBenchmark } from './codec';
 import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
@@ -14,6 +15,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   latency: runLatencyBenchmark,
   throughput: runThroughputBenchmark,
   'worker-start': runWorkerStartBenchmark,
+  document: runDocumentBenchmark,
   chaos: runChaosBenchmark,
   repair: runRepairBenchmark,
   codec: runCodecBenchmark,

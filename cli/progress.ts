@@ -1,3 +1,5 @@
+import type { JobProgress } from '../common/job';
+
 /** Where the CLI writes: results to stdout, progress to stderr (so `--json > results.json` stays clean). */
 export interface Terminal {
   out(line: string): void;
@@ -48,6 +50,19 @@ export function summarize(statuses: string[]): string {
   return [...counts.entries()]
     .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
     .map(([status, count]) => `${count} ${status.replace(/_/g, ' ')}`)
+    .join(' · ');
+}
+
+/** "12 pages read · 8/10 chunks · 9,120 tokens · $0.0042": a fan-out's progress in one line (parts it has). */
+export function describeProgress(progress: JobProgress): string {
+  const { usage } = progress;
+  const failed = progress.failed ? ` (${progress.failed} failed)` : '';
+  return [
+    progress.pagesRead !== undefined ? `${progress.pagesRead} pages read` : undefined,
+    `${progress.done}/${progress.total} ${progress.unit ?? 'batches'}${failed}`,
+    usage ? `${(usage.inputTokens + usage.outputTokens).toLocaleString('en-US')} tokens · $${usage.costUsd.toFixed(4)}` : undefined,
+  ]
+    .filter(Boolean)
     .join(' · ');
 }
 

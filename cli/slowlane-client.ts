@@ -65,6 +65,7 @@ export function createSlowlaneClient(options: ClientOptions) {
   }
 
   return {
+    /** A job of a type that takes a file (invoice, document). */
     async submit(input: { type?: string; bytes: Uint8Array; fileName: string; idempotencyKey: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
       const form = new FormData();
       form.set('type', input.type ?? 'invoice');

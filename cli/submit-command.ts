@@ -5,12 +5,12 @@ import { canonicalJson } from '../common/canonical-json';
 import { jobTypeNamed } from '../common/job-types/registry';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Job } from '../common/api-contract/job';
-import { TERMINAL_STATUSES } from '../common/job';
+import { type JobProgress, TERMINAL_STATUSES } from '../common/job';
 import { isInvoiceResult } from '../common/job-types/invoice/result';
 import type { Priority } from '../common/task-queues';
 import { findDocuments, readDocument } from './documents';
 import { readStdin } from './json-input';
-import { summarize, table, type Terminal } from './progress';
+import { describeProgress, summarize, table, type Terminal } from './progress';
 import { ApiCallError, type SlowlaneClient } from './slowlane-client';
 
 export interface SubmitOptions {
@@ -35,6 +35,8 @@ export interface JobOutcome {
   currency?: string;
   /** Another type's result, as one line of JSON. */
   result?: string;
+  /** A fan-out's (document's) progress as last seen. */
+  progress?: JobProgress;
   reviewDeadline?: string;
   error?: string;
 }
@@ -148,9 +150,13 @@ async function waitForJobs(client: SlowlaneClient, outcomes: JobOutcome[], timeo
       try {
         const { job, retryAfterMs } = await client.get(outcome.jobId as string);
         const before = `${outcome.status}/${outcome.step ?? ''}`;
+        const progressBefore = outcome.progress?.seq;
         Object.assign(outcome, fromJob(job));
         if (outcomes.length <= CHATTY_UP_TO && `${outcome.status}/${outcome.step ?? ''}` !== before) {
           terminal.note(`${outcome.jobId}: ${outcome.status}${outcome.step && outcome.status === 'processing' ? ` (${outcome.step})` : ''}`);
+        }
+        if (outcomes.length <= CHATTY_UP_TO && outcome.progress && outcome.progress.seq !== progressBefore) {
+          terminal.note(`${outcome.jobId}: ${describeProgress(outcome.progress)}`);
         }
         nextPollAt.set(outcome, Date.now() + (retryAfterMs ?? DEFAULT_POLL_MS));
       } catch (error) {
@@ -178,6 +184,7 @@ function fromJob(job: Job): Partial<JobOutcome> {
     currency: invoice?.fields.currency,
     result: job.result && !invoice ? JSON.stringify(job.result) : undefined,
     reviewDeadline: job.status === 'awaiting_review' ? job.reviewDeadline : undefined,
+    progress: job.progress,
     error: job.error ? `${job.error.type}: ${job.error.message}` : undefined,
   };
 }

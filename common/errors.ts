@@ -90,6 +90,14 @@ export class ContentRefusedError extends SlowlaneError {
   readonly retryable = false;
 }
 
+/**
+ * The model's answer broke the tool's schema where nothing downstream can use a wrong one (a chunk's summary):
+ * billed, and asked again, since another answer may well be valid.
+ */
+export class ModelOutputInvalidError extends SlowlaneError {
+  readonly retryable = true;
+}
+
 /** The ledger refused the entry (4xx other than a replay): a person must look at it. */
 export class LedgerRejectedError extends SlowlaneError {
   readonly retryable = false;
@@ -122,6 +130,7 @@ export const ERROR_CLASSES = [
   SpendLimitReachedError,
   TenantSpendCapReachedError,
   ContentRefusedError,
+  ModelOutputInvalidError,
   LedgerRejectedError,
   LedgerUnavailableError,
   WebhookRejectedError,

@@ -1,11 +1,11 @@
-import type { BudgetWait, DeadLetter, JobError, ReviewDecision, Usage } from './api-contract/job-parts';
+import type { BudgetWait, DeadLetter, JobError, JobProgress, ReviewDecision, Usage } from './api-contract/job-parts';
 import type { Invoice, InvoiceExtraction } from './invoice';
 import type { ScoreBand } from './job-types/job-type';
 import { JOB_TYPE_DEFINITIONS, JOB_TYPES, type JobType, type RegisteredResult, type RegisteredStep } from './job-types/registry';
 import type { Priority } from './task-queues';
 
 // The parts the API shows as they are are defined once, with their JSON schema, in the API contract.
-export type { BudgetWait, DeadLetter, JobError, ReviewDecision, Usage };
+export type { BudgetWait, DeadLetter, JobError, JobProgress, ReviewDecision, Usage };
 
 // The types are the registry's (common/job-types/registry.ts); re-exported where the vocabulary lives.
 export { JOB_TYPES, type JobType };
@@ -110,12 +110,13 @@ export interface JobState {
   /** The type's result once it finished well (invoice jobs show `fields` and `ledgerEntryId` instead). */
   result?: RegisteredResult;
   /** Work items done of total, for jobs that fan out (a digest's batches). */
-  progress?: { done: number; total: number };
   error?: JobError;
   deadLetter?: DeadLetter;
   /** While the job waits in `budget_wait` for its tenant's spend cap (workflows/spend-cap-wait.ts). */
   budgetWait?: BudgetWait;
   usage: Usage;
+  /** Types that fan out (document): how far the map has got; its seq shares the events' numbering. */
+  progress?: JobProgress;
   events: JobEvent[];
   updatedAt: string;
 }

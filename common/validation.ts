@@ -1,7 +1,9 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import chunkSummarySchema from './schemas/chunk-summary.schema.json';
 import classificationSchema from './schemas/classification.schema.json';
+import documentSummarySchema from './schemas/document-summary.schema.json';
 import extractionSchema from './schemas/invoice-extraction.schema.json';
 import invoiceSchema from './schemas/invoice.schema.json';
 import type { Classification, Invoice, InvoiceExtraction } from './invoice';
@@ -18,7 +20,22 @@ const compiled = {
   invoice: ajv.compile<Invoice>(invoiceSchema),
   extraction: ajv.compile<InvoiceExtraction>(extractionSchema),
   classification: ajv.compile<Classification>(classificationSchema),
+  chunkSummary: ajv.compile<ChunkSummary>(chunkSummarySchema),
+  documentSummary: ajv.compile<DocumentSummary>(documentSummarySchema),
 };
+
+/** What the summarize_chunk tool returns (common/schemas/chunk-summary.schema.json). */
+export interface ChunkSummary {
+  summary: string;
+  keyTerms: string[];
+}
+
+/** What the summarize_document tool returns (common/schemas/document-summary.schema.json). */
+export interface DocumentSummary {
+  title: string;
+  summary: string;
+  keyTopics: string[];
+}
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: string[] };
 
@@ -46,4 +63,15 @@ export function validateAgainst<S extends TSchema>(schema: S, value: unknown): V
   return check(validate as ValidateFunction<Static<S>>, value);
 }
 
-export const schemas = { invoice: invoiceSchema, extraction: extractionSchema, classification: classificationSchema };
+
+export const validateChunkSummary = (value: unknown): ValidationResult<ChunkSummary> => check(compiled.chunkSummary, value);
+export const validateDocumentSummary = (value: unknown): ValidationResult<DocumentSummary> =>
+  check(compiled.documentSummary, value);
+
+export const schemas = {
+  invoice: invoiceSchema,
+  extraction: extractionSchema,
+  classification: classificationSchema,
+  chunkSummary: chunkSummarySchema,
+  documentSummary: documentSummarySchema,
+};

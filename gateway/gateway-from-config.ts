@@ -6,6 +6,7 @@ import { InProcessBudget } from './budget/local-budget';
 import { RedisBudget } from './budget/redis-budget';
 import { type BudgetSettings, DEFAULT_POOL, limitsOf, type TokenBudget } from './budget/token-budget';
 import { CallProfile } from './call-profile';
+import { createEmbeddingsGateway, type WiredEmbeddingsGateway } from './embeddings/embeddings-gateway';
 import { publishCallProfile } from './call-profile-store';
 import { MODEL_CALLS_PER_JOB, planCapacity } from './capacity-plan';
 import { type AnthropicGateway, createAnthropicClient, createModelGateway } from './model-gateway';
@@ -16,6 +17,8 @@ export const MODEL_ACTIVITY_TYPES: ReadonlySet<string> = new Set(['classifyDocum
 
 export interface WiredGateway {
   gateway: AnthropicGateway;
+  /** The embeddings provider, with a budget of its own: its tokens never count against the Messages API's. */
+  embeddings: WiredEmbeddingsGateway;
   budget?: TokenBudget;
   profile: CallProfile;
   /**
@@ -34,17 +37,32 @@ export function budgetSettingsOf(config: Pick<Config, 'gateway'>): BudgetSetting
 }
 
 /**
+ * The embeddings budget: one pool named after the model. Embeddings bill input tokens only, so the output
+ * dimension is never drawn on; it is set to the token limit because every limit must be positive.
+ */
+export function embeddingsBudgetSettingsOf(config: Pick<Config, 'gateway' | 'embeddings'>): BudgetSettings {
+  const limits = {
+    inputTokensPerMinute: config.embeddings.tokensPerMinute,
+    outputTokensPerMinute: config.embeddings.tokensPerMinute,
+    requestsPerMinute: config.embeddings.requestsPerMinute,
+  };
+  return { pools: { [config.embeddings.model]: limits, [DEFAULT_POOL]: limits }, interactiveShare: config.gateway.interactiveShare };
+}
+
+/**
  * The gateway a worker process runs with: Redis-shared budget when REDIS_URL is set, in-process otherwise, none
  * when GATEWAY_BUDGET=off; the call profile it learns; and activity slots derived from both.
  */
 export function gatewayFromConfig(
-  config: Pick<Config, 'anthropic' | 'gateway' | 'worker'>,
+  config: Pick<Config, 'anthropic' | 'embeddings' | 'gateway' | 'worker'>,
   log: Logger,
   options: { redis?: Redis } = {},
 ): WiredGateway {
   const settings = budgetSettingsOf(config);
   const gatewayLog = log.child({ component: 'gateway' });
+  const embeddingsSettings = embeddingsBudgetSettingsOf(config);
   let budget: TokenBudget | undefined;
+  let embeddingsBudget: TokenBudget | undefined;
   let redis: Redis | undefined;
   if (config.gateway.budgetEnabled) {
     if (config.gateway.redisUrl || options.redis) {
@@ -53,8 +71,12 @@ export function gatewayFromConfig(
         new Redis(config.gateway.redisUrl as string, { maxRetriesPerRequest: 2, connectionName: 'slowlane-budget' });
       redis.on('error', (error: unknown) => gatewayLog.warn({ err: error }, 'redis connection trouble'));
       budget = new RedisBudget(redis, settings, { keyPrefix: config.gateway.redisKeyPrefix });
+      embeddingsBudget = new RedisBudget(redis, embeddingsSettings, {
+        keyPrefix: `${config.gateway.redisKeyPrefix}:embeddings`,
+      });
     } else {
       budget = new InProcessBudget(settings);
+      embeddingsBudget = new InProcessBudget(embeddingsSettings);
     }
   }
   const gateway = createModelGateway({
@@ -62,6 +84,11 @@ export function gatewayFromConfig(
     prices: config.anthropic.prices,
     log: gatewayLog,
     ...(budget ? { budget: { budget, settings } } : {}),
+  });
+  const embeddings = createEmbeddingsGateway({
+    settings: config.embeddings,
+    log: gatewayLog.child({ provider: 'embeddings' }),
+    ...(embeddingsBudget ? { budget: embeddingsBudget } : {}),
   });
   const profile = new CallProfile(config.gateway.expected);
   gateway.events.subscribe(profile.listener);
@@ -91,6 +118,7 @@ export function gatewayFromConfig(
 
   return {
     gateway,
+    embeddings,
     ...(budget ? { budget } : {}),
     profile,
     activitySlots(priority) {
@@ -109,6 +137,8 @@ export function gatewayFromConfig(
     close: async () => {
       stopPublishing();
       await budget?.close();
+      // Both Redis budgets share one connection, which the first close ends; the in-process ones hold nothing.
+      if (!redis) await embeddingsBudget?.close();
     },
   };
 }

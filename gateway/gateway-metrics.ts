@@ -42,10 +42,13 @@ export function createGatewayMetrics(registry: Registry) {
 
 export type GatewayMetrics = ReturnType<typeof createGatewayMetrics>;
 
-/** Counts the gateway's events; returns the function that stops listening. */
-export function recordGatewayEvents(registry: Registry, events: GatewayEvents): () => void {
+/**
+ * Counts the gateway's events, of every provider (each has its own event source; the model label tells them
+ * apart); returns the function that stops listening.
+ */
+export function recordGatewayEvents(registry: Registry, ...sources: GatewayEvents[]): () => void {
   const metrics = createGatewayMetrics(registry);
-  return events.subscribe((event: GatewayEvent) => {
+  const listener = (event: GatewayEvent): void => {
     switch (event.type) {
       case 'call': {
         const status = String(event.status);
@@ -64,5 +67,7 @@ export function recordGatewayEvents(registry: Registry, events: GatewayEvents): 
       case 'reserved':
         return;
     }
-  });
+  };
+  const stops = sources.map((events) => events.subscribe(listener));
+  return () => stops.forEach((stop) => stop());
 }

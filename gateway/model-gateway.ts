@@ -1,14 +1,14 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { ContentRefusedError, TokenBudgetExhaustedError } from '../common/errors';
+import { ContentRefusedError } from '../common/errors';
 import type { Config, ModelPrice } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { CallCost } from './budget/bucket-math';
-import { type BudgetSettings, poolFor, type Reservation, type TokenBudget } from './budget/token-budget';
+import { type BudgetSettings, poolFor, type TokenBudget } from './budget/token-budget';
 import { GatewayEvents } from './gateway-events';
-import type { ModelGateway, ToolCallRequest } from './model-call';
+import type { ModelGateway } from './model-call';
 import { costOf } from './pricing';
 import { toProviderError } from './provider-errors';
-import { retryDelayAfterDenial } from './retry-delay';
+import { reserveCall } from './reserve-call';
 import { settleProviderAnswer, tokenUsageOf, totalInputTokens } from './provider-answer';
 import { messageParams, promptCharactersOf } from './message-params';
 import { InputTokenEstimator } from './token-estimate';
@@ -46,25 +46,6 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
   const events = deps.events ?? new GatewayEvents((error) => log.error({ err: error }, 'gateway listener failed'));
   const estimator = new InputTokenEstimator();
 
-  /** Reserves the call's estimate, or throws the retryable error that hands the activity slot back. */
-  async function reserve(request: ToolCallRequest, pool: string, cost: CallCost): Promise<Reservation | undefined> {
-    if (!deps.budget) return undefined;
-    const result = await deps.budget.budget.reserve(pool, request.priority, cost);
-    const base = { jobId: request.jobId, model: request.model, pool, priority: request.priority };
-    if (result.granted) {
-      events.emit({ type: 'reserved', ...base, cost });
-      return result.reservation;
-    }
-    events.emit({ type: 'denied', ...base, waitMs: result.waitMs, limitedBy: result.limitedBy });
-    const retryAfterMs = retryDelayAfterDenial(result.waitMs, random);
-    throw new TokenBudgetExhaustedError(
-      result.limitedBy === 'paused'
-        ? `the provider asked the fleet to pause calls to ${request.model}; retry in ${retryAfterMs} ms`
-        : `the ${request.priority} share of the ${result.limitedBy} budget cannot cover this call yet; retry in ${retryAfterMs} ms`,
-      { retryAfterMs, details: { pool, limitedBy: result.limitedBy, priority: request.priority } },
-    );
-  }
-
   return {
     events,
     async callTool(request) {
@@ -78,7 +59,7 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
         output: request.maxTokens,
         requests: 1,
       };
-      const reservation = await reserve(request, pool, reserved);
+      const reservation = await reserveCall({ budget: deps.budget?.budget, events, random }, request, pool, reserved);
       const answer = { budget: deps.budget?.budget, reservation, pool, request, reserved, events, log, now, prices };
       const startedAt = now();
 

@@ -5,7 +5,7 @@ import type { Logger } from '../lib/logger';
 import type { CallCost } from './budget/bucket-math';
 import type { Reservation, TokenBudget } from './budget/token-budget';
 import type { GatewayEvents } from './gateway-events';
-import type { ToolCallRequest } from './model-call';
+import type { ReservingCall } from './reserve-call';
 import { costOf } from './pricing';
 import { retryAfterMs, toProviderError } from './provider-errors';
 import { providerReadings } from './provider-headers';
@@ -17,7 +17,7 @@ export interface CallContext {
   budget: TokenBudget | undefined;
   reservation: Reservation | undefined;
   pool: string;
-  request: ToolCallRequest;
+  request: ReservingCall;
   reserved: CallCost;
   events: GatewayEvents;
   log: Logger;
@@ -25,22 +25,29 @@ export interface CallContext {
   prices: Record<string, ModelPrice>;
 }
 
+/** The provider's usage as the Messages API words it; the embeddings provider fills in only the two counts. */
+export type BilledUsage = Pick<Anthropic.Usage, 'input_tokens' | 'output_tokens'> &
+  Partial<Pick<Anthropic.Usage, 'cache_creation_input_tokens' | 'cache_read_input_tokens'>>;
+
 export interface ProviderAnswer {
   startedAt: number;
   /** 0: no answer (connection error, timeout, cancelled). */
   status: number;
   headers: Headers | undefined;
-  usage?: Anthropic.Usage;
+  /** What the provider billed (the embeddings provider bills input tokens only). */
+  usage?: BilledUsage;
   error?: unknown;
+  /** A 429 that is a rate limit (not a spend limit); judged from the Anthropic SDK's error when not given. */
+  rateLimited?: boolean;
 }
 
 /** Every input token of the call, cached or not: what the prompt's characters came to. */
-export function totalInputTokens(usage: Anthropic.Usage): number {
+export function totalInputTokens(usage: BilledUsage): number {
   return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
 }
 
 /** The provider's usage in the gateway's words; the cache counts are 0 when the answer omits them. */
-export function tokenUsageOf(usage: Anthropic.Usage) {
+export function tokenUsageOf(usage: BilledUsage) {
   return {
     inputTokens: usage.input_tokens,
     outputTokens: usage.output_tokens,
@@ -53,7 +60,7 @@ export function tokenUsageOf(usage: Anthropic.Usage) {
  * What the call takes from the provider's input-token rate limit: fresh input and cache writes count, cache reads
  * do not on current models (https://platform.claude.com/docs/en/api/rate-limits, "cache-aware ITPM"; FACTS.md §7).
  */
-export function rateLimitedInputTokens(usage: Anthropic.Usage): number {
+export function rateLimitedInputTokens(usage: BilledUsage): number {
   return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0);
 }
 
@@ -71,7 +78,8 @@ export async function settleProviderAnswer(context: CallContext, answer: Provide
         { input: 0, output: 0, requests: 1 }
       : // No answer: the call may have run to the end, so nothing is given back.
         reserved;
-  const rateLimited = answer.status === 429 && toProviderError(answer.error) instanceof ModelRateLimitedError;
+  const rateLimited =
+    answer.rateLimited ?? (answer.status === 429 && toProviderError(answer.error) instanceof ModelRateLimitedError);
   const pauseMs = rateLimited ? (retryAfterMs(answer.headers) ?? DEFAULT_PAUSE_MS) : undefined;
   if (budget) {
     try {

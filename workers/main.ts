@@ -24,14 +24,14 @@ async function main(): Promise<void> {
   const observability = await startWorkerObservability(config, log, sdkMetrics);
   const connection = await connectWorker(config.temporal);
   const gateway = gatewayFromConfig(config, log);
-  recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events);
+  recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events, gateway.embeddings.events);
   const spendCaps = spendCapsFromConfig(config, gateway.gateway, log, observability.telemetry.metrics.registry);
   const workflowBundle = await workflowBundleForProcess();
   const deployment = await workerDeploymentOptions(config.worker, workflowBundle);
   const workers = await createWorkers({
     connection,
     config,
-    deps: createActivityDeps(config, spendCaps.gateway),
+    deps: createActivityDeps(config, { ...gateway, gateway: spendCaps.gateway }),
     activitySlots: (priority) => gateway.activitySlots(priority),
     workflowBundle,
     deployment,

@@ -65,3 +65,12 @@ export const reviewCheckOptions: LocalActivityOptions = {
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '100 milliseconds', maximumAttempts: 3 },
 };
+
+/**
+ * Reading a long PDF (up to DOCUMENT_MAX_PAGES pages) and assembling its chunks: minutes, not seconds, of I/O and
+ * parsing; heartbeats notice a killed worker within 20 s all the same.
+ */
+export const documentFileOptions: ActivityOptions = {
+  ...extractTextOptions,
+  startToCloseTimeout: '15 minutes',
+};

@@ -113,6 +113,18 @@ export class JobRun {
     }
   };
 
+  /**
+   * Parks the job with a failure that belongs to no single activity (a fan-out's failed chunks) until an operator
+   * decides: returns on `retry`, and on `abandon` or expiry ends the job as a failed step does.
+   */
+  async park(error: StepFailure): Promise<void> {
+    const outcome = await this.deadLetters.park(error, this.notify);
+    if (outcome !== 'retry') {
+      throw new JobAbandoned(outcome === 'expired' ? { ...error, message: `${error.message} (dead letter expired)` } : error);
+    }
+    log.info('operator retries the failed step', { step: error.step });
+  }
+
   private reportFinished(status: TerminalStatus): void {
     jobMetrics.jobFinished({
       jobType: this.jobType.name,

@@ -1,5 +1,5 @@
 import { upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
-import type { JobError, JobStart, JobState, JobStatus, JobStep, Usage } from '../common/job';
+import type { JobError, JobProgress, JobStart, JobState, JobStatus, JobStep, Usage } from '../common/job';
 import { ErrorTypeKey, JobStatusKey, JobStepKey, StatusSinceKey } from '../common/search-attributes';
 import { addUsage } from '../common/usage-sum';
 
@@ -42,13 +42,28 @@ export class JobTracker {
     }
     if (changed) {
       this.state.events.push({
-        seq: this.state.events.length + 1,
+        seq: this.nextSeq(),
         status,
         ...(step ? { step } : {}),
         at: this.state.updatedAt,
         ...(error ? { error } : {}),
       });
     }
+  }
+
+  /**
+   * A fan-out's progress, with the usage so far, as one more entry of the event stream (its seq is the next one);
+   * in the memo too, so GET /jobs/:id shows it with every worker down. Call it per batch of work, not per item:
+   * each call is a memo upsert in history.
+   */
+  publishProgress(counts: Omit<JobProgress, 'seq' | 'usage'>): void {
+    this.state.progress = { seq: this.nextSeq(), ...counts, usage: this.state.usage };
+    upsertMemo({ progress: this.state.progress });
+  }
+
+  /** Status events and progress share one numbering, so one Last-Event-ID resumes both on the SSE stream. */
+  private nextSeq(): number {
+    return Math.max(this.state.events.at(-1)?.seq ?? 0, this.state.progress?.seq ?? 0) + 1;
   }
 
   addUsage(usage: Usage): void {

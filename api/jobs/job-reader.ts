@@ -4,7 +4,7 @@ import type { Job } from '../../common/api-contract/job';
 import { compact } from '../../common/compact';
 import { parseJobId } from '../../common/job-id';
 import { errorWithCurrentStep, stepNamed } from '../../common/job-steps';
-import { isTerminal, type JobError, type JobStart, type JobState, type JobStatus, type JobType } from '../../common/job';
+import { isTerminal, type JobError, type JobProgress, type JobStart, type JobState, type JobStatus, type JobType } from '../../common/job';
 import { statusQuery } from '../../common/messages';
 import { JobStatusKey, JobStepKey, JobTypeKey, TenantIdKey } from '../../common/search-attributes';
 import type { Priority } from '../../common/task-queues';
@@ -26,6 +26,8 @@ export interface JobMemo {
   scheduleId?: string;
   /** Written by the workflow when a step fails for good (workflows/job-tracker.ts). */
   error?: JobError;
+  /** Written by a fan-out as it advances (JobTracker.publishProgress). */
+  progress?: JobProgress;
 }
 
 /** How long GET /jobs/:id waits for a worker to answer the status query before answering from the server alone. */
@@ -70,6 +72,7 @@ export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config'>) {
       closedAt: description.closeTime?.toISOString(),
       error: errorWithCurrentStep(memo.error),
       currentAttempt: running ? currentAttemptOf(description) : undefined,
+      progress: memo.progress,
     });
   }
 

@@ -2,7 +2,10 @@ import type { Job } from '../../common/api-contract/job';
 import type { JobState } from '../../common/job';
 
 /** What the server alone knows of a job (search attributes, memo, close time): enough to answer with no worker. */
-export type JobBase = Pick<Job, 'jobId' | 'type' | 'status' | 'step' | 'priority' | 'fileName' | 'name' | 'scheduleId' | 'submittedAt' | 'closedAt' | 'error' | 'currentAttempt'>;
+export type JobBase = Pick<
+  Job,
+  'jobId' | 'type' | 'status' | 'step' | 'priority' | 'fileName' | 'name' | 'scheduleId' | 'submittedAt' | 'closedAt' | 'error' | 'currentAttempt' | 'progress'
+>;
 
 /** A type's result once it finished well; an invoice's is what it posted (its workflow keeps the fields apart). */
 function resultOf(state: JobState): Job['result'] {
@@ -29,11 +32,11 @@ export function toJobView(base: JobBase, state: JobState | undefined, links: Rec
     input: state.input as Job['input'],
     proposal: state.proposal as Job['proposal'],
     result: resultOf(state),
-    progress: state.progress,
     error: state.error,
     deadLetter: state.status === 'dead_letter' ? state.deadLetter : undefined,
     budgetWait: state.status === 'budget_wait' ? state.budgetWait : undefined,
     usage: state.usage,
+    progress: state.progress ?? base.progress,
     detailed: true,
     links,
   };

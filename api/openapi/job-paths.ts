@@ -110,9 +110,10 @@ export const jobPaths: Record<string, Schema> = {
   '/jobs/{id}/events': {
     get: {
       operationId: 'streamJobEvents',
-      summary: 'Stream a job’s status changes (SSE)',
+      summary: 'Stream a job’s status changes and progress (SSE)',
       description:
         'Server-Sent Events. Each status change is an `event: status` with `id: <seq>` and a JobEvent as `data`; after the terminal status an `event: end` with a JobStreamEnd as `data` follows and the stream closes. ' +
+        'A job that fans out (document) also sends `event: progress` with a JobProgressEvent as `data` as its map advances; its id is in the same numbering, and a progress superseded before it was sent is skipped (only the latest counts). ' +
         'Reconnect with `Last-Event-ID` (or `?lastEventId=`) to get only what you missed; a reconnect after the end answers 204. ' +
         'While no worker answers, the server-side status is sent as an event without an id (`detailed: false`).',
       tags: ['jobs'],

@@ -43,7 +43,7 @@ export async function runNaive(
 ): Promise<NaiveFigures> {
   const config = loadConfig({ ...productEnv, ANTHROPIC_MAX_RETRIES: '2' });
   const wired = gatewayFromConfig(config, createLogger('bench', 'silent'));
-  const activities = createActivities(createActivityDeps(config, wired.gateway));
+  const activities = createActivities(createActivityDeps(config, wired));
   const store = createObjectStore(config.s3);
   const figures: NaiveFigures = {
     requests: 0,

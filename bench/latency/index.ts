@@ -144,7 +144,7 @@ async function measureNaive(productEnv: Record<string, string>, jobs: number, co
   const config = loadConfig(productEnv);
   const log = createLogger('bench', 'warn');
   const wired = gatewayFromConfig(config, log);
-  const activities = createActivities(createActivityDeps(config, wired.gateway));
+  const activities = createActivities(createActivityDeps(config, wired));
   const store = createObjectStore(config.s3);
   const requestMs: number[] = [];
   let posted = 0;

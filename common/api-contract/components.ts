@@ -2,10 +2,10 @@ import { DeadLetterList, ParkedJob, ReplayOutcome, ReplayRequest, SpendCapRaised
 import { ErrorBody } from './error-body';
 import { Invoice, InvoiceExtraction } from './invoice';
 import { Job } from './job';
-import { JobEvent, JobStreamEnd, JobStreamEvent } from './job-event';
+import { JobEvent, JobProgressEvent, JobStreamEnd, JobStreamEvent } from './job-event';
 import { JobList, JobSummary } from './job-list';
 import { FileJobType, JobInput, JobProposal, JobResult, jobTypeComponents, SubmitJobRequest } from './job-types';
-import { BudgetWait, DeadLetter, JobError, Links, ReviewDecision, Usage } from './job-parts';
+import { BudgetWait, DeadLetter, JobError, JobProgress, Links, ReviewDecision, Usage } from './job-parts';
 import { Health, ReviewSession } from './meta';
 import { ReviewApproval, ReviewRejection, ReviewRequest } from './review-request';
 import { SchedulableJobType, Schedule, ScheduleList, ScheduleRequest, ScheduleStateRequest } from './schedule';
@@ -28,6 +28,7 @@ const fixedComponents = {
   ErrorBody,
   JobError,
   Usage,
+  JobProgress,
   ReviewDecision,
   DeadLetter,
   BudgetWait,
@@ -40,6 +41,7 @@ const fixedComponents = {
   ReviewApproval,
   ReviewRejection,
   JobEvent,
+  JobProgressEvent,
   JobStreamEnd,
   JobStreamEvent,
   ReviewSession,

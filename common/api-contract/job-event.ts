@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { JobError } from './job-parts';
+import { JobError, JobProgress } from './job-parts';
 import { closed, COMPONENTS_PATH, dateTime, ref } from './schema-kit';
 import { JobStatus, JobStep } from './vocabulary';
 
@@ -21,6 +21,13 @@ export const JobEvent = closed({
 });
 export type JobEvent = Static<typeof JobEvent>;
 
+/** The `data` of a `progress` event: the job's progress as it is now (a later one supersedes it). */
+export const JobProgressEvent = closed({
+  jobId: Type.String(),
+  progress: ref('JobProgress', JobProgress),
+});
+export type JobProgressEvent = Static<typeof JobProgressEvent>;
+
 /** The `data` of the `end` event that closes the stream once the job is finished. */
 export const JobStreamEnd = closed({ jobId: Type.String(), status: ref('JobStatus', JobStatus) });
 export type JobStreamEnd = Static<typeof JobStreamEnd>;
@@ -31,7 +38,7 @@ function jsonText<T extends TSchema>(name: string, _schema: T) {
 }
 
 const eventId = () =>
-  Type.String({ pattern: '^[0-9]+$', description: 'The last event id seen (a status event’s seq).' });
+  Type.String({ pattern: '^[0-9]+$', description: 'The last event id seen (a status or progress event’s seq).' });
 const retry = () => Type.Integer({ minimum: 0 });
 
 /**
@@ -43,6 +50,12 @@ export const JobStreamEvent = Type.Union([
     event: Type.Literal('status'),
     id: Type.Optional(eventId()),
     data: jsonText('JobEvent', JobEvent),
+    retry: Type.Optional(retry()),
+  }),
+  closed({
+    event: Type.Literal('progress'),
+    id: Type.Optional(eventId()),
+    data: jsonText('JobProgressEvent', JobProgressEvent),
     retry: Type.Optional(retry()),
   }),
   closed({

@@ -33,6 +33,27 @@ export const Usage = closed({
 });
 export type Usage = Static<typeof Usage>;
 
+/**
+ * How far a job that fans out has got: a document's chunks, a digest's batches. A document also numbers it (`seq`)
+ * and carries its pages and usage; it is the job's `progress` in `GET /jobs/:id` (from the memo when no worker
+ * answers) and, when numbered, a `progress` event on the SSE stream.
+ */
+export const JobProgress = closed({
+  seq: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: 'Shares the numbering of the status events: the SSE id of the progress event; Last-Event-ID resumes after it.',
+    }),
+  ),
+  unit: Type.Optional(Type.String({ description: 'What `done` and `total` count: `chunks` (document); a digest’s batches when absent.' })),
+  done: count(),
+  total: count(),
+  failed: Type.Optional(count()),
+  pagesRead: Type.Optional(count()),
+  usage: Type.Optional(ref('Usage', Usage, { description: 'Tokens and cost so far, every provider together.' })),
+});
+export type JobProgress = Static<typeof JobProgress>;
+
 export const ReviewDecision = closed({
   decision: stringEnum(REVIEW_OUTCOMES),
   reviewer: Type.String({

@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { InvoiceExtraction } from './invoice';
 import { JobInput, JobProposal, JobResult } from './job-types';
-import { BudgetWait, CurrentAttempt, DeadLetter, JobError, Links, ReviewDecision, StepAttempts, Usage } from './job-parts';
-import { closed, count, dateTime, ref } from './schema-kit';
+import { BudgetWait, CurrentAttempt, DeadLetter, JobError, JobProgress, Links, ReviewDecision, StepAttempts, Usage } from './job-parts';
+import { closed, dateTime, ref } from './schema-kit';
 import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
 
 /** What `GET /jobs/:id` answers (and a review, with the job as it is after the decision). */
@@ -31,11 +31,11 @@ export const Job = closed({
   input: Type.Optional(ref('JobInput', JobInput)),
   proposal: Type.Optional(ref('JobProposal', JobProposal)),
   result: Type.Optional(ref('JobResult', JobResult)),
-  progress: Type.Optional(closed({ done: count(), total: count() }, { description: 'Work items done of total, for jobs that fan out (a digest’s batches).' })),
   error: Type.Optional(ref('JobError', JobError)),
   deadLetter: Type.Optional(ref('DeadLetter', DeadLetter)),
   budgetWait: Type.Optional(ref('BudgetWait', BudgetWait)),
   usage: Type.Optional(ref('Usage', Usage)),
+  progress: Type.Optional(ref('JobProgress', JobProgress)),
   detailed: Type.Boolean({ description: 'False when no worker answered: only the server-side status is known.' }),
   links: ref('Links', Links),
 });

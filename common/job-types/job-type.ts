@@ -38,6 +38,11 @@ export interface FileKind {
   /** Over this the upload is refused with 413; absent: the API's own upload limit (API_MAX_UPLOAD_BYTES). */
   maxBytes?: number;
   /**
+   * A PDF with more pages than the deployment's DOCUMENT_MAX_PAGES is refused with 413 `too_many_pages` at
+   * submission (its page count is read from the page tree, no page is parsed); the worker applies the same limit.
+   */
+  pageLimited?: boolean;
+  /**
    * A text file of one JSON object per line (JSONL), each line held to `schema`: the API reads it before it starts
    * the job and answers a 400 naming the first bad line (common/job-types/json-lines.ts), 413 past `maxLines`.
    */

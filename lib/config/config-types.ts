@@ -2,6 +2,8 @@ import type { Deployment, SettingsArea, SettingValues } from '../settings/settin
 import type { Secret } from '../secret';
 import type { apiArea } from './api-settings';
 import type { clientsArea } from './clients-settings';
+import type { documentArea } from './document-settings';
+import type { embeddingsArea } from './embeddings-settings';
 import type { jobsArea } from './jobs-settings';
 import type { ledgerArea } from './ledger-settings';
 import type { ModelLimits } from './model-limits';
@@ -35,6 +37,13 @@ export interface Config {
   s3: Values<typeof s3Area>;
   /** `apiKey` is a placeholder the simulator accepts when no real key is set. */
   anthropic: Omit<Values<typeof modelArea>, 'apiKey'> & { apiKey: Secret; prices: Record<string, ModelPrice> };
+  /** The embeddings provider; `apiKey` is a placeholder the simulator accepts when no real key is set. */
+  embeddings: Omit<Values<typeof embeddingsArea>, 'apiKey' | 'baseURL' | 'dimension'> & {
+    apiKey: Secret;
+    baseURL: string;
+    dimension: number;
+  };
+  document: Values<typeof documentArea>;
   ledger: Values<typeof ledgerArea>;
   api: Omit<Values<typeof apiArea>, 'publicUrl'> & { publicUrl: string };
   jobs: Values<typeof jobsArea>;

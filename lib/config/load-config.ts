@@ -7,6 +7,8 @@ import { apiArea } from './api-settings';
 import { clientsArea } from './clients-settings';
 import type { Config } from './config-types';
 import { deploymentArea, deploymentSetting } from './deployment-settings';
+import { documentArea } from './document-settings';
+import { embeddingsArea, VOYAGE_URL } from './embeddings-settings';
 import { gatewayArea } from './gateway-settings';
 import { jobsArea } from './jobs-settings';
 import { ledgerArea } from './ledger-settings';
@@ -36,6 +38,8 @@ export function loadConfig(env: Env = process.env): Config {
   const worker = reader.readTable(workerArea.settings);
   const gateway = reader.readTable(gatewayArea.settings);
   const spend = reader.readTable(spendArea.settings);
+  const embeddings = reader.readTable(embeddingsArea.settings);
+  const document = reader.readTable(documentArea.settings);
   const clients = reader.readTable(clientsArea.settings);
   const observability = reader.readTable(observabilityArea.settings);
   const people = peopleOf(reader.readTable(peopleArea.settings), core.tenants, reader);
@@ -64,6 +68,14 @@ export function loadConfig(env: Env = process.env): Config {
       baseURL: model.baseURL ?? (model.apiKey ? undefined : SIMULATOR_URL),
       prices: { ...DEFAULT_PRICES, ...model.prices },
     },
+    embeddings: {
+      ...embeddings,
+      // As for the Messages API: no key and no base URL means the local simulator.
+      apiKey: embeddings.apiKey ?? new Secret('simulator-key'),
+      baseURL: embeddings.baseURL ?? (embeddings.apiKey ? VOYAGE_URL : SIMULATOR_URL),
+      dimension: Number(embeddings.dimension),
+    },
+    document,
     ledger,
     api: { ...api, publicUrl: publicUrlOf(api) },
     jobs,

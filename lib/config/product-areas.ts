@@ -3,6 +3,8 @@ import { apiArea } from './api-settings';
 import { cliArea } from './cli-settings';
 import { clientsArea } from './clients-settings';
 import { deploymentArea } from './deployment-settings';
+import { documentArea } from './document-settings';
+import { embeddingsArea } from './embeddings-settings';
 import { gatewayArea } from './gateway-settings';
 import { jobsArea } from './jobs-settings';
 import { ledgerArea } from './ledger-settings';
@@ -22,10 +24,12 @@ export const productAreas: readonly SettingsArea[] = [
   modelArea,
   gatewayArea,
   spendArea,
+  embeddingsArea,
   ledgerArea,
   apiArea,
   peopleArea,
   jobsArea,
+  documentArea,
   workerArea,
   clientsArea,
   observabilityArea,

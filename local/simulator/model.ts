@@ -4,12 +4,15 @@ import { classifyDocument } from './reader/classify';
 import { readInvoice } from './reader/read-invoice';
 import { scoreOrder } from './reader/score-order';
 import type { ModelAnswer } from './model-answer';
+import { summarizeChunk, summarizeDocument } from './summarizer/summarize';
 
 /** The tools the rule-based "model" can answer; Slowlane's workers force one of them per call. */
 const TOOLS: Record<string, (documentText: string) => object> = {
   classify_document: classifyDocument,
   record_invoice: readInvoice,
   score_order: scoreOrder,
+  summarize_chunk: summarizeChunk,
+  summarize_document: summarizeDocument,
   summarise_tickets: summariseTickets,
   write_digest_narrative: writeDigestNarrative,
 };

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import * as admin from './admin-handlers';
 import { apiError } from './api-errors';
 import { handleCountTokens } from './count-tokens-handler';
+import { handleEmbeddings } from './embeddings/embeddings-handler';
 import { errorReply, jsonReply, type HttpReply } from './http-reply';
 import { handleMessages } from './messages-handler';
 import type { SimulatorState } from './state';
@@ -20,6 +21,8 @@ type Route = (context: RouteContext, id: string) => HttpReply | Promise<HttpRepl
 const ROUTES: Record<string, Route> = {
   'POST /v1/messages': (context) => handleMessages({ ...context }),
   'POST /v1/messages/count_tokens': ({ state, headers, body }) => handleCountTokens(state, headers, body),
+  'POST /v1/embeddings': ({ state, headers, body, sleep }) => handleEmbeddings({ state, headers, body, sleep }),
+  'GET /_sim/embeddings/stats': ({ state }) => jsonReply(200, state.embeddingStats),
   'GET /healthz': () => jsonReply(200, { ok: true }),
   'GET /_sim/config': ({ state }) => admin.getConfig(state),
   'PUT /_sim/config': ({ state, body }) => admin.putConfig(state, body),
@@ -44,6 +47,7 @@ export function route(method: string, pathname: string, context: RouteContext): 
   return errorReply(apiError('not_found_error', `${method} ${pathname} is not simulated`));
 }
 
+/** The Messages API's paths, which carry its rate-limit headers; the embeddings endpoint keeps its own limits. */
 export function isApiPath(pathname: string): boolean {
-  return pathname.startsWith('/v1/');
+  return pathname.startsWith('/v1/messages');
 }

@@ -1,5 +1,6 @@
 import type { Clock } from './clock';
 import { FaultRuleBook } from './fault-rules';
+import { EmbeddingsLimiter, type EmbeddingsLimits } from './embeddings/embeddings-limiter';
 import { createIdGenerator } from './ids';
 import { checkFaultRates, runtimeSettingsOf, type RuntimeSettings, type SimulatorOptions } from './options';
 import { PromptCache } from './prompt-cache';
@@ -19,10 +20,25 @@ function limitsOf(settings: RuntimeSettings): RateLimits {
   };
 }
 
+function embeddingsLimitsOf(settings: RuntimeSettings): EmbeddingsLimits {
+  return { tokensPerMinute: settings.embedTokensPerMinute, requestsPerMinute: settings.embedRequestsPerMinute };
+}
+
+/** What the embeddings endpoint answered: requests by status, and tokens billed. */
+export interface EmbeddingStats {
+  requests: number;
+  byStatus: Record<string, number>;
+  tokens: number;
+}
+
+const emptyEmbeddingStats = (): EmbeddingStats => ({ requests: 0, byStatus: {}, tokens: 0 });
+
 /** Everything the simulator remembers between requests: settings, buckets, fault rules, stats, random streams. */
 export class SimulatorState {
   settings: RuntimeSettings;
   readonly limiter: RateLimiter;
+  readonly embeddingsLimiter: EmbeddingsLimiter;
+  embeddingStats: EmbeddingStats = emptyEmbeddingStats();
   readonly rules = new FaultRuleBook();
   readonly stats = new SimulatorStats();
   readonly promptCache: PromptCache;
@@ -36,6 +52,7 @@ export class SimulatorState {
     this.settings = runtimeSettingsOf(options);
     checkFaultRates(this.settings);
     this.limiter = new RateLimiter(limitsOf(this.settings), clock);
+    this.embeddingsLimiter = new EmbeddingsLimiter(embeddingsLimitsOf(this.settings), clock);
     this.promptCache = new PromptCache(clock, () => this.settings);
     this.reseed();
   }
@@ -52,6 +69,7 @@ export class SimulatorState {
     const seedChanged = next.seed !== this.settings.seed;
     this.settings = next;
     this.limiter.resize(limitsOf(next));
+    this.embeddingsLimiter.resize(embeddingsLimitsOf(next));
     if (seedChanged) this.reseed();
     return this.settings;
   }
@@ -61,6 +79,8 @@ export class SimulatorState {
     this.stats.reset();
     this.rules.clear();
     this.limiter.refillAll();
+    this.embeddingsLimiter.refillAll();
+    this.embeddingStats = emptyEmbeddingStats();
     this.promptCache.clear();
     this.reseed();
   }

@@ -80,7 +80,7 @@ async function start(temporal: TemporalKind): Promise<void> {
   const tenant = secrets.tenants[0];
   const apiKey = tenant?.apiKey ?? '';
   const operator = secrets.operators[0];
-  say(`\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s. Submitting the sample invoices:`);
+  say(`\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s. Submitting the sample invoices and a 300-page document:`);
   let jobs: Awaited<ReturnType<typeof submitSamples>>;
   let digest: Awaited<ReturnType<typeof submitDigestDemo>>;
   try {
@@ -100,6 +100,8 @@ async function start(temporal: TemporalKind): Promise<void> {
   if (stopping) return;
 
   const ui = stack.urls.temporalUi;
+  const documentJob = jobs.find((job) => job.jobId.startsWith('document:'));
+  const documentPath = documentJob ? `${stack.urls.api}/jobs/${encodeURIComponent(documentJob.jobId)}` : undefined;
   say(`
 Where to look
   API               ${stack.urls.api}   (tenant "${tenant?.id}", header: Authorization: Bearer ${apiKey})
@@ -112,6 +114,8 @@ Where to look
                     run one now: SLOWLANE_API_KEY=${apiKey} npx slowlane schedule trigger ${digest.scheduleId ?? '<id>'}   (npx slowlane schedule --help)
                     ${ui ? `${ui}/namespaces/${stack.namespace}/schedules` : ''}   temporal schedule list --address ${stack.urls.temporal}
   Ledger entries    ${stack.urls.ledger}/entries
+  Long document     ${documentPath ? `curl -H 'Authorization: Bearer ${apiKey}' '${documentPath}'   (its progress; ${documentJob?.status})
+                    curl -N -H 'Authorization: Bearer ${apiKey}' '${documentPath}/events'   (progress events, SSE)` : '(not submitted)'}
   Metrics           ${Object.entries(stack.metricsUrls).map(([name, url]) => `${name} ${url}`).join('\n                    ')}
   Dead letters      curl -H 'Authorization: Bearer ${operator?.token}' '${stack.urls.api}/admin/dead-letters'   (operator ${operator?.id})
   Submit your own   curl -H 'Authorization: Bearer ${apiKey}' -H 'Idempotency-Key: my-first-job' \\

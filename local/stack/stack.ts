@@ -119,6 +119,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     S3_ACCESS_KEY_ID: S3_ACCESS_KEY,
     S3_SECRET_ACCESS_KEY: S3_SECRET_KEY,
     ANTHROPIC_BASE_URL: urls.simulator,
+    // The simulator also answers the embeddings provider's API, on the same port.
+    EMBEDDINGS_BASE_URL: urls.simulator,
     LEDGER_URL: urls.ledger,
     API_HOST: host,
     API_PORT: String(ports.api),

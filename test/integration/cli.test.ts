@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, test } from '@jest/globals';
 import { getJob, ledgerEntries } from '../support/api-client';
 import { slowlane } from '../support/cli';
+import type { JobProgress } from '../../common/job';
+import { renderLongDocument } from '../../local/samples/long-document';
 import { sampleWith } from '../support/samples';
 
 interface Outcome {
@@ -66,6 +68,25 @@ describe('the client CLI: npx slowlane', () => {
     assert.equal(job.priority, 'bulk');
     assert.match(run.stdout, new RegExp(`${job.status}`));
   });
+
+  test('when a long PDF is submitted with --type document --wait, then its progress is printed as it advances and the job completes', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'slowlane-cli-')), 'report.pdf');
+    await writeFile(file, await renderLongDocument(12));
+    const run = await slowlane(['submit', file, '--type', 'document', '--wait', '--json'], { timeoutMs: 240_000 });
+    assert.equal(run.code, 0, run.stderr);
+    const [outcome] = JSON.parse(run.stdout) as Array<Outcome & { progress?: JobProgress }>;
+    assert.match(outcome?.jobId ?? '', /^document:demo:/);
+    assert.equal(outcome?.status, 'completed', run.stderr);
+    const chunks = outcome?.progress?.total ?? 0;
+    assert.ok(chunks > 0, JSON.stringify(outcome));
+    assert.equal(outcome?.progress?.done, chunks);
+    // The last progress line the CLI printed is the finished one, with the tokens and cost of every call.
+    const lines = run.stderr.split('\n').filter((line) => line.startsWith(`${outcome?.jobId}: 12 pages read`));
+    const usage = outcome?.progress?.usage;
+    assert.ok(usage && usage.calls > 0, JSON.stringify(outcome));
+    const tokens = usage.inputTokens + usage.outputTokens;
+    assert.equal(lines.at(-1), `${outcome?.jobId}: 12 pages read · ${chunks}/${chunks} chunks · ${tokens.toLocaleString('en-US')} tokens · $${usage.costUsd.toFixed(4)}`, run.stderr);
+  }, 300_000);
 
   test('when status is asked for a job, then it prints it; an unknown job exits 1 with the API error', async () => {
     const text = await sampleWith('posted', false);

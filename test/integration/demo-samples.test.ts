@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { submitSamples } from '../../local/stack/demo';
+import type { JobProgress } from '../../common/job';
 import { DEMO_SCHEDULE_ID, submitDigestDemo } from '../../local/stack/demo-digest';
 import { schedulesApi } from '../support/tickets';
-import { apiUrl, demo, ledgerEntries } from '../support/api-client';
+import { apiUrl, demo, ledgerEntries, waitForJob } from '../support/api-client';
 
 /** What `npm start` does once the stack is up: the project's samples through the public API. */
-describe('npm start\'s sample invoices', () => {
+describe('npm start\'s sample invoices and long document', () => {
   let samplesDir: string;
   beforeAll(async () => {
     samplesDir = await mkdtemp(join(tmpdir(), 'slowlane-demo-'));
@@ -20,10 +21,17 @@ describe('npm start\'s sample invoices', () => {
 
   test('when the samples are submitted, then each settles as its catalogue expects; submitted again, they are the same jobs', async () => {
     const lines: string[] = [];
-    const options = { apiUrl: apiUrl(), apiKey: demo.apiKey, samplesDir, report: (line: string) => lines.push(line) };
+    const options = { apiUrl: apiUrl(), apiKey: demo.apiKey, samplesDir, report: (line: string) => lines.push(line), longDocumentPages: 6 };
     const first = await submitSamples(options);
-    assert.ok(first.length >= 5, `samples submitted: ${lines.join('\n')}`);
-    for (const job of first) assert.equal(job.status, job.expected, `${job.fileName} (${job.jobId})`);
+    assert.ok(first.length >= 6, `samples submitted: ${lines.join('\n')}`);
+    // The long document is submitted beside the invoices; nothing waits for it, so it is followed here.
+    const document = first.find((job) => job.jobId.startsWith('document:demo:'));
+    assert.ok(document, `the long document is submitted: ${lines.join('\n')}`);
+    const finished = await waitForJob(document.jobId, ['completed', 'failed', 'dead_letter'], 180_000);
+    assert.equal(finished.status, 'completed', JSON.stringify(finished));
+    const progress = finished.progress as JobProgress;
+    assert.deepEqual([progress.pagesRead, progress.done], [6, progress.total]);
+    for (const job of first.filter((j) => j !== document)) assert.equal(job.status, job.expected, `${job.fileName} (${job.jobId})`);
     const expected = new Set(first.map((job) => job.expected));
     for (const outcome of ['posted', 'awaiting_review', 'rejected']) assert.ok(expected.has(outcome), `a sample that ends ${outcome}`);
     assert.ok(lines.some((line) => /awaiting_review$/.test(line)), 'progress lines name the statuses');

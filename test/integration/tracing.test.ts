@@ -55,7 +55,7 @@ describe('OpenTelemetry traces (API → workflow → activities)', () => {
     [worker] = (await createWorkers({
       connection,
       config,
-      deps: createActivityDeps(config, gateway.gateway),
+      deps: createActivityDeps(config, gateway),
       workflowBundle: await bundleWorkflows(),
       telemetry: workerTelemetry({ tracing }),
       priorities: ['interactive'],

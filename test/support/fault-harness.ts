@@ -4,6 +4,7 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { InvoiceJobInput } from '../../common/job';
+import type { DocumentJobInput, DocumentJobSettings } from '../../common/job-types/document/document-job';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { taskQueueFor } from '../../common/task-queues';
 import { loadConfig } from '../../lib/config';
@@ -11,7 +12,7 @@ import { createObjectStore, objectKeys } from '../../lib/object-store';
 import { type ManagedProcess, Supervisor } from '../../local/stack/supervisor';
 import { workerIsPolling } from '../../local/stack/temporal-setup';
 import { loadTemporalDevConfig } from '../../local/stack/temporal-dev-config';
-import type { invoiceWorkflow } from '../../workflows';
+import type { documentWorkflow, invoiceWorkflow } from '../../workflows';
 import { type RestartableTemporal, startRestartableTemporal } from './restartable-temporal';
 import { testEnv } from './test-env';
 import { testDataConverter } from './test-codec';
@@ -132,6 +133,43 @@ export class FaultHarness {
       typedSearchAttributes: [
         { key: TenantIdKey, value: 'demo' },
         { key: JobTypeKey, value: 'invoice' },
+        { key: JobStatusKey, value: 'queued' },
+        { key: PriorityKey, value: 'interactive' },
+        { key: NeedsReviewKey, value: false },
+      ],
+    });
+  }
+
+  /** Puts a PDF or a text (pages split at form feeds) in the test stack's S3 and starts a document job for it on our server. */
+  async startDocumentJob(document: string | Uint8Array, settings: Partial<DocumentJobSettings>, fileName = 'document.txt') {
+    const bytes = Buffer.from(document);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const config = loadConfig(this.productEnv);
+    const store = createObjectStore(config.s3);
+    const key = objectKeys.input('demo', sha256);
+    const contentType = fileName.endsWith('.pdf') ? 'application/pdf' : 'text/plain';
+    await store.put(key, bytes, { contentType });
+    const jobId = `document:demo:${this.taskQueuePrefix}-${randomUUID()}`;
+    const input: DocumentJobInput = {
+      jobId,
+      tenantId: 'demo',
+      priority: 'interactive',
+      document: { bucket: store.bucket, key, sha256, contentType, sizeBytes: bytes.length, fileName },
+      confidenceThreshold: config.jobs.confidenceThreshold,
+      reviewTimeoutMs: config.jobs.reviewTimeoutMs,
+      maxExtractionTries: config.jobs.maxExtractionTries,
+      deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
+      settings,
+      submittedAt: new Date().toISOString(),
+    };
+    const client = await this.temporalClient();
+    return client.workflow.start<typeof documentWorkflow>('documentWorkflow', {
+      workflowId: jobId,
+      taskQueue: taskQueueFor('interactive', this.taskQueuePrefix),
+      args: [input],
+      typedSearchAttributes: [
+        { key: TenantIdKey, value: 'demo' },
+        { key: JobTypeKey, value: 'document' },
         { key: JobStatusKey, value: 'queued' },
         { key: PriorityKey, value: 'interactive' },
         { key: NeedsReviewKey, value: false },

@@ -1,0 +1,63 @@
+import type { ChunkSpan, DocumentJobSettings } from '../../common/job-types/document/document-job';
+import type { DocumentRef, Usage } from '../../common/job';
+import type { JobContext } from '../contracts';
+
+/** Inputs and results of the document activities: S3 keys, counts and page ranges, never text or vectors. */
+
+export interface ReadDocumentPagesInput extends JobContext {
+  document: DocumentRef;
+  /** The job's overrides of the worker's DOCUMENT_* settings. */
+  settings?: Partial<DocumentJobSettings>;
+}
+export interface ReadDocumentPagesResult {
+  pages: number;
+  tokens: number;
+  /** Where every other step finds the chunks (documents/<tenant>/<job>). */
+  prefix: string;
+  /** Page range of each chunk, by index. */
+  spans: ChunkSpan[];
+  /** The settings this job runs with: the worker's, under the job's overrides. */
+  settings: DocumentJobSettings;
+  attempt: number;
+}
+
+export interface ProcessDocumentChunkInput extends JobContext {
+  prefix: string;
+  index: number;
+  span: ChunkSpan;
+}
+export interface ProcessDocumentChunkResult {
+  index: number;
+  usage: Usage;
+  /** The chunk's result was already in S3 (an attempt that finished but was never reported): no call was made. */
+  reused: boolean;
+  attempt: number;
+}
+
+export interface DocumentChunksInput extends JobContext {
+  prefix: string;
+  chunks: number;
+  pages: number;
+}
+export interface WriteDocumentChunksResult {
+  chunksKey: string;
+  bytes: number;
+  attempt: number;
+}
+export interface SummarizeDocumentResult {
+  summaryKey: string;
+  title: string;
+  usage: Usage;
+  attempt: number;
+}
+
+/** What processDocumentChunk writes per chunk, and the JSONL line writeDocumentChunks makes of it. */
+export interface ChunkRecord extends ChunkSpan {
+  index: number;
+  tokens: number;
+  text: string;
+  summary: string;
+  keyTerms: string[];
+  embedding: number[];
+  embeddingModel: string;
+}

@@ -1,0 +1,23 @@
+/** Where a document job's intermediate and final objects live in S3; one place, so every step agrees. */
+export const documentKeys = {
+  /** Per job, not per content: chunking settings and results belong to the job that asked for them. */
+  prefix: (tenantId: string, jobId: string): string => `documents/${tenantId}/${encodeURIComponent(jobId)}`,
+  chunkText: (prefix: string, index: number): string => `${prefix}/chunks/${index}.txt`,
+  chunkResult: (prefix: string, index: number): string => `${prefix}/chunks/${index}.json`,
+  chunksJsonl: (prefix: string): string => `${prefix}/chunks.jsonl`,
+  summary: (prefix: string): string => `${prefix}/summary.json`,
+};
+
+/** Runs `work` over `items` with at most `limit` at a time, results in input order. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}

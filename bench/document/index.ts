@@ -1,0 +1,162 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { readPages } from '../../activities/extract-text';
+import { chunkPages } from '../../activities/document/chunk-pages';
+import type { DocumentJobInput, DocumentJobState } from '../../common/job-types/document/document-job';
+import { taskQueueFor } from '../../common/task-queues';
+import type { Client } from '@temporalio/client';
+import { loadConfig } from '../../lib/config';
+import { connectBenchClient } from '../bench-stack';
+import { generateLocalSecrets, LOCAL_MODE_ENV, localSecretsEnv } from '../../local/stack/local-secrets';
+import { createObjectStore, objectKeys } from '../../lib/object-store';
+import { freeStackPorts, startStack } from '../../local/stack/stack';
+import { LONG_DOCUMENT_FILE, LONG_DOCUMENT_PAGES, renderLongDocument } from '../../local/samples/long-document';
+import type { documentWorkflow } from '../../workflows';
+
+interface RunFigures {
+  wallSeconds: number;
+  pagesPerSecond: number;
+  chunks: number;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  embeddingCalls: number;
+  largestHistory: { workflowId: string; events: number; bytes: number };
+  workflows: number;
+}
+
+/**
+ * `npm run bench -- document [--pages N]`: the generated 300-page PDF through the document job on the local stack,
+ * started straight on Temporal (the bench needs no API). First with the simulator's default latency and budgets:
+ * wall time, calls, tokens, cost and the largest history of any workflow; then with zero model latency: pages per
+ * second, beside the bare ceiling of reading and chunking the same PDF in this process (no model, no Temporal).
+ */
+export async function runDocumentBenchmark(argv: string[]): Promise<void> {
+  const pagesFlag = argv.indexOf('--pages');
+  const pages = pagesFlag >= 0 ? Number(argv[pagesFlag + 1]) : LONG_DOCUMENT_PAGES;
+  const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-document-'));
+  // Local mode with throwaway credentials: only the document settings' defaults and the tool cache are read here.
+  const config = loadConfig({ ...LOCAL_MODE_ENV, ...localSecretsEnv(generateLocalSecrets()) });
+  console.log(`document: a ${pages}-page PDF, default simulator latency, then zero latency`);
+  const pdf = await renderLongDocument(pages);
+  const ceilingStarted = performance.now();
+  const chunksInProcess = chunkPages(await readPages(pdf, 'application/pdf', 10_000), config.document.chunkTokens).length;
+  const ceilingSeconds = (performance.now() - ceilingStarted) / 1000;
+
+  const stack = await startStack({
+    dataDir,
+    ports: await freeStackPorts(),
+    toolCacheDir: config.toolCacheDir,
+    pathEnv: process.env.PATH ?? '',
+    productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
+    report: () => undefined,
+  });
+  const { client, connection } = await connectBenchClient(stack);
+  try {
+    const productConfig = loadConfig(stack.productEnv);
+    const store = createObjectStore(productConfig.s3);
+    const sha256 = createHash('sha256').update(pdf).digest('hex');
+    const key = objectKeys.input('demo', sha256);
+    await store.put(key, pdf, { contentType: 'application/pdf' });
+    const run = async (label: string): Promise<RunFigures> => {
+      const jobId = `document:demo:bench-${label}-${randomUUID().slice(0, 8)}`;
+      const input: DocumentJobInput = {
+        jobId,
+        tenantId: 'demo',
+        priority: 'bulk',
+        document: { bucket: store.bucket, key, sha256, contentType: 'application/pdf', sizeBytes: pdf.length, fileName: LONG_DOCUMENT_FILE },
+        confidenceThreshold: productConfig.jobs.confidenceThreshold,
+        reviewTimeoutMs: productConfig.jobs.reviewTimeoutMs,
+        maxExtractionTries: productConfig.jobs.maxExtractionTries,
+        deadLetterTimeoutMs: productConfig.jobs.deadLetterTimeoutMs,
+        submittedAt: new Date().toISOString(),
+      };
+      const embedBefore = await embeddingRequests(stack.urls.simulator);
+      const started = performance.now();
+      const handle = await client.workflow.start<typeof documentWorkflow>('documentWorkflow', {
+        workflowId: jobId,
+        taskQueue: taskQueueFor('bulk', productConfig.temporal.taskQueuePrefix),
+        args: [input],
+        workflowExecutionTimeout: '20 minutes',
+      });
+      const state = (await handle.result()) as DocumentJobState;
+      const wallSeconds = (performance.now() - started) / 1000;
+      if (state.status !== 'completed') throw new Error(`the document job ended ${state.status}`);
+      const histories = await historiesOf(client, jobId);
+      const largest = histories.reduce((a, b) => (b.events > a.events ? b : a));
+      return {
+        wallSeconds,
+        pagesPerSecond: (state.result?.pages ?? 0) / wallSeconds,
+        chunks: state.result?.chunks ?? 0,
+        calls: state.usage.calls,
+        inputTokens: state.usage.inputTokens,
+        outputTokens: state.usage.outputTokens,
+        costUsd: state.usage.costUsd,
+        embeddingCalls: (await embeddingRequests(stack.urls.simulator)) - embedBefore,
+        largestHistory: largest,
+        workflows: histories.length,
+      };
+    };
+
+    const defaultLatency = await run('default');
+    await fetch(`${stack.urls.simulator}/_sim/config`, {
+      method: 'PUT',
+      body: JSON.stringify({ latencyBaseMs: 0, latencyPerOutputTokenMs: 0, embedLatencyBaseMs: 0, embedLatencyPerThousandTokensMs: 0 }),
+    });
+    const zeroLatency = await run('zero');
+    const ceiling = { seconds: ceilingSeconds, pagesPerSecond: pages / ceilingSeconds, chunks: chunksInProcess };
+    const ratios = { zeroLatencyPagesPerSecondOfCeiling: zeroLatency.pagesPerSecond / ceiling.pagesPerSecond };
+    console.table({ defaultLatency: flat(defaultLatency), zeroLatency: flat(zeroLatency) });
+    console.log(
+      `bare ceiling (read + chunk in process): ${ceiling.pagesPerSecond.toFixed(1)} pages/s; ` +
+        `the job at zero latency: ${zeroLatency.pagesPerSecond.toFixed(1)} pages/s (${(ratios.zeroLatencyPagesPerSecondOfCeiling * 100).toFixed(0)} %)`,
+    );
+    const report = {
+      benchmark: 'document',
+      command: `npm run bench -- document${pagesFlag >= 0 ? ` --pages ${pages}` : ''}`,
+      finishedAt: new Date().toISOString(),
+      settings: { pages, pdfBytes: pdf.length, ...productConfig.document },
+      defaultLatency,
+      zeroLatency,
+      ceiling,
+      ratios,
+    };
+    await mkdir(join(__dirname, '..', 'results'), { recursive: true });
+    await writeFile(join(__dirname, '..', 'results', 'document.json'), `${JSON.stringify(report, null, 2)}\n`);
+  } finally {
+    await connection.close();
+    await stack.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+function flat(figures: RunFigures): Record<string, string | number> {
+  const { largestHistory, ...rest } = figures;
+  return { ...rest, largestHistoryEvents: largestHistory.events, largestHistoryBytes: largestHistory.bytes };
+}
+
+async function embeddingRequests(simulatorUrl: string): Promise<number> {
+  const stats = (await (await fetch(`${simulatorUrl}/_sim/embeddings/stats`)).json()) as { requests: number };
+  return stats.requests;
+}
+
+/** The job's workflow and its chunk-group children (ids `<job>:chunks:<round>:<group>`), with their sizes. */
+async function historiesOf(client: Client, jobId: string): Promise<Array<{ workflowId: string; events: number; bytes: number }>> {
+  const sizes = [];
+  const measure = async (workflowId: string) => {
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    const bytes = temporal.api.history.v1.History.encode(temporal.api.history.v1.History.fromObject(history)).finish().length;
+    return { workflowId, events: history.events?.length ?? 0, bytes };
+  };
+  sizes.push(await measure(jobId));
+  for (let group = 0; ; group++) {
+    const child = await measure(`${jobId}:chunks:0:${group}`).catch(() => undefined);
+    if (!child) break;
+    sizes.push(child);
+  }
+  return sizes;
+}

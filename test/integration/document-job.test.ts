@@ -1,0 +1,65 @@
+import assert from '../support/assert';
+import { describe, test } from '@jest/globals';
+import type { ChunkRecord } from '../../activities/document/document-contracts';
+import type { JobProgress } from '../../common/job';
+import type { DocumentJobState } from '../../common/job-types/document/document-job';
+import { loadConfig } from '../../lib/config';
+import { createObjectStore } from '../../lib/object-store';
+import { renderLongDocument } from '../../local/samples/long-document';
+import { submit, waitForJob } from '../support/api-client';
+import { temporalClient } from '../support/operations';
+import { schemaProblems } from '../support/openapi-conformance';
+import { testEnv } from '../support/test-env';
+
+describe('a document job through the real stack (API, Temporal, S3, simulator with embeddings)', () => {
+  test('when a 12-page PDF is submitted as type=document, then its chunks with page ranges and vectors and its summary are in S3', async () => {
+    const pdf = await renderLongDocument(12);
+    const submitted = await submit(pdf, { fileName: 'report.pdf', fields: { type: 'document' } });
+    assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
+    const jobId = submitted.body.jobId as string;
+    assert.match(jobId, /^document:demo:/);
+
+    const done = await waitForJob(jobId, ['completed', 'failed', 'dead_letter'], 180_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const client = await temporalClient();
+    let state: DocumentJobState;
+    try {
+      state = (await client.workflow.getHandle(jobId).result()) as DocumentJobState;
+    } finally {
+      await client.connection.close();
+    }
+    const result = state.result;
+    assert.ok(result);
+    assert.equal(result.pages, 12);
+    // GET /jobs/:id shows the progress the workflow published last, usage and all.
+    const progress = done.progress as JobProgress | undefined;
+    assert.deepEqual(schemaProblems('JobProgress', progress), []);
+    assert.deepEqual([progress?.pagesRead, progress?.done, progress?.total, progress?.failed], [12, result.chunks, result.chunks, 0]);
+    assert.deepEqual(progress, state.progress);
+    assert.deepEqual(progress?.usage, state.usage);
+    // Each chunk: one embeddings call and one summary call; then the reduce.
+    assert.equal(state.usage.calls, 2 * result.chunks + 1);
+    assert.ok(state.usage.costUsd > 0);
+
+    const config = loadConfig(testEnv().productEnv ?? {});
+    const store = createObjectStore(config.s3);
+    const lines = (await store.getBytes(result.chunksKey)).toString('utf8').trim().split('\n');
+    const chunks = lines.map((line) => JSON.parse(line) as ChunkRecord);
+    assert.equal(chunks.length, result.chunks);
+    assert.deepEqual(
+      chunks.map((chunk) => chunk.index),
+      chunks.map((_, index) => index),
+    );
+    assert.equal(chunks[0]?.firstPage, 1);
+    assert.equal(chunks.at(-1)?.lastPage, 12);
+    for (const chunk of chunks) {
+      assert.ok(chunk.firstPage <= chunk.lastPage);
+      assert.equal(chunk.embedding.length, config.embeddings.dimension);
+      assert.ok(chunk.summary.length > 0);
+    }
+    const summary = JSON.parse((await store.getBytes(result.summaryKey)).toString('utf8')) as { title: string; summary: string; pages: number };
+    assert.equal(summary.pages, 12);
+    assert.equal(summary.title, result.title);
+    assert.match(summary.summary, /Lyon|Gdansk|Porto|Aarhus|North Sea/);
+  }, 240_000);
+});

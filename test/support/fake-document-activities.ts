@@ -1,0 +1,72 @@
+import { Context } from '@temporalio/activity';
+import type { DocumentActivities } from '../../activities';
+import type { ProcessDocumentChunkInput } from '../../activities/document/document-contracts';
+import { ModelRequestInvalidError } from '../../common/errors';
+import type { Usage } from '../../common/job';
+import type { DocumentJobSettings } from '../../common/job-types/document/document-job';
+
+export const chunkUsage: Usage = { inputTokens: 900, outputTokens: 60, costUsd: 0.0005, calls: 2 };
+export const reduceUsage: Usage = { inputTokens: 5000, outputTokens: 400, costUsd: 0.007, calls: 1 };
+export const PAGES_PER_CHUNK = 3;
+/** What the fake worker's DOCUMENT_* settings are; a job's `settings` override them as the real step does. */
+export const workerSettings: DocumentJobSettings = {
+  maxPages: 500,
+  chunkTokens: 800,
+  chunksPerGroup: 4,
+  parallelGroups: 3,
+  parallelChunks: 2,
+};
+
+export interface FakeDocumentOptions {
+  chunks: number;
+  /** Chunks that fail for good (non-retryable) on their first `n` runs. */
+  failing?: Map<number, number>;
+  /** Called as each chunk starts; may block (a worker about to be killed). */
+  onChunk?: (index: number) => Promise<void>;
+}
+
+/**
+ * In-memory document steps: a document of `chunks` chunks of three pages each, chunk calls counted per index,
+ * chosen chunks failing for good a given number of times.
+ */
+export function fakeDocumentActivities(options: FakeDocumentOptions) {
+  const chunkRuns = new Map<number, number>();
+  const failing = new Map(options.failing ?? []);
+  const activities: DocumentActivities = {
+    async readDocumentPages(input) {
+      return {
+        pages: options.chunks * PAGES_PER_CHUNK,
+        tokens: options.chunks * 800,
+        prefix: `documents/${input.tenantId}/fake`,
+        spans: Array.from({ length: options.chunks }, (_, index) => ({
+          firstPage: index * PAGES_PER_CHUNK + 1,
+          lastPage: (index + 1) * PAGES_PER_CHUNK,
+        })),
+        settings: { ...workerSettings, ...input.settings },
+        attempt: Context.current().info.attempt,
+      };
+    },
+    async processDocumentChunk(input: ProcessDocumentChunkInput) {
+      chunkRuns.set(input.index, (chunkRuns.get(input.index) ?? 0) + 1);
+      await options.onChunk?.(input.index);
+      const failuresLeft = failing.get(input.index) ?? 0;
+      if (failuresLeft > 0) {
+        failing.set(input.index, failuresLeft - 1);
+        throw new ModelRequestInvalidError(`provider answered 400: chunk ${input.index} is unreadable`);
+      }
+      return { index: input.index, usage: chunkUsage, reused: false, attempt: Context.current().info.attempt };
+    },
+    async writeDocumentChunks(input) {
+      return { chunksKey: `${input.prefix}/chunks.jsonl`, bytes: input.chunks * 100, attempt: Context.current().info.attempt };
+    },
+    async summarizeDocument(input) {
+      return {
+        summaryKey: `${input.prefix}/summary.json`,
+        title: 'A fake document',
+        usage: reduceUsage,
+        attempt: Context.current().info.attempt,
+      };
+    },
+  };
+  return { activities, chunkRuns };
+}

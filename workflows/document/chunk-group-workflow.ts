@@ -1,0 +1,76 @@
+import { isCancellation, log, proxyActivities } from '@temporalio/workflow';
+import type { JobActivities } from '../../activities';
+import { currentErrorType, TokenBudgetExhaustedError } from '../../common/errors';
+import type { Usage } from '../../common/job';
+import { addUsage, type ChunkFailure, type ChunkSpan, emptyUsage } from '../../common/job-types/document/document-job';
+import { describeChunk } from '../../common/job-types/document/chunk-groups';
+import type { Priority } from '../../common/task-queues';
+import { modelCallOptions } from '../activity-options';
+import { summarizeFailure } from './step-failure';
+
+const steps = proxyActivities<JobActivities>(modelCallOptions);
+
+/** A chunk whose every attempt the token budget refused is scheduled again (it never reached a provider) this long. */
+const BUDGET_WAIT_LIMIT_MS = 6 * 60 * 60 * 1000;
+
+export interface ChunkGroupInput {
+  jobId: string;
+  tenantId: string;
+  priority: Priority;
+  prefix: string;
+  chunks: Array<{ index: number; span: ChunkSpan }>;
+  /** Chunks of this group in flight at once. */
+  parallelChunks: number;
+}
+
+export interface ChunkGroupResult {
+  done: number[];
+  failed: ChunkFailure[];
+  /** Tokens and cost of the group, failed chunks' billed calls included. */
+  usage: Usage;
+}
+
+/**
+ * One group of a document's chunks (the map step), in a child workflow of its own so the parent's history holds a
+ * few events per group instead of several per chunk. A chunk that fails for good is reported, not thrown: the
+ * group finishes the others, and the parent parks the job naming the failed chunks.
+ */
+export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promise<ChunkGroupResult> {
+  const done: number[] = [];
+  const failed: ChunkFailure[] = [];
+  let usage = emptyUsage();
+  const queue = [...input.chunks];
+
+  const processChunk = async (chunk: { index: number; span: ChunkSpan }): Promise<void> => {
+    const startedAt = Date.now();
+    for (;;) {
+      try {
+        const result = await steps.processDocumentChunk.executeWithOptions(
+          { ...modelCallOptions, summary: `Embed and summarise ${describeChunk(chunk.index, chunk.span)}` },
+          [{ jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, prefix: input.prefix, ...chunk }],
+        );
+        usage = addUsage(usage, result.usage);
+        done.push(chunk.index);
+        return;
+      } catch (error) {
+        // The job was cancelled: the group ends with it.
+        if (isCancellation(error)) throw error;
+        const failure = summarizeFailure(error);
+        if (failure.billedUsage) usage = addUsage(usage, failure.billedUsage);
+        if (currentErrorType(failure.type) === TokenBudgetExhaustedError.name && Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS) {
+          log.info('every attempt was refused by the token budget; scheduling the chunk again', { chunk: chunk.index });
+          continue;
+        }
+        failed.push({ index: chunk.index, type: failure.type, message: failure.message, retryable: failure.retryable });
+        return;
+      }
+    }
+  };
+
+  // A few lanes take chunks off one queue: bounded parallelism, in a deterministic order.
+  const lanes = Array.from({ length: Math.min(input.parallelChunks, queue.length) }, async () => {
+    for (let chunk = queue.shift(); chunk; chunk = queue.shift()) await processChunk(chunk);
+  });
+  await Promise.all(lanes);
+  return { done: done.sort((a, b) => a - b), failed: failed.sort((a, b) => a.index - b.index), usage };
+}
