@@ -1,4 +1,5 @@
 import { log } from '@temporalio/activity';
+import type { DocumentMedia } from '../common/model-media';
 import type { ValidationResult } from '../common/validation';
 import type { ModelGateway, ToolSpec } from '../gateway/model-call';
 import type { ObjectStore } from '../lib/object-store';
@@ -23,14 +24,20 @@ export interface TextPrompt {
   maxCharacters?: number;
 }
 
+/** What the model reads: text, or a scan's bytes (then `documentText` is empty). */
+export interface ModelDocument {
+  documentText: string;
+  documentMedia?: DocumentMedia;
+}
+
 /**
- * Asks the model for the prompt's tool about `documentText`, heartbeating meanwhile (a cancel aborts the call); an
+ * Asks the model for the prompt's tool about the document, heartbeating meanwhile (a cancel aborts the call); an
  * answer that fails `validate` is sent back with the validator's errors (activities/repair-loop.ts).
  */
 export function askWithRepairs<T>(
   deps: Omit<ModelStepDeps, 'store'>,
   job: JobContext,
-  documentText: string,
+  { documentText, documentMedia }: ModelDocument,
   prompt: Omit<TextPrompt, 'maxCharacters'>,
   validate: (toolInput: unknown) => ValidationResult<T>,
 ): Promise<RepairedAnswer<T>> {
@@ -46,6 +53,7 @@ export function askWithRepairs<T>(
           model: deps.model,
           system: prompt.system,
           documentText,
+          ...(documentMedia ? { documentMedia } : {}),
           instruction: prompt.instruction,
           tool: prompt.tool,
           maxTokens: prompt.maxTokens,
@@ -58,18 +66,31 @@ export function askWithRepairs<T>(
   });
 }
 
-/** Reads the job's extracted text from S3 once and asks the model about it (askWithRepairs). */
+/** Reads the job's extracted text (or its scan) from S3 once and asks the model about it (askWithRepairs). */
 export async function callModelOnText<T>(
   deps: ModelStepDeps,
   input: ModelStepInput,
   prompt: TextPrompt,
   validate: (toolInput: unknown) => ValidationResult<T>,
 ): Promise<RepairedAnswer<T>> {
-  const text = (await deps.store.getBytes(input.textKey)).toString('utf8');
-  const documentText = prompt.maxCharacters === undefined ? text : text.slice(0, prompt.maxCharacters);
-  const answer = await askWithRepairs(deps, input, documentText, prompt, validate);
+  const document = await documentFor(deps.store, input, prompt.maxCharacters);
+  const answer = await askWithRepairs(deps, input, document, prompt, validate);
   if (answer.repairError !== undefined) {
     log.warn('a repair call failed; the last answer stands', { jobId: input.jobId, error: String(answer.repairError) });
   }
   return answer;
+}
+
+/** The text of the job, or the scan's bytes as base64 when it has none (an image, or a PDF without a text layer). */
+async function documentFor(
+  store: ObjectStore,
+  input: ModelStepInput,
+  maxCharacters: number | undefined,
+): Promise<ModelDocument> {
+  if (input.visual) {
+    const bytes = await store.getBytes(input.visual.key);
+    return { documentText: '', documentMedia: { mediaType: input.visual.mediaType, base64: bytes.toString('base64'), pages: input.visual.pages } };
+  }
+  const text = (await store.getBytes(input.textKey)).toString('utf8');
+  return { documentText: maxCharacters === undefined ? text : text.slice(0, maxCharacters) };
 }

@@ -1,5 +1,6 @@
 import type { DocumentRef, Usage } from '../common/job';
 import type { Classification, Invoice, InvoiceExtraction } from '../common/invoice';
+import type { VisualDocument } from '../common/model-media';
 import type { Priority } from '../common/task-queues';
 
 /** Inputs and results of the activities: references and small JSON only, never document bytes or full text. */
@@ -18,10 +19,14 @@ export interface ExtractTextResult {
   characters: number;
   pages: number;
   attempt: number;
+  /** A scan (an image, or a PDF without a text layer): the model steps read these bytes instead of text. */
+  visual?: VisualDocument;
 }
 
 export interface ModelStepInput extends JobContext {
   textKey: string;
+  /** Absent in histories recorded before scans were read, and for every document with text. */
+  visual?: VisualDocument;
 }
 
 export interface ClassifyDocumentResult {

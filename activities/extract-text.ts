@@ -1,5 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { DocumentTooLargeError, InvalidDocumentError } from '../common/errors';
+import { imageSize, sniffImage, type ImageSize } from '../common/image-header';
+import { isImageMediaType, mediaLimitProblem, type ModelMediaType, type VisualDocument } from '../common/model-media';
 import { objectKeys, type ObjectStore } from '../lib/object-store';
 import type { ExtractTextInput, ExtractTextResult } from './contracts';
 import { withHeartbeats } from './heartbeat';
@@ -9,20 +11,24 @@ export const TEXT_EXTRACTOR_VERSION = 'unpdf-1';
 /** ~100k tokens: beyond this a single extraction call would not fit the model's context with room to answer. */
 export const MAX_TEXT_CHARACTERS = 400_000;
 
-export function createExtractText(deps: { store: ObjectStore }) {
+export function createExtractText(deps: { store: ObjectStore; maxScannedPages: number }) {
   return async function extractText(input: ExtractTextInput): Promise<ExtractTextResult> {
     const { attempt } = Context.current().info;
     const textKey = `${objectKeys.text(input.tenantId, input.document.sha256)}.${TEXT_EXTRACTOR_VERSION}`;
     // The heartbeat timeout runs from the start, so the download of a large upload is covered too.
     return withHeartbeats(async () => {
       const bytes = await deps.store.getBytes(input.document.key);
-      const { text, pages } = await readText(bytes, input.document.contentType);
+      const { contentType, key } = input.document;
+      if (isImageMediaType(contentType)) {
+        return await visualResult(textKey, attempt, checkedMedia({ key, bytes, mediaType: contentType, pages: 1 }, deps.maxScannedPages));
+      }
+      const { text, pages } = await readText(bytes, contentType);
       if (text.trim().length === 0) {
-        throw new InvalidDocumentError(
-          pages > 0
-            ? `the document has ${pages} page(s) but no text layer (scanned images need OCR, which Slowlane does not do yet)`
-            : 'the document is empty',
-        );
+        if (contentType === 'application/pdf' && pages > 0) {
+          // A scan: the model reads the pages themselves (a `document` block) instead of text we do not have.
+          return await visualResult(textKey, attempt, checkedMedia({ key, bytes, mediaType: contentType, pages }, deps.maxScannedPages));
+        }
+        throw new InvalidDocumentError('the document is empty');
       }
       if (text.length > MAX_TEXT_CHARACTERS) {
         throw new DocumentTooLargeError(
@@ -33,6 +39,34 @@ export function createExtractText(deps: { store: ObjectStore }) {
       return { textKey, characters: text.length, pages, attempt };
     });
   };
+
+  /** The text object is written empty, so nothing reads stale text under `textKey`; the model steps read `visual`. */
+  async function visualResult(textKey: string, attempt: number, visual: VisualDocument): Promise<ExtractTextResult> {
+    await deps.store.put(textKey, '', { contentType: 'text/plain; charset=utf-8' });
+    return { textKey, characters: 0, pages: visual.pages, attempt, visual };
+  }
+}
+
+/** A scan held to the provider's limits (and the deployment's page cap): DocumentTooLargeError past them, not a provider 400. */
+export function checkedMedia(
+  scan: { key: string; bytes: Buffer; mediaType: ModelMediaType; pages: number },
+  maxScannedPages: number,
+): VisualDocument {
+  const { key, bytes, mediaType, pages } = scan;
+  let size: ImageSize | undefined;
+  if (mediaType !== 'application/pdf') {
+    // The API judged the first bytes only; a file that is not the image it claims would be a provider 400 later.
+    size = imageSize(bytes);
+    if (sniffImage(bytes) !== mediaType || !size) throw new InvalidDocumentError(`the file is not a readable ${mediaType} image`);
+  }
+  const problem = mediaLimitProblem({ mediaType, sizeBytes: bytes.length, pages, ...size });
+  if (problem) throw new DocumentTooLargeError(problem);
+  if (pages > maxScannedPages) {
+    throw new DocumentTooLargeError(
+      `the PDF has ${pages} pages without a text layer; this deployment reads at most ${maxScannedPages} (MODEL_SCANNED_MAX_PAGES)`,
+    );
+  }
+  return { key, mediaType, pages, sizeBytes: bytes.length };
 }
 
 export async function readText(

@@ -37,7 +37,7 @@ export function createActivities(deps: ActivityDeps) {
 /** The steps of the types that run a few steps (invoice, order.score, tickets.digest), and what every type shares (webhooks). */
 export function createInvoiceActivities(deps: ActivityDeps) {
   return {
-    extractText: createExtractText({ store: deps.store }),
+    extractText: createExtractText({ store: deps.store, maxScannedPages: deps.config.anthropic.scannedMaxPages }),
     classifyDocument: createClassifyDocument({
       store: deps.store,
       gateway: deps.gateway,

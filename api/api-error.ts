@@ -33,7 +33,7 @@ export const apiErrors = {
     new ApiError(
       415,
       'unsupported_media_type',
-      'the file is neither a PDF nor UTF-8 text (judged by its bytes, not its name); upload a PDF or a .txt',
+      'the file is neither a PDF, a PNG or JPEG image, nor UTF-8 text (judged by its bytes, not its name); upload a PDF, an image or a .txt',
     ),
   idempotencyKeyReused: (jobId: string) =>
     new ApiError(

@@ -1,4 +1,7 @@
-export type SniffedType = 'application/pdf' | 'text/plain';
+import { sniffImage } from '../common/image-header';
+import type { UploadContentType } from '../common/upload-content-type';
+
+export type SniffedType = UploadContentType;
 
 /** PDF readers accept the header anywhere in the first 1024 bytes, so we do too. */
 const PDF_SEARCH_WINDOW = 1024;
@@ -9,6 +12,8 @@ const PDF_SEARCH_WINDOW = 1024;
  */
 export function sniffContentType(head: Buffer): SniffedType | undefined {
   if (head.subarray(0, PDF_SEARCH_WINDOW).includes('%PDF-')) return 'application/pdf';
+  const image = sniffImage(head);
+  if (image) return image;
   return looksLikeUtf8Text(head) ? 'text/plain' : undefined;
 }
 

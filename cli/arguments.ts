@@ -12,7 +12,7 @@ export const USAGE = `Usage:
   slowlane status <jobId> [--json] [--api URL] [--key KEY]
   slowlane schedule create|list|show|pause|resume|trigger|delete …   (slowlane schedule --help)
 
-submit   Uploads each PDF or .txt (folders: every .pdf/.txt inside, recursively). The Idempotency-Key comes
+submit   Uploads each PDF, .txt or PNG/JPEG scan (folders: every .pdf/.txt/.png/.jpg inside, recursively). The Idempotency-Key comes
          from the file's content, so running the same command again finds the same jobs instead of making new
          ones: a backfill can be re-run safely after an interruption.
          --type names the job type (${JOB_TYPES.join(', ')}; default invoice). A type that takes JSON reads

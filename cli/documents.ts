@@ -3,7 +3,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { UsageError } from './arguments';
 
-const DOCUMENT_EXTENSIONS = new Set(['.pdf', '.txt']);
+/** Scans (PNG, JPEG) too: the invoice type reads them as images. */
+const DOCUMENT_EXTENSIONS = new Set(['.pdf', '.txt', '.png', '.jpg', '.jpeg']);
 
 export interface LocalDocument {
   path: string;
@@ -35,7 +36,7 @@ async function expand(path: string): Promise<string[]> {
   return nested.flat();
 }
 
-/** Files as named, and every .pdf/.txt inside the folders named (recursively), each once, in a stable order. */
+/** Files as named, and every .pdf/.txt/.png/.jpg inside the folders named (recursively), each once, in a stable order. */
 export async function findDocuments(paths: string[]): Promise<string[]> {
   const found = (await Promise.all(paths.map((path) => expand(resolve(path))))).flat();
   return [...new Set(found)].sort();

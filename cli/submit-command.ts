@@ -57,7 +57,7 @@ export async function submitCommand(client: SlowlaneClient, options: SubmitOptio
   if (jobType?.input.kind === 'json') return submitJsonCommand(client, { ...options, type: jobType.name }, terminal);
   const paths = await findDocuments(options.paths);
   if (paths.length === 0) {
-    terminal.note('No .pdf or .txt files found.');
+    terminal.note('No .pdf, .txt, .png or .jpg files found.');
     return 1;
   }
   const outcomes: JobOutcome[] = paths.map((path) => ({ file: path, status: 'pending' }));

@@ -3,7 +3,7 @@ import type { JobStep, TerminalStatus, Usage } from './job';
 import type { Priority } from './task-queues';
 
 export type StepOutcome = 'completed' | 'failed';
-export type DeadLetterOutcome = 'retry' | 'abandon' | 'expired';
+export type DeadLetterOutcome = 'retry' | 'abandon' | 'expired' | 'cancelled';
 export type ReviewOutcome = 'approved' | 'rejected' | 'expired';
 
 export interface JobFinished {

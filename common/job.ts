@@ -3,6 +3,7 @@ import type { Invoice, InvoiceExtraction } from './invoice';
 import type { ScoreBand } from './job-types/job-type';
 import { JOB_TYPE_DEFINITIONS, JOB_TYPES, type JobType, type RegisteredResult, type RegisteredStep } from './job-types/registry';
 import type { Priority } from './task-queues';
+import type { UploadContentType } from './upload-content-type';
 
 // The parts the API shows as they are are defined once, with their JSON schema, in the API contract.
 export type { BudgetWait, DeadLetter, JobError, JobProgress, ReviewDecision, Usage };
@@ -43,7 +44,7 @@ export interface DocumentRef {
   bucket: string;
   key: string;
   sha256: string;
-  contentType: 'application/pdf' | 'text/plain';
+  contentType: UploadContentType;
   sizeBytes: number;
   fileName: string;
 }

@@ -1,10 +1,33 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { DocumentTooLargeError } from '../common/errors';
+import { mediaLimitProblem, type DocumentMedia } from '../common/model-media';
 import type { ToolCallRequest } from './model-call';
 
 /** Marks the end of a prefix the provider may cache for 5 minutes (Messages API `cache_control`). */
 const CACHE_BREAKPOINT = { type: 'ephemeral' } as const;
 /** The id of the repeated answer in a repair turn: any id will do, it only pairs the tool_use with its result. */
 const REPAIR_TOOL_USE_ID = 'toolu_repair';
+
+type DocumentContent = Anthropic.TextBlockParam | Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam;
+
+/**
+ * A scan as the Messages API reads it: a PDF as a `document` block, an image as an `image` block, both base64 and
+ * before the instruction (the vision page: images before text work best). Past the provider's limits it throws
+ * rather than spend a request on a certain 400 (common/model-media.ts).
+ */
+export function mediaBlock(media: DocumentMedia): Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam {
+  const problem = mediaLimitProblem({ mediaType: media.mediaType, sizeBytes: decodedBytes(media.base64), pages: media.pages });
+  if (problem) throw new DocumentTooLargeError(problem);
+  if (media.mediaType === 'application/pdf') {
+    return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: media.base64 } };
+  }
+  return { type: 'image', source: { type: 'base64', media_type: media.mediaType, data: media.base64 } };
+}
+
+function decodedBytes(base64: string): number {
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  return (base64.length / 4) * 3 - padding;
+}
 
 export interface MessageParams {
   system: Anthropic.TextBlockParam[];
@@ -27,11 +50,10 @@ export function messageParams(request: ToolCallRequest): MessageParams {
     },
   ];
   const system: Anthropic.TextBlockParam[] = [{ type: 'text', text: request.system, cache_control: CACHE_BREAKPOINT }];
-  const document: Anthropic.TextBlockParam = {
-    type: 'text',
-    text: `<document>\n${request.documentText}\n</document>`,
-    ...(request.cacheDocument ? { cache_control: CACHE_BREAKPOINT } : {}),
-  };
+  const cache = request.cacheDocument ? { cache_control: CACHE_BREAKPOINT } : {};
+  const document: DocumentContent = request.documentMedia
+    ? { ...mediaBlock(request.documentMedia), ...cache }
+    : { type: 'text', text: `<document>\n${request.documentText}\n</document>`, ...cache };
   const ask: Anthropic.MessageParam = { role: 'user', content: [document, { type: 'text', text: request.instruction }] };
   const repair = request.repair;
   if (!repair) return { system, messages: [ask], tools };
@@ -57,10 +79,14 @@ export function messageParams(request: ToolCallRequest): MessageParams {
   };
 }
 
-/** The characters of what the provider tokenizes: system prompt, message text and the tools as sent (JSON). */
+/**
+ * The characters of what the provider tokenizes as text: system prompt, message text and the tools as sent (JSON).
+ * A scan's base64 is left out: the provider counts an image by its pixels, not its encoding (mediaTokenEstimate).
+ */
 export function promptCharactersOf(params: MessageParams): number {
   const system = params.system.reduce((sum, block) => sum + block.text.length, 0);
-  return system + JSON.stringify(params.messages).length + JSON.stringify(params.tools).length;
+  const messages = JSON.stringify(params.messages, (key, value: unknown) => (key === 'data' && typeof value === 'string' ? '' : value));
+  return system + messages.length + JSON.stringify(params.tools).length;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,3 +1,4 @@
+import type { DocumentMedia } from '../common/model-media';
 import type { Priority } from '../common/task-queues';
 import type { TokenUsage } from './pricing';
 
@@ -24,6 +25,8 @@ export interface ToolCallRequest {
   system: string;
   /** The document's text; it travels inside <document> tags so instructions and content stay apart. */
   documentText: string;
+  /** A scan the model reads by looking (an image or a PDF without text): sent as its block in place of documentText. */
+  documentMedia?: DocumentMedia;
   instruction: string;
   tool: ToolSpec;
   maxTokens: number;

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ContentRefusedError } from '../common/errors';
+import { mediaTokenEstimate } from '../common/model-media';
 import type { Config, ModelPrice } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { CallCost } from './budget/bucket-math';
@@ -54,7 +55,7 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
       const pool = deps.budget ? poolFor(request.model, deps.budget.settings) : request.model;
       const reserved: CallCost = {
         // All of it: whether the cached prefix is still there is known only from the answer; settling gives it back.
-        input: estimator.estimate(request.model, characters),
+        input: estimator.estimate(request.model, characters) + (request.documentMedia ? mediaTokenEstimate(request.documentMedia) : 0),
         // The provider itself counts max_tokens against output tokens per minute until the answer exists.
         output: request.maxTokens,
         requests: 1,
@@ -79,7 +80,8 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
           .withResponse();
         message = data;
         requestId = request_id ?? undefined;
-        estimator.learn(request.model, characters, totalInputTokens(data.usage));
+        // A scan's tokens are its pixels': they would teach the text ratio nothing true.
+        if (!request.documentMedia) estimator.learn(request.model, characters, totalInputTokens(data.usage));
         await settleProviderAnswer(answer, {
           startedAt,
           status: response.status,

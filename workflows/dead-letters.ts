@@ -1,4 +1,4 @@
-import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, CancelledFailure, condition, patched, setHandler } from '@temporalio/workflow';
 import type { JobError, JobStart, JobStep } from '../common/job';
 import type { DeadLetterOutcome } from '../common/job-metrics';
 import { abandonUpdate, type OperatorInput, type OperatorResult, retryUpdate } from '../common/messages';
@@ -10,15 +10,26 @@ export type StepFailure = JobError & { step: JobStep };
 
 /**
  * A step that failed for good does not lose the job: it parks as `dead_letter` with its error until an operator
- * sends `retry` (run the failed step again) or `abandon`, or the wait expires.
+ * sends `retry` (run the failed step again) or `abandon`, or the wait expires, or the job is cancelled.
  */
+/** Histories recorded before a cancel could end a park inside `beyondCancel` replay without it. */
+const CANCEL_ENDS_PARK_PATCH = 'cancel-ends-any-park';
+
 export class DeadLetters {
   private decision: { outcome: 'retry' | 'abandon'; by: OperatorInput } | undefined;
+  /**
+   * The job's cancel, seen from the workflow's root scope. A park inside `beyondCancel` (a ledger post that failed
+   * for good) runs in a scope the cancel does not reach, yet nothing is in flight while parked: the cancel ends it.
+   */
+  private cancelRequested = false;
 
   constructor(
     private readonly input: JobStart,
     private readonly tracker: JobTracker,
   ) {
+    CancellationScope.current().cancelRequested.catch(() => {
+      this.cancelRequested = true;
+    });
     const parked = () => this.tracker.state.status === 'dead_letter' && this.decision === undefined;
     const validator = (_by: OperatorInput): void => {
       if (!parked()) {
@@ -52,7 +63,7 @@ export class DeadLetters {
   }
 
   /** Parks the job with `error` and waits for the operator; `onParked` runs once the job is visible as parked. */
-  async park(error: StepFailure, onParked: () => Promise<void>): Promise<DeadLetterOutcome> {
+  async park(error: StepFailure, onParked: () => Promise<void>): Promise<Exclude<DeadLetterOutcome, 'cancelled'>> {
     const { state } = this.tracker;
     this.decision = undefined;
     const since = new Date();
@@ -67,7 +78,15 @@ export class DeadLetters {
     const { step } = error;
     jobMetrics.deadLettered({ priority: this.input.priority, step, errorType: error.type });
     await onParked();
-    const decided = await condition(() => this.decision !== undefined, this.input.deadLetterTimeoutMs);
+    const cancelEndsPark = patched(CANCEL_ENDS_PARK_PATCH);
+    const decided = await condition(
+      () => this.decision !== undefined || (cancelEndsPark && this.cancelRequested),
+      this.input.deadLetterTimeoutMs,
+    );
+    if (this.decision === undefined && cancelEndsPark && this.cancelRequested) {
+      jobMetrics.deadLetterDecided({ priority: this.input.priority, step, outcome: 'cancelled' });
+      throw new CancelledFailure('the job was cancelled while parked as a dead letter');
+    }
     const outcome = (decided && this.decided()) || 'expired';
     jobMetrics.deadLetterDecided({ priority: this.input.priority, step, outcome });
     if (outcome === 'retry') {

@@ -1,6 +1,6 @@
 import { log, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '../activities';
-import type { ExtractInvoiceFieldsResult } from '../activities/contracts';
+import type { ExtractInvoiceFieldsResult, ExtractTextResult, ModelStepInput } from '../activities/contracts';
 import type { Invoice } from '../common/invoice';
 import type { InvoiceJobInput, JobState } from '../common/job';
 import { invoiceJobType } from '../common/job-types/invoice/definition';
@@ -32,7 +32,7 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
 
     const classified = await run('classifyDocument', () =>
       modelSteps.classifyDocument.executeWithOptions({ ...modelCallOptions, summary: activitySummaries.classifyDocument(input) }, [
-        { ...jobContext(input), textKey: text.textKey },
+        { ...jobContext(input), ...documentOf(text) },
       ]),
     );
     tracker.addUsage(classified.usage);
@@ -47,7 +47,7 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
       return await job.finish('rejected');
     }
 
-    const extracted = await extractWithRetries(input, text.textKey, run, (usage) => tracker.addUsage(usage));
+    const extracted = await extractWithRetries(input, documentOf(text), run, (usage) => tracker.addUsage(usage));
     let fields: Invoice | undefined;
     if (extracted.outcome === 'valid') {
       state.extraction = extracted.extraction;
@@ -89,6 +89,14 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
   });
 }
 
+/**
+ * What the model steps read: the text, or a scan's bytes. Only activity inputs change with `visual` (Temporal does
+ * not compare them on replay), so histories recorded before scans were read replay unchanged.
+ */
+function documentOf(text: ExtractTextResult): Pick<ModelStepInput, 'textKey' | 'visual'> {
+  return text.visual ? { textKey: text.textKey, visual: text.visual } : { textKey: text.textKey };
+}
+
 function jobContext(input: InvoiceJobInput) {
   return { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority };
 }
@@ -96,7 +104,7 @@ function jobContext(input: InvoiceJobInput) {
 /** Asks again (bounded) when the model's answer does not match the schema; the last answer goes to review. */
 async function extractWithRetries(
   input: InvoiceJobInput,
-  textKey: string,
+  document: Pick<ModelStepInput, 'textKey' | 'visual'>,
   run: RunStep,
   addUsage: (usage: ExtractInvoiceFieldsResult['usage']) => void,
 ): Promise<ExtractInvoiceFieldsResult> {
@@ -104,7 +112,7 @@ async function extractWithRetries(
   for (let tryNumber = 1; tryNumber <= input.maxExtractionTries; tryNumber++) {
     const summary = activitySummaries.extractInvoiceFields(input, tryNumber);
     result = await run('extractInvoiceFields', () =>
-      modelSteps.extractInvoiceFields.executeWithOptions({ ...modelCallOptions, summary }, [{ ...jobContext(input), textKey }]),
+      modelSteps.extractInvoiceFields.executeWithOptions({ ...modelCallOptions, summary }, [{ ...jobContext(input), ...document }]),
     );
     addUsage(result.usage);
     if (result.outcome === 'valid') return result;

@@ -21,8 +21,13 @@ export function createReadDocumentPages(deps: { store: ObjectStore; settings: Do
     const { attempt } = Context.current().info;
     return withHeartbeats(async () => {
       const settings = { ...deps.settings, ...input.settings };
+      const { contentType } = input.document;
+      // The API takes only PDFs and text for this type (its definition's `accepts`); an image here is a bad input.
+      if (contentType !== 'application/pdf' && contentType !== 'text/plain') {
+        throw new InvalidDocumentError(`a document job reads PDFs and text, not ${contentType}`);
+      }
       const bytes = await deps.store.getBytes(input.document.key);
-      const pages = await readPages(bytes, input.document.contentType, settings.maxPages);
+      const pages = await readPages(bytes, contentType, settings.maxPages);
       const chunks = chunkPages(pages, settings.chunkTokens);
       if (chunks.length === 0) {
         throw new InvalidDocumentError(

@@ -36,11 +36,10 @@ export function createScoreOrder(deps: { gateway: ModelGateway; model: string; r
    */
   return async function scoreOrder(input: ScoreOrderInput): Promise<ScoreOrderResult> {
     const { attempt } = Context.current().info;
-    const documentText = JSON.stringify(input.order, null, 2);
     const { call, checked, usage } = await askWithRepairs(
       deps,
       input,
-      documentText,
+      { documentText: JSON.stringify(input.order, null, 2) },
       { system: SCORE_ORDER_SYSTEM, instruction: SCORE_ORDER_INSTRUCTION, tool: SCORE_ORDER_TOOL, maxTokens: SCORE_ORDER_MAX_TOKENS },
       (toolInput) => validateAgainst(OrderScoreProposal, toolInput),
     );

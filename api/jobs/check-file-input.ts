@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
+import { imageSize } from '../../common/image-header';
 import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import { parseJsonLines } from '../../common/job-types/json-lines';
 import { ApiError, apiErrors } from '../api-error';
@@ -17,6 +18,7 @@ export async function checkFileInput(definition: JobTypeDefinition, upload: Rece
     throw new ApiError(415, 'unsupported_media_type', `a ${definition.name} job takes ${accepted}, judged by the file's bytes`);
   }
   if (kind.maxBytes !== undefined && upload.sizeBytes > kind.maxBytes) throw apiErrors.payloadTooLarge(kind.maxBytes);
+  if (kind.maxSidePx !== undefined) await checkImageSize(upload.path, kind.maxSidePx);
   if (!kind.jsonLines) return;
   const checked = parseJsonLines(await readFile(upload.path, 'utf8'), kind.jsonLines);
   if (checked.ok) return;
@@ -24,4 +26,24 @@ export async function checkFileInput(definition: JobTypeDefinition, upload: Rece
     throw new ApiError(413, 'payload_too_large', `the file has more than ${checked.limit} lines; split it`, { limitLines: checked.limit });
   }
   throw apiErrors.invalidRequest(checked.message, { field: 'file', line: checked.line });
+}
+
+/** Enough for a JPEG's frame header behind a camera's EXIF block; an image whose size is not in it is judged by the worker. */
+const IMAGE_HEADER_BYTES = 256 * 1024;
+
+async function checkImageSize(path: string, maxSidePx: number): Promise<void> {
+  const file = await open(path, 'r');
+  let head: Buffer;
+  try {
+    const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(IMAGE_HEADER_BYTES), position: 0 });
+    head = buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+  const size = imageSize(head);
+  if (size && Math.max(size.width, size.height) > maxSidePx) {
+    throw new ApiError(413, 'payload_too_large', `the image is ${size.width}x${size.height} px; the model reads at most ${maxSidePx}x${maxSidePx} px; scale it down`, {
+      limitPixels: maxSidePx,
+    });
+  }
 }

@@ -148,7 +148,7 @@ export const jobPaths: Record<string, Schema> = {
     get: {
       operationId: 'getJobDocument',
       summary: 'Download the uploaded document',
-      description: 'The file as uploaded (PDF or text), streamed from object storage; the reviewer page shows it beside the fields.',
+      description: 'The file as uploaded (PDF, text, or a PNG/JPEG scan), streamed from object storage; the reviewer page shows it beside the fields.',
       tags: ['jobs'],
       security: apiKeyOrReviewer,
       parameters: [jobIdParameter],
@@ -159,6 +159,8 @@ export const jobPaths: Record<string, Schema> = {
             content: {
               'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
               'text/plain': { schema: { type: 'string' } },
+              'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
+              'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } },
             },
           },
         },

@@ -13,9 +13,9 @@ export const errors = {
     '`idempotency_key_reused` (same key, different file or input; `details.jobId`), `not_awaiting_review` (the job already moved on; `details.status`), `job_finished` (a cancel of a finished job; `details.status`) or `schedule_exists` (the tenant already has a schedule with that id; `details.scheduleId`).',
   ),
   413: problem(
-    '`payload_too_large`: the file (or JSON body) is over the limit; `details.limitBytes` (or `details.limitLines` for a JSONL input with too many lines). `too_many_pages`: a document job\'s PDF (or form-feed-separated text) has more pages than DOCUMENT_MAX_PAGES; `details.pages`, `details.limitPages`.',
+    '`payload_too_large`: the file (or JSON body) is over the limit; `details.limitBytes` (or `details.limitLines` for a JSONL input with too many lines, `details.limitPixels` for an image wider or taller than the model reads: 8000 px). `too_many_pages`: a document job\'s PDF (or form-feed-separated text) has more pages than DOCUMENT_MAX_PAGES; `details.pages`, `details.limitPages`.',
   ),
-  415: problem('`unsupported_media_type`: the uploaded bytes are neither a PDF nor UTF-8 text, or a JSON body is not UTF-8 (or has an unknown Content-Encoding).'),
+  415: problem('`unsupported_media_type`: the uploaded bytes are none of the kinds the job type takes (PDF, PNG, JPEG or UTF-8 text for `invoice`; PDF or UTF-8 text for `document`), or a JSON body is not UTF-8 (or has an unknown Content-Encoding).'),
   429: {
     ...problem('`too_many_requests`: this tenant already has its limit of uploads (or event streams) in flight; `details.limit`.'),
     headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } },

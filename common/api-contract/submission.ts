@@ -11,7 +11,7 @@ import { JobStatus, Priority } from './vocabulary';
 export const SubmitJobForm = closed({
   file: Type.String({
     contentMediaType: 'application/octet-stream',
-    description: 'A PDF or UTF-8 text file, judged by its bytes.',
+    description: 'A PDF, a PNG or JPEG image (a scan: at most 3.75 MiB and 8000x8000 px, the Messages API\'s image limits) or a UTF-8 text file, judged by its bytes.',
     // Random bytes are neither, so a generating client (Schemathesis) needs one file the API takes.
     examples: ['INVOICE\nSeller: Example Supplies GmbH\nInvoice number: EX-1001\nInvoice date: 2026-11-20\nTotal due: 119.00 EUR\n'],
   }),

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { UploadContentType } from '../upload-content-type';
 import type { Priority } from '../task-queues';
 
 /**
@@ -34,9 +35,11 @@ export type JobInput =
   | { kind: 'json'; schema: TSchema; description: string };
 
 export interface FileKind {
-  contentType: 'application/pdf' | 'text/plain';
+  contentType: UploadContentType;
   /** Over this the upload is refused with 413; absent: the API's own upload limit (API_MAX_UPLOAD_BYTES). */
   maxBytes?: number;
+  /** An image wider or taller than this is refused with 413 (read from its header when the upload arrives). */
+  maxSidePx?: number;
   /**
    * A PDF with more pages than the deployment's DOCUMENT_MAX_PAGES is refused with 413 `too_many_pages` at
    * submission (its page count is read from the page tree, no page is parsed); the worker applies the same limit.

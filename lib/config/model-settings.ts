@@ -1,5 +1,6 @@
 import { setting, type SettingsArea } from '../settings/setting';
 import { duration, int, secret, text, url } from '../settings/setting-types';
+import { MESSAGES_API_MEDIA_LIMITS } from '../../common/model-media';
 import { modelPricesType } from './model-prices';
 
 /** Where the local provider simulator listens (local/simulator): the model endpoint when no real key is set. */
@@ -31,6 +32,12 @@ export const modelArea = {
       type: text(),
       default: 'claude-sonnet-4-6',
       doc: 'model for field extraction',
+    }),
+    scannedMaxPages: setting({
+      env: 'MODEL_SCANNED_MAX_PAGES',
+      type: int({ min: 1, max: MESSAGES_API_MEDIA_LIMITS.pdfMaxPages }),
+      default: String(MESSAGES_API_MEDIA_LIMITS.pdfMaxPages),
+      doc: 'a PDF without a text layer goes to the model as page images; one with more pages fails its job with `DocumentTooLargeError` (the Messages API reads at most 100 PDF pages per request)',
     }),
     scoreModel: setting({
       env: 'MODEL_SCORE',

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { renderPdf } from './pdf-render';
+import { pngOf } from './png-render';
 import { SAMPLE_CATALOG } from './sample-catalog';
 import type { ExpectedOutcome, SampleDocument } from './sample-document';
 
@@ -12,6 +13,7 @@ export interface SampleFile {
 }
 
 async function bytesOf(sample: SampleDocument): Promise<Buffer> {
+  if (sample.format === 'png') return pngOf(sample.width, sample.height);
   return sample.format === 'pdf' ? renderPdf(sample) : Buffer.from(sample.text, 'utf8');
 }
 

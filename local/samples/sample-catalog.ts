@@ -303,4 +303,12 @@ export const SAMPLE_CATALOG: readonly SampleDocument[] = [
       { kind: 'paragraph', text: 'Kind regards,\nAnna Krause' },
     ],
   },
+  {
+    format: 'png',
+    fileName: 'scan-without-text.png',
+    expectedOutcome: 'awaiting_review',
+    description: 'A scanned page (PNG, no text layer): the model reads it as an image, is unsure, and a person reviews it.',
+    width: 850,
+    height: 1100,
+  },
 ];

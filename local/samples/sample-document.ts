@@ -32,4 +32,11 @@ export interface TextSample extends SampleBase {
   text: string;
 }
 
-export type SampleDocument = PdfSample | TextSample;
+/** A scanned page with no text: the model is shown the image (docs/gateway.md, scanned documents). */
+export interface ScanSample extends SampleBase {
+  format: 'png';
+  width: number;
+  height: number;
+}
+
+export type SampleDocument = PdfSample | TextSample | ScanSample;

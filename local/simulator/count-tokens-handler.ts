@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { checkApiKey } from './api-key';
 import { apiError } from './api-errors';
 import { errorReply, jsonReply, type HttpReply } from './http-reply';
+import { mediaProblemOf } from './media-blocks';
 import { parseCountTokensRequest } from './messages-request';
 import type { SimulatorState } from './state';
 import { countInputTokens } from './token-count';
@@ -16,5 +17,7 @@ export function handleCountTokens(state: SimulatorState, headers: IncomingHttpHe
   if (authError) return errorReply(authError);
   const parsed = parseCountTokensRequest(body);
   if (!parsed.ok) return errorReply(apiError('invalid_request_error', parsed.message));
+  const mediaProblem = mediaProblemOf(parsed.value);
+  if (mediaProblem) return errorReply(apiError('invalid_request_error', mediaProblem));
   return jsonReply(200, { input_tokens: countInputTokens(parsed.value) });
 }

@@ -8,7 +8,8 @@ import { parseFaultHeader, type Fault } from './faults';
 import { errorReply, jsonReply, type HttpReply } from './http-reply';
 import { malform } from './malformed-output';
 import { parseMessagesRequest, type MessagesRequest } from './messages-request';
-import { answerFor, KNOWN_TOOLS } from './model';
+import { hasMediaDocument, mediaProblemOf } from './media-blocks';
+import { answerFor, answerForScan, KNOWN_TOOLS } from './model';
 import type { ModelAnswer } from './model-answer';
 import type { CacheUsage } from './prompt-cache';
 import type { Admission } from './rate-limiter';
@@ -90,7 +91,7 @@ function rateLimitError(admission: Extract<Admission, { admitted: false }>, stat
 function modelAnswer(facts: CallFacts, request: MessagesRequest, repairRate: number): ModelAnswer {
   const kind = facts.fault?.fault.kind;
   if (kind === 'refusal') return { kind: 'refusal', text: "I can't help with this request." };
-  const answer = answerFor(facts.tool, facts.documentText);
+  const answer = hasMediaDocument(request) ? answerForScan(facts.tool) : answerFor(facts.tool, facts.documentText);
   // Told what was wrong, the model gets it right at the configured rate, whatever the random draw said; a
   // malformed answer a header or rule asked for stays malformed (the test wants exactly that).
   const forced = facts.fault !== null && facts.fault.source !== 'random';
@@ -112,6 +113,8 @@ export async function handleMessages(call: MessagesCall): Promise<HttpReply> {
   const parsed = parseMessagesRequest(call.body);
   if (!parsed.ok) return failed(call, facts, apiError('invalid_request_error', parsed.message));
   const request = parsed.value;
+  const mediaProblem = mediaProblemOf(request);
+  if (mediaProblem) return failed(call, facts, apiError('invalid_request_error', mediaProblem));
   facts.request = request;
   facts.tool = requestedToolName(request, KNOWN_TOOLS);
   facts.documentText = documentTextOf(request);

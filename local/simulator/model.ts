@@ -29,3 +29,16 @@ export function answerFor(tool: string | null, documentText: string): ModelAnswe
   }
   return { kind: 'tool_use', tool, input: run(documentText) };
 }
+
+/**
+ * The answer to a scan (an image, or a PDF without text): the rule-based reader cannot see pixels, so it says what
+ * a careful model unsure of a blurry scan would — an invoice, probably, with every field unread and no confidence
+ * — which sends the job to a person, who reads the image on the reviewer page.
+ */
+export function answerForScan(tool: string | null): ModelAnswer {
+  if (tool === 'classify_document') {
+    return { kind: 'tool_use', tool, input: { documentType: 'invoice', confidence: 0.4, reason: 'A scanned page; no text to read it by.' } };
+  }
+  if (tool === 'record_invoice') return { kind: 'tool_use', tool, input: readInvoice('') };
+  return answerFor(tool, '');
+}

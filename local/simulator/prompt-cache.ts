@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from './clock';
 import type { ContentBlock, MessagesRequest } from './messages-request';
-import { countInputTokens, tokensForChars } from './token-count';
+import { isMediaBlock, mediaBlockTokens } from './media-blocks';
+import { CHARS_PER_TOKEN, countInputTokens, tokensForChars } from './token-count';
 
 export interface PromptCacheSettings {
   cacheTtlMs: number;
@@ -65,6 +66,8 @@ function breakpointsOf(request: MessagesRequest): Breakpoint[] {
 }
 
 function textLength(block: ContentBlock): number {
+  // An image or PDF counts by its pixels and pages, as in token-count.ts, not by its base64.
+  if (isMediaBlock(block)) return mediaBlockTokens(block) * CHARS_PER_TOKEN;
   return typeof block.text === 'string' ? block.text.length : JSON.stringify(block).length;
 }
 

@@ -1,8 +1,9 @@
+import { isMediaBlock, mediaBlockTokens } from './media-blocks';
 import type { ContentBlock, CountTokensRequest, MessageContent } from './messages-request';
 
 /**
  * The simulator's tokenizer: ceil(characters / 4) over the system prompt, the messages' text and the
- * JSON of the tools — about what English text costs on the real models. Characters are UTF-16 code
+ * JSON of the tools, plus images and PDF pages by their pixels and pages (media-blocks.ts) — about what English text costs on the real models. Characters are UTF-16 code
  * units (String.length). count_tokens and the Messages call's usage.input_tokens both come from here,
  * so they always agree, as the gateway's settle-to-actual logic expects.
  */
@@ -22,8 +23,14 @@ function blockChars(block: ContentBlock): number {
       ? content.reduce<number>((sum, inner: ContentBlock) => sum + blockChars(inner), 0)
       : 0;
   }
-  // Documents and images are counted by their encoded size: crude, but large payloads stay expensive.
+  // Images and documents are counted by their pixels and pages (mediaBlockTokens), not as characters.
+  if (isMediaBlock(block)) return 0;
   return JSON.stringify(block.source ?? '').length;
+}
+
+function contentMediaTokens(content: MessageContent | undefined): number {
+  if (content === undefined || typeof content === 'string') return 0;
+  return content.reduce((sum, block) => sum + (isMediaBlock(block) ? mediaBlockTokens(block) : 0), 0);
 }
 
 function contentChars(content: MessageContent | undefined): number {
@@ -34,7 +41,11 @@ function contentChars(content: MessageContent | undefined): number {
 
 export function countInputTokens(request: CountTokensRequest): number {
   let chars = contentChars(request.system);
-  for (const message of request.messages) chars += contentChars(message.content);
+  let media = 0;
+  for (const message of request.messages) {
+    chars += contentChars(message.content);
+    media += contentMediaTokens(message.content);
+  }
   if (request.tools?.length) chars += JSON.stringify(request.tools).length;
-  return Math.max(1, tokensForChars(chars));
+  return Math.max(1, tokensForChars(chars) + media);
 }

@@ -80,7 +80,7 @@ async function start(temporal: TemporalKind): Promise<void> {
   const tenant = secrets.tenants[0];
   const apiKey = tenant?.apiKey ?? '';
   const operator = secrets.operators[0];
-  say(`\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s. Submitting the sample invoices and a 300-page document:`);
+  say(`\nready in ${((Date.now() - startedAt) / 1000).toFixed(1)}s. Submitting the sample invoices, three orders to score and a 300-page document:`);
   let jobs: Awaited<ReturnType<typeof submitSamples>>;
   let digest: Awaited<ReturnType<typeof submitDigestDemo>>;
   try {

@@ -4,10 +4,12 @@ import { basename } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { generateSamples } from '../samples/generate';
 import { LONG_DOCUMENT_PAGES, writeLongDocument } from '../samples/long-document';
+import { SAMPLE_ORDERS } from '../samples/sample-orders';
 
 interface SubmittedJob {
   jobId: string;
-  fileName: string;
+  /** The file's name, or the sample order's. */
+  name: string;
   expected: string;
   status: string;
   step?: string;
@@ -24,8 +26,8 @@ interface JobView {
 const SETTLED = new Set(['posted', 'completed', 'rejected', 'review_expired', 'failed', 'cancelled', 'dead_letter', 'awaiting_review']);
 
 /**
- * Submits the project's samples through the public API, the way a client would — the sample invoices and the
- * generated long PDF as a `document` job — and prints each job's status as it moves (and the document's
+ * Submits the project's samples through the public API, the way a client would — the sample invoices, three
+ * orders to score (approved, grey zone, declined) and the generated long PDF as a `document` job — and prints each job's status as it moves (and the document's
  * progress) until the invoices settle. The Idempotency-Key comes from the file's content, so a second
  * `npm start` finds the same jobs instead of creating new ones.
  */
@@ -39,30 +41,40 @@ export async function submitSamples(options: {
   longDocumentPages?: number;
 }): Promise<SubmittedJob[]> {
   const { apiUrl, apiKey, report } = options;
-  const submit = async (path: string, type: string, expected: string, followed: boolean): Promise<void> => {
-    const bytes = await readFile(path);
+  const post = async (name: string, bytes: Uint8Array, body: FormData | string, expected: string, followed: boolean): Promise<void> => {
     const key = `sample-${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}`;
-    const form = new FormData();
-    form.set('type', type);
-    form.set('file', new Blob([bytes]), basename(path));
+    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, 'idempotency-key': key };
+    // A form sets its own multipart content type; a JSON body names its own.
+    if (typeof body === 'string') headers['content-type'] = 'application/json';
     const response = await fetch(`${apiUrl}/jobs`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'idempotency-key': key },
-      body: form,
+      headers,
+      body,
     });
-    const body = (await response.json()) as { jobId?: string; status?: string; error?: { message: string } };
-    if (response.status !== 202 || !body.jobId) {
-      report(`  ! ${basename(path)}: ${response.status} ${body.error?.message ?? ''}`);
+    const answer = (await response.json()) as { jobId?: string; status?: string; error?: { message: string } };
+    if (response.status !== 202 || !answer.jobId) {
+      report(`  ! ${name}: ${response.status} ${answer.error?.message ?? ''}`);
       return;
     }
     const replayed = response.headers.get('idempotent-replayed') === 'true';
-    jobs.push({ jobId: body.jobId, fileName: basename(path), expected, status: body.status ?? 'queued', followed });
-    report(`  submitted ${basename(path).padEnd(34)} → ${body.jobId}${replayed ? ' (already known)' : ''}`);
+    jobs.push({ jobId: answer.jobId, name, expected, status: answer.status ?? 'queued', followed });
+    report(`  submitted ${name.padEnd(34)} → ${answer.jobId}${replayed ? ' (already known)' : ''}`);
+  };
+  const submitFile = async (path: string, type: string, expected: string, followed: boolean): Promise<void> => {
+    const bytes = await readFile(path);
+    const form = new FormData();
+    form.set('type', type);
+    form.set('file', new Blob([bytes]), basename(path));
+    await post(basename(path), bytes, form, expected, followed);
   };
   const jobs: SubmittedJob[] = [];
-  for (const sample of await generateSamples(options.samplesDir)) await submit(sample.path, 'invoice', sample.expectedOutcome, true);
+  for (const sample of await generateSamples(options.samplesDir)) await submitFile(sample.path, 'invoice', sample.expectedOutcome, true);
+  for (const order of SAMPLE_ORDERS) {
+    const body = JSON.stringify({ type: 'order.score', input: order.input });
+    await post(order.name, new TextEncoder().encode(body), body, order.expected, true);
+  }
   const longDocument = await writeLongDocument(options.samplesDir, options.longDocumentPages ?? LONG_DOCUMENT_PAGES);
-  await submit(longDocument, 'document', 'completed', false);
+  await submitFile(longDocument, 'document', 'completed', false);
 
   const deadline = Date.now() + (options.timeoutMs ?? 180_000);
   const lastSeen = new Map<string, string>();
@@ -83,7 +95,7 @@ export async function submitSamples(options: {
         : status;
       if (lastSeen.get(job.jobId) !== label) {
         lastSeen.set(job.jobId, label);
-        report(`  ${new Date().toISOString().slice(11, 19)}  ${job.fileName.padEnd(34)} ${label}`);
+        report(`  ${new Date().toISOString().slice(11, 19)}  ${job.name.padEnd(34)} ${label}`);
       }
     }
     await delay(500);

@@ -17,13 +17,23 @@ function loadPdfJs(): Promise<typeof PdfJs> {
   return pdfjs;
 }
 
-/** Shows the uploaded document: PDF pages drawn on canvases, or the text of a .txt job. */
+/** Shows the uploaded document: PDF pages drawn on canvases (a scanned PDF too), a PNG/JPEG scan as an image, or the text of a .txt job. */
 export async function showDocument(container: HTMLElement, api: ReviewerApi, job: Job, isCurrent: () => boolean): Promise<void> {
   mount(container, h('p', { class: 'muted' }, 'Loading the document…'));
   try {
     const response = await api.document(job.jobId);
     if (!isCurrent()) return;
-    if ((response.headers.get('content-type') ?? '').startsWith('text/plain')) {
+    const contentType = response.headers.get('content-type') ?? '';
+    if (contentType.startsWith('image/')) {
+      // A scan: shown as the model saw it. A blob URL, because the page's CSP allows img-src blob: and nothing remote.
+      const url = URL.createObjectURL(await response.blob());
+      if (!isCurrent()) return URL.revokeObjectURL(url);
+      const image = h('img', { class: 'document-image', 'data-testid': 'document-image', src: url, alt: `The uploaded scan, ${job.fileName ?? 'document'}` });
+      image.addEventListener('load', () => URL.revokeObjectURL(url), { once: true });
+      mount(container, image);
+      return;
+    }
+    if (contentType.startsWith('text/plain')) {
       const text = await response.text();
       if (isCurrent()) mount(container, h('pre', { class: 'document-text', 'data-testid': 'document-text' }, text));
       return;

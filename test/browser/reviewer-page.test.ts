@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { apiUrl, demo, getJob, ledgerEntries, review, submit, submitJson, waitForJob } from '../support/api-client';
 import { injectFault, markedInvoice } from '../support/operations';
-import { greyOrder } from '../support/orders';
+import { greyOrder } from '../../local/samples/sample-orders';
 import { clearScreenshots, fixInvalidFields, launchChromium, openReviewer, saveScreenshot } from '../support/reviewer-browser';
 import { sampleWith } from '../support/samples';
+import { pngOf } from '../support/scans';
 
 /** Another person of the same tenant, with a token of their own. */
 const secondReviewer = demo.reviewers[1] as (typeof demo.reviewers)[number];
@@ -236,6 +237,25 @@ describe('the reviewer page in Chromium', () => {
       assert.ok(((await text.textContent()) ?? '').length > 20, 'the uploaded text is shown');
       const status = (await getJob(jobId)).body.status;
       if (status === 'posted') await page.getByTestId('decision-message').getByText(/Already decided .* nothing left to review/).waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('when a PNG scan waits for review, then the page shows the image as uploaded beside the empty low-confidence fields', async () => {
+    const { body } = await submit(new Uint8Array(pngOf(480, 320)), { fileName: `${randomUUID().slice(0, 8)}-scan.png` });
+    const jobId = body.jobId as string;
+    await waitForJob(jobId, ['awaiting_review']);
+    const { context, page, problems } = await openReviewer(browser);
+    try {
+      await page.goto(jobUrl(jobId));
+      const image = page.getByTestId('document-image');
+      await image.waitFor({ timeout: 20_000 });
+      // Decoded by the browser, so the bytes arrived whole and as an image (naturalWidth is 0 for a broken one).
+      await page.waitForFunction(`document.querySelector('[data-testid="document-image"]')?.naturalWidth === 480`);
+      assert.ok((await page.locator('[data-testid="confidence"]').count()) >= 8, 'every field shows its confidence');
+      await saveScreenshot(page, 'reviewer-scan');
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

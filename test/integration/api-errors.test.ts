@@ -2,6 +2,7 @@ import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from '@jest/globals';
 import { acme, apiUrl, demo, getJob, review, submit, waitForJob } from '../support/api-client';
+import { JOB_TYPE_DEFINITIONS } from '../../common/job-types/registry';
 import { sampleInvoice as validInvoice } from '../support/fake-activities';
 import { sampleWith } from '../support/samples';
 
@@ -55,7 +56,13 @@ describe('API errors: a status, a stable code, a message that says what to fix',
       body: '{}',
     });
     assert.equal(response.status, 400);
-    assert.match(((await response.json()) as { error: { message: string } }).error.message, /invoice, tickets\.digest jobs upload their file as multipart/);
+    const { message } = ((await response.json()) as { error: { message: string } }).error;
+    assert.match(message, /upload their file as multipart\/form-data/);
+    // Every type of the registry is named, each under the way it is sent.
+    const [jsonPart, filePart] = message.split(';');
+    for (const definition of JOB_TYPE_DEFINITIONS) {
+      assert.ok((definition.input.kind === 'json' ? jsonPart : filePart)?.includes(definition.name), `${definition.name} in: ${message}`);
+    }
   });
 
   test('when the Idempotency-Key has characters outside the allowed set, then 400', async () => {
@@ -73,9 +80,9 @@ describe('API errors: a status, a stable code, a message that says what to fix',
     assert.equal(body.error?.details?.limitBytes, 25 * 1024 * 1024);
   });
 
-  test('when the bytes are neither PDF nor text, then 415 whatever the file is called', async () => {
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
-    const { status, body } = await submit(png, { fileName: 'invoice.pdf' });
+  test('when the bytes are neither PDF, PNG, JPEG nor text, then 415 whatever the file is called', async () => {
+    const gif = new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0, 0x01, 0, 0x80, 0, 0, 0xff, 0xff, 0xff]);
+    const { status, body } = await submit(gif, { fileName: 'invoice.pdf' });
     assert.equal(status, 415);
     assert.equal(body.error?.code, 'unsupported_media_type');
   });

@@ -10,7 +10,7 @@ import { schedulesApi } from '../support/tickets';
 import { apiUrl, demo, ledgerEntries, waitForJob } from '../support/api-client';
 
 /** What `npm start` does once the stack is up: the project's samples through the public API. */
-describe('npm start\'s sample invoices and long document', () => {
+describe('npm start\'s sample invoices, orders and long document', () => {
   let samplesDir: string;
   beforeAll(async () => {
     samplesDir = await mkdtemp(join(tmpdir(), 'slowlane-demo-'));
@@ -31,7 +31,9 @@ describe('npm start\'s sample invoices and long document', () => {
     assert.equal(finished.status, 'completed', JSON.stringify(finished));
     const progress = finished.progress as JobProgress;
     assert.deepEqual([progress.pagesRead, progress.done], [6, progress.total]);
-    for (const job of first.filter((j) => j !== document)) assert.equal(job.status, job.expected, `${job.fileName} (${job.jobId})`);
+    for (const job of first.filter((j) => j !== document)) assert.equal(job.status, job.expected, `${job.name} (${job.jobId})`);
+    const types = new Set(first.map((job) => job.jobId.slice(0, job.jobId.indexOf(':'))));
+    assert.deepEqual([...types].sort(), ['document', 'invoice', 'order.score'], 'a job of every type but the digest (its own demo)');
     const expected = new Set(first.map((job) => job.expected));
     for (const outcome of ['posted', 'awaiting_review', 'rejected']) assert.ok(expected.has(outcome), `a sample that ends ${outcome}`);
     assert.ok(lines.some((line) => /awaiting_review$/.test(line)), 'progress lines name the statuses');
@@ -44,7 +46,7 @@ describe('npm start\'s sample invoices and long document', () => {
     );
     assert.ok(lines.some((line) => line.includes('(already known)')));
     for (const job of first.filter((j) => j.expected === 'posted')) {
-      assert.equal((await ledgerEntries(job.jobId)).length, 1, `${job.fileName} posted exactly once`);
+      assert.equal((await ledgerEntries(job.jobId)).length, 1, `${job.name} posted exactly once`);
     }
   });
 

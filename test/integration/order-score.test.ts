@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, test } from '@jest/globals';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import { acme, apiUrl, cancelJob, demo, review, submitJson, waitForJob } from '../support/api-client';
-import { greyOrder, safeOrder } from '../support/orders';
+import { greyOrder, safeOrder } from '../../local/samples/sample-orders';
 import { testEnv } from '../support/test-env';
 
 describe('order.score end to end on the real stack', () => {

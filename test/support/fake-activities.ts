@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { InvoiceActivities } from '../../activities';
-import type { ExtractInvoiceFieldsResult } from '../../activities/contracts';
+import type { ExtractInvoiceFieldsResult, ModelStepInput } from '../../activities/contracts';
+import type { VisualDocument } from '../../common/model-media';
 import { validateReviewFields } from '../../activities/validate-review-fields';
 import type { Invoice, InvoiceExtraction } from '../../common/invoice';
 import { overallConfidence } from '../../common/invoice';
@@ -87,7 +88,7 @@ export interface FakeActivitiesOptions {
   hangIn?: Array<'extractText' | 'scoreOrder'>;
   documentType?: 'invoice' | 'other';
   extractions?: Array<ExtractInvoiceFieldsResult | Error>;
-  extractText?: Array<{ textKey: string } | Error>;
+  extractText?: Array<{ textKey: string; visual?: VisualDocument } | Error>;
   classifyDocument?: Error[];
   ledgerFailures?: Error[];
 }
@@ -105,6 +106,8 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
   const scoreAnswers = script('scoreOrder', options.scores ?? []);
   const posted: Invoice[] = [];
   const webhooks: DeliverWebhookInput[] = [];
+  /** What each model step was asked to read, in call order. */
+  const modelInputs: Array<{ step: 'classifyDocument' | 'extractInvoiceFields'; input: ModelStepInput }> = [];
   const textAnswers = script('extractText', options.extractText ?? [{ textKey: 'texts/t/abc.txt' }]);
   const extractAnswers = script('extractInvoiceFields', options.extractions ?? [validExtraction(sampleInvoice, 0.97)]);
   const classifyFailures = [...(options.classifyDocument ?? [])];
@@ -114,11 +117,12 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
     async extractText() {
       calls.extractText++;
       if (hangIn.has('extractText')) return runUntilCancelled(calls);
-      const { textKey } = await textAnswers();
-      return { textKey, characters: 1200, pages: 1, attempt: attempt() };
+      const { textKey, visual } = await textAnswers();
+      return visual ? { textKey, characters: 0, pages: visual.pages, attempt: attempt(), visual } : { textKey, characters: 1200, pages: 1, attempt: attempt() };
     },
-    async classifyDocument() {
+    async classifyDocument(input) {
       calls.classifyDocument++;
+      modelInputs.push({ step: 'classifyDocument', input });
       const failure = classifyFailures.shift();
       if (failure) throw failure;
       return {
@@ -127,8 +131,9 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
         attempt: attempt(),
       };
     },
-    async extractInvoiceFields() {
+    async extractInvoiceFields(input) {
       calls.extractInvoiceFields++;
+      modelInputs.push({ step: 'extractInvoiceFields', input });
       return { ...(await extractAnswers()), attempt: attempt() };
     },
     async postInvoiceToLedger({ invoice }) {
@@ -156,5 +161,5 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
     summariseTicketBatch: notAnInvoiceStep('summariseTicketBatch'),
     writeTicketDigest: notAnInvoiceStep('writeTicketDigest'),
   };
-  return { activities, calls, posted, webhooks };
+  return { activities, calls, posted, webhooks, modelInputs };
 }

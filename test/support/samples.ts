@@ -33,7 +33,7 @@ export function samples(): Promise<LoadedSample[]> {
 
 export async function sampleWith(outcome: LoadedSample['expectedOutcome'], pdf = true): Promise<LoadedSample> {
   const found = (await samples()).find(
-    (sample) => sample.expectedOutcome === outcome && sample.fileName.endsWith('.pdf') === pdf,
+    (sample) => sample.expectedOutcome === outcome && sample.fileName.endsWith(pdf ? '.pdf' : '.txt'),
   );
   if (!found) throw new Error(`no ${pdf ? 'PDF' : 'text'} sample with outcome ${outcome}`);
   return found;

@@ -33,7 +33,7 @@ describe('heartbeats of the text extraction', () => {
         fileName: 'invoice.txt',
       },
     };
-    const extractText = createExtractText({ store });
+    const extractText = createExtractText({ store, maxScannedPages: 100 });
     const result = await env.run<[ExtractTextInput], ExtractTextResult, typeof extractText>(extractText, input);
     assert.equal(result.characters, 25);
     assert.deepEqual(seen.slice(0, 2), ['heartbeat', 'download']);

@@ -5,9 +5,11 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import PDFDocument from 'pdfkit';
 import type { ExtractTextInput, ExtractTextResult } from '../../activities/contracts';
 import { createExtractText, readText } from '../../activities/extract-text';
-import { InvalidDocumentError } from '../../common/errors';
+import { DocumentTooLargeError, InvalidDocumentError } from '../../common/errors';
+import type { UploadContentType } from '../../common/upload-content-type';
 import type { ObjectStore } from '../../lib/object-store';
 import { printedAmountPatterns, realInvoices } from '../support/real-invoices';
+import { jpegHeadOf, pngOf, scannedPdfOf } from '../support/scans';
 
 describe('readText on the real invoices in ../shared/invoices', () => {
   for (const invoice of realInvoices('.pdf')) {
@@ -46,28 +48,28 @@ describe('readText on documents it cannot read', () => {
     assert.match(error.message, /encrypted or password-protected/);
   });
 
-  test('when the PDF has pages but no text layer, then the activity fails with InvalidDocumentError naming OCR', async () => {
-    const bytes = await pdfOf({}, (doc) => doc.rect(50, 50, 200, 100).fill('#333333'));
-    const store = { bucket: 'slowlane', getBytes: async () => bytes, put: async () => undefined } as Partial<ObjectStore> as ObjectStore;
-    const input: ExtractTextInput = {
-      jobId: 'invoice:test:scan',
-      tenantId: 'test',
-      priority: 'interactive',
-      document: {
-        bucket: 'slowlane',
-        key: 'inputs/test/scan',
-        sha256: 'scan',
-        contentType: 'application/pdf',
-        sizeBytes: bytes.length,
-        fileName: 'scan.pdf',
-      },
-    };
-    const extractText = createExtractText({ store });
-    const error = await new MockActivityEnvironment()
-      .run<[ExtractTextInput], ExtractTextResult, typeof extractText>(extractText, input)
-      .catch((e: unknown) => e);
+  test('when the PDF has pages but no text layer, then the model steps get it as a scan to read (no InvalidDocumentError)', async () => {
+    const bytes = await scannedPdfOf(2);
+    const result = await extractFrom(bytes, 'application/pdf');
+    assert.equal(result.characters, 0);
+    assert.deepEqual(result.visual, { key: 'inputs/test/scan', mediaType: 'application/pdf', pages: 2, sizeBytes: bytes.length });
+  });
+
+  test('when a scanned PDF has more pages than the deployment reads, then DocumentTooLargeError names the limit', async () => {
+    const error = await extractFrom(await scannedPdfOf(3), 'application/pdf', 2).catch((e: unknown) => e);
+    assert.ok(error instanceof DocumentTooLargeError, String(error));
+    assert.match(error.message, /3 pages without a text layer.*at most 2 \(MODEL_SCANNED_MAX_PAGES\)/);
+  });
+
+  test('when the upload is a PNG, then it is one page to look at', async () => {
+    const bytes = pngOf(40, 30);
+    const result = await extractFrom(bytes, 'image/png');
+    assert.deepEqual(result.visual, { key: 'inputs/test/scan', mediaType: 'image/png', pages: 1, sizeBytes: bytes.length });
+  });
+
+  test('when a file called a PNG is not one, then InvalidDocumentError', async () => {
+    const error = await extractFrom(jpegHeadOf(10, 10), 'image/png').catch((e: unknown) => e);
     assert.ok(error instanceof InvalidDocumentError, String(error));
-    assert.match(error.message, /1 page\(s\) but no text layer/);
   });
 
   test('when the upload is plain text, then it passes through unchanged', async () => {
@@ -85,4 +87,16 @@ async function pdfOf(options: PDFKit.PDFDocumentOptions, draw: (doc: PDFKit.PDFD
   draw(doc);
   doc.end();
   return done;
+}
+
+function extractFrom(bytes: Buffer, contentType: UploadContentType, maxScannedPages = 100): Promise<ExtractTextResult> {
+  const store = { bucket: 'slowlane', getBytes: async () => bytes, put: async () => undefined } as Partial<ObjectStore> as ObjectStore;
+  const input: ExtractTextInput = {
+    jobId: 'invoice:test:scan',
+    tenantId: 'test',
+    priority: 'interactive',
+    document: { bucket: 'slowlane', key: 'inputs/test/scan', sha256: 'scan', contentType, sizeBytes: bytes.length, fileName: 'scan' },
+  };
+  const extractText = createExtractText({ store, maxScannedPages });
+  return new MockActivityEnvironment().run<[ExtractTextInput], ExtractTextResult, typeof extractText>(extractText, input);
 }

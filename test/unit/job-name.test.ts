@@ -2,7 +2,7 @@ import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import { nameFromInput, valueAt } from '../../common/job-types/job-name';
 import { orderScoreJobType } from '../../common/job-types/order-score/definition';
-import { greyOrder } from '../support/orders';
+import { greyOrder } from '../../local/samples/sample-orders';
 
 describe('naming a JSON job and reading its fields by path', () => {
   test('when an order is submitted, then its name is the order’s id, as order.score says (namedBy)', () => {

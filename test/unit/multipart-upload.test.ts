@@ -114,7 +114,8 @@ describe('receiveUpload: multipart to a temporary file, hashed, size-limited and
     },
     {
       when: 'the bytes are neither PDF nor text',
-      payload: body(part('file', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), 'invoice.pdf')),
+      // A GIF header: binary, and not one of the images Slowlane takes (PNG and JPEG are).
+      payload: body(part('file', Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0, 0x01, 0, 0x80, 0, 0]), 'invoice.pdf')),
       status: 415,
       code: 'unsupported_media_type',
     },

@@ -1,6 +1,8 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { WorkflowHandle } from '@temporalio/client';
+import { LedgerRejectedError } from '../../common/errors';
+import { retryUpdate } from '../../common/messages';
 import { fakeActivities, sampleInvoice, sampleOrder, validExtraction } from '../support/fake-activities';
 import { createWorkflowHarness, type WorkflowHarness, waitForStatus } from '../support/workflow-harness';
 
@@ -72,6 +74,24 @@ describe('cancelling a job of any type', () => {
     });
     assert.equal(state.status, 'cancelled');
     assert.equal(state.step, 'review');
+    assert.deepEqual(fake.posted, []);
+  });
+
+  test('when an invoice job is cancelled while parked at a failed ledger post, then it ends cancelled and nothing is posted after', async () => {
+    const fake = fakeActivities({ ledgerFailures: [new LedgerRejectedError('ledger answered 422')] });
+    const state = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'dead_letter');
+      await handle.cancel();
+      const state = await handle.result();
+      // The park is over: an operator's retry is refused instead of posting after the cancel.
+      const retried = await handle.executeUpdate(retryUpdate, { args: [{ operator: 'ops' }] }).then(() => 'accepted', () => 'refused');
+      assert.equal(retried, 'refused');
+      return state;
+    });
+    assert.equal(state.status, 'cancelled');
+    assert.equal(state.step, 'postInvoiceToLedger');
+    assert.equal(fake.calls.postInvoiceToLedger, 1);
     assert.deepEqual(fake.posted, []);
   });
 

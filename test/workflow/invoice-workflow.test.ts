@@ -52,6 +52,29 @@ describe('invoiceWorkflow with mocked activities', () => {
     assert.equal(state.review?.reviewer, 'rita');
   });
 
+  test('when extractText finds a scan, then both model steps are given the scan (not text) and low confidence goes to review', async () => {
+    const visual = { key: 'inputs/t/scan', mediaType: 'image/png' as const, pages: 1, sizeBytes: 5000 };
+    const fake = fakeActivities({ extractText: [{ textKey: 'texts/t/scan.txt', visual }], extractions: [validExtraction(sampleInvoice, 0)] });
+    await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.terminate('the test has seen enough');
+    });
+    assert.deepEqual(
+      fake.modelInputs.map(({ step, input }) => [step, input.textKey, input.visual]),
+      [
+        ['classifyDocument', 'texts/t/scan.txt', visual],
+        ['extractInvoiceFields', 'texts/t/scan.txt', visual],
+      ],
+    );
+  });
+
+  test('when the document has text, then the model steps get no visual field', async () => {
+    const fake = fakeActivities();
+    await harness.withWorker(fake.activities, async (start) => (await start()).result());
+    assert.deepEqual(fake.modelInputs.map(({ input }) => 'visual' in input), [false, false]);
+  });
+
   test('when the reviewer rejects, then nothing is posted and the job ends rejected', async () => {
     const fake = fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.5)] });
     const state = await harness.withWorker(fake.activities, async (start) => {

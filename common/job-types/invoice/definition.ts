@@ -1,13 +1,23 @@
 import { Type } from '@sinclair/typebox';
 import { Invoice } from '../../api-contract/invoice';
 import { closed, ref } from '../../api-contract/schema-kit';
+import { IMAGE_MAX_BYTES, MESSAGES_API_MEDIA_LIMITS } from '../../model-media';
 import { defineJobType } from '../job-type';
 
 /** The first type: an uploaded invoice, read, classified, extracted, reviewed when unsure, posted to the ledger. */
 export const invoiceJobType = defineJobType({
   name: 'invoice',
-  summary: 'An invoice (PDF or text) extracted into fields and posted to the ledger once approved.',
-  input: { kind: 'file', accepts: [{ contentType: 'application/pdf' }, { contentType: 'text/plain' }] },
+  summary: 'An invoice (PDF, text, or a PNG/JPEG scan) extracted into fields and posted to the ledger once approved.',
+  input: {
+    kind: 'file',
+    accepts: [
+      { contentType: 'application/pdf' },
+      { contentType: 'text/plain' },
+      // Scans go to the model as image blocks, whose limits the provider sets (common/model-media.ts).
+      { contentType: 'image/png', maxBytes: IMAGE_MAX_BYTES, maxSidePx: MESSAGES_API_MEDIA_LIMITS.imageMaxSidePx },
+      { contentType: 'image/jpeg', maxBytes: IMAGE_MAX_BYTES, maxSidePx: MESSAGES_API_MEDIA_LIMITS.imageMaxSidePx },
+    ],
+  },
   workflowType: 'invoiceWorkflow',
   priorities: ['interactive', 'bulk'],
   defaultPriority: 'interactive',
