@@ -1,5 +1,6 @@
 import { SlowlaneError, TenantSpendCapReachedError } from '../../common/errors';
 import type { Usage } from '../../common/job';
+import { mediaTokenEstimate } from '../../common/model-media';
 import type { ModelPrice } from '../../lib/config';
 import { messageParams, promptCharactersOf } from '../message-params';
 import type { ModelGateway, ToolCallRequest } from '../model-call';
@@ -36,7 +37,15 @@ export function withSpendCaps(inner: ModelGateway, deps: SpendCapsDeps): ModelGa
 
   /** Every input token priced as a cache write (the dearest kind) and all of max_tokens: an upper bound but for the estimate. */
   const mostItCosts = (request: ToolCallRequest, characters: number): number =>
-    costOf({ inputTokens: 0, cacheCreationInputTokens: estimator.estimate(request.model, characters), outputTokens: request.maxTokens }, deps.prices[request.model]);
+    costOf(
+      {
+        inputTokens: 0,
+        cacheCreationInputTokens:
+          estimator.estimate(request.model, characters) + (request.documentMedia ? mediaTokenEstimate(request.documentMedia) : 0),
+        outputTokens: request.maxTokens,
+      },
+      deps.prices[request.model],
+    );
 
   return {
     async callTool(request) {
@@ -64,7 +73,8 @@ export function withSpendCaps(inner: ModelGateway, deps: SpendCapsDeps): ModelGa
         throw error;
       }
       const { usage } = result;
-      estimator.learn(request.model, characters, usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens);
+      // As in the gateway: a scan's tokens are its pixels, not its characters.
+      if (!request.documentMedia) estimator.learn(request.model, characters, usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens);
       await settle(usage.costUsd);
       return result;
     },
