@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import type { extractText, getDocumentProxy } from 'unpdf';
 import { DocumentTooLargeError, InvalidDocumentError } from '../common/errors';
 import { imageSize, sniffImage, type ImageSize } from '../common/image-header';
 import { isImageMediaType, mediaLimitProblem, type ModelMediaType, type VisualDocument } from '../common/model-media';
@@ -77,18 +78,32 @@ export async function readText(
     const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
     return { text, pages: 0 };
   }
-  const { extractText, getDocumentProxy } = await import('unpdf');
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  return withPdf(bytes, async (pdf, extractText) => {
+    const { totalPages, text } = await extractText(pdf, { mergePages: true });
+    return { text, pages: totalPages };
+  });
+}
+
+type PdfProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+/**
+ * Opens a PDF for `use` and always closes it; whatever pdf.js throws on the way is the upload's fault, told as
+ * InvalidDocumentError, while our own typed errors from `use` pass through.
+ */
+async function withPdf<T>(bytes: Buffer, use: (pdf: PdfProxy, extract: typeof extractText) => Promise<T>): Promise<T> {
+  // Loaded on first use: pdf.js is large, and workers that never read a PDF need not pay for it.
+  const unpdf = await import('unpdf');
+  let pdf: PdfProxy;
   try {
     // verbosity 0: pdf.js otherwise prints font warnings for many real-world PDFs.
-    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+    pdf = await unpdf.getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
   } catch (error) {
     throw new InvalidDocumentError(describePdfError(error), { cause: error });
   }
   try {
-    const { totalPages, text } = await extractText(pdf, { mergePages: true });
-    return { text, pages: totalPages };
+    return await use(pdf, unpdf.extractText);
   } catch (error) {
+    if (error instanceof DocumentTooLargeError) throw error;
     throw new InvalidDocumentError(describePdfError(error), { cause: error });
   } finally {
     await pdf.loadingTask.destroy();
@@ -109,23 +124,11 @@ export async function readPages(
     if (pages.length > maxPages) throw tooManyPages(pages.length, maxPages);
     return pages;
   }
-  const { extractText, getDocumentProxy } = await import('unpdf');
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
-  try {
-    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
-  } catch (error) {
-    throw new InvalidDocumentError(describePdfError(error), { cause: error });
-  }
-  try {
+  return withPdf(bytes, async (pdf, extractText) => {
     if (pdf.numPages > maxPages) throw tooManyPages(pdf.numPages, maxPages);
     const { text } = await extractText(pdf, { mergePages: false });
     return text;
-  } catch (error) {
-    if (error instanceof DocumentTooLargeError) throw error;
-    throw new InvalidDocumentError(describePdfError(error), { cause: error });
-  } finally {
-    await pdf.loadingTask.destroy();
-  }
+  });
 }
 
 function tooManyPages(pages: number, maxPages: number): DocumentTooLargeError {

@@ -106,13 +106,17 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Work
 
 /** The SDK takes either slot counts or a tuner; the tuner keeps its defaults for everything but activities. */
 function slotOptions(options: CreateWorkersOptions, priority: Priority): Partial<WorkerOptions> {
+  const workflowTasks = options.config.worker.maxConcurrentWorkflowTasks;
   if (!options.activitySlots) {
-    return { maxConcurrentActivityTaskExecutions: options.config.worker.maxConcurrentActivities };
+    return {
+      maxConcurrentActivityTaskExecutions: options.config.worker.maxConcurrentActivities,
+      maxConcurrentWorkflowTaskExecutions: workflowTasks,
+    };
   }
   return {
     tuner: {
       activityTaskSlotSupplier: options.activitySlots(priority),
-      workflowTaskSlotSupplier: { type: 'fixed-size', numSlots: 40 },
+      workflowTaskSlotSupplier: { type: 'fixed-size', numSlots: workflowTasks },
       localActivityTaskSlotSupplier: { type: 'fixed-size', numSlots: 100 },
       nexusTaskSlotSupplier: { type: 'fixed-size', numSlots: 100 },
     },

@@ -124,7 +124,25 @@ export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config'>) {
     return compact(toJobView(baseOf(description), undefined, jobLinks(config, description.workflowId)));
   }
 
-  return { describe, memoOf, baseOf, stateOf, getOwnedJob, view, summary };
+  /**
+   * A job this API just started, from what it wrote into the start: what a description read back would say of a
+   * job no worker has touched yet, without the round trip.
+   */
+  function started(job: { jobId: string; type: JobType; priority: Priority; memo: JobMemo }): Job {
+    const { memo } = job;
+    const base: JobBase = compact({
+      jobId: job.jobId,
+      type: job.type,
+      status: 'queued' as const,
+      priority: job.priority,
+      fileName: memo.fileName,
+      name: memo.name,
+      submittedAt: memo.submittedAt,
+    });
+    return compact(toJobView(base, undefined, jobLinks(config, job.jobId)));
+  }
+
+  return { describe, memoOf, baseOf, stateOf, getOwnedJob, view, summary, started };
 }
 
 export type JobReader = ReturnType<typeof createJobReader>;

@@ -13,7 +13,7 @@ import { type Priority, taskQueueFor } from '../../common/task-queues';
 import { objectKeys } from '../../lib/object-store';
 import { apiErrors } from '../api-error';
 import type { ReceivedUpload } from '../multipart-upload';
-import type { JobReader } from './job-reader';
+import type { JobMemo, JobReader } from './job-reader';
 import type { JobsDeps } from './jobs-deps';
 import { checkFileInput } from './check-file-input';
 
@@ -47,7 +47,7 @@ interface JobLaunch {
   /** The input's fingerprint: the same key with another input is a 409. */
   inputSha256: string;
   workflowInput: JobStart;
-  memo: Record<string, unknown>;
+  memo: JobMemo & { tenantId: string };
   summary: string;
 }
 
@@ -81,6 +81,10 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
     };
   }
 
+  /**
+   * One round trip for a new job (the common case): the start itself tells whether the key is taken. Only then is
+   * the existing job read, to answer a replay or a 409; a racing duplicate lands there too and reports the one run.
+   */
   async function launch(plan: JobLaunch, priority: Priority, tenantId: string): Promise<SubmitJobResult> {
     const { jobId, jobType } = plan;
     try {
@@ -88,10 +92,10 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
         workflowId: jobId,
         taskQueue: taskQueueFor(priority, config.temporal.taskQueuePrefix),
         args: [plan.workflowInput],
-        // A racing duplicate joins the running job; a finished one is never started again.
-        workflowIdConflictPolicy: 'USE_EXISTING',
+        // A running or finished job with this id is never started again: the start fails and the job is read instead.
+        workflowIdConflictPolicy: 'FAIL',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        memo: plan.memo,
+        memo: { ...plan.memo },
         typedSearchAttributes: [
           { key: TenantIdKey, value: tenantId },
           { key: JobTypeKey, value: jobType.name },
@@ -103,29 +107,24 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
       });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      const existing = await reader.describe(jobId);
+      if (!existing) throw apiErrors.temporalUnavailable();
+      return replayOrConflict(existing, plan.inputSha256);
     }
-    const description = await reader.describe(jobId);
-    if (!description) throw apiErrors.temporalUnavailable();
-    if (reader.memoOf(description).inputSha256 !== plan.inputSha256) throw apiErrors.idempotencyKeyReused(jobId);
-    // Under a race both callers may have started "the" job; only one run exists, and both report it.
-    return { job: reader.summary(description), replayed: reader.memoOf(description).submittedAt !== plan.memo.submittedAt };
+    return { job: reader.started({ jobId, type: jobType.name as JobType, priority, memo: plan.memo }), replayed: false };
   }
 
   /** A file-input type (multipart upload): the bytes go to the object store, the workflow gets their reference. */
   async function submitFile(jobType: JobTypeDefinition, input: SubmitJobInput): Promise<SubmitJobResult> {
     const jobId = jobIdFor(jobType.name as JobType, input.tenantId, input.idempotencyKey);
     const key = objectKeys.input(input.tenantId, input.upload.sha256);
-    // Looking for the job and storing the file run side by side: a new job (the common case) waits for the slower
-    // of the two instead of both. The key is content-derived, so a repeated request stores the same object again.
-    const [existing] = await Promise.all([
-      reader.describe(jobId),
-      store.put(key, createReadStream(input.upload.path), {
-        contentType: input.upload.contentType,
-        contentLength: input.upload.sizeBytes,
-      }),
-    ]);
-    if (existing) return replayOrConflict(existing, input.upload.sha256);
     await checkFileInput(jobType, input.upload);
+    // Stored before the start, so no job ever runs without its input. The key is content-derived: a repeated request
+    // stores the same object again and then learns from the start that its job exists.
+    await store.put(key, createReadStream(input.upload.path), {
+      contentType: input.upload.contentType,
+      contentLength: input.upload.sizeBytes,
+    });
 
     const submittedAt = new Date().toISOString();
     const workflowInput = {
@@ -156,8 +155,6 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
     const { jobType } = input;
     const jobId = jobIdFor(jobType.name as JobType, input.tenantId, input.idempotencyKey);
     const inputSha256 = createHash('sha256').update(canonicalJson(input.input)).digest('hex');
-    const existing = await reader.describe(jobId);
-    if (existing) return replayOrConflict(existing, inputSha256);
     const submittedAt = new Date().toISOString();
     const workflowInput = { ...jobStart(jobType, jobId, input, submittedAt), input: input.input };
     // Named in the memo so the job list (visibility only, no input) can show what a person calls the job.

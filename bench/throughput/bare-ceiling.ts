@@ -2,23 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { closedLoop } from './load';
-import { waitSettled } from './settle';
-
-export interface BareRun {
-  settledPerSec: number;
-  failed: number;
-}
+import { closedLoop, type LoadRun } from './load';
 
 /**
- * The ceiling on the same server: `count` bare workflows of `activities` no-op activities each, started by
- * `submitters` closed-loop callers, run by one worker on its own task queue with the SDK's default slots.
+ * The ceiling on the same server: bare workflows of `activities` no-op activities each, run by one worker on its own
+ * task queue with the SDK's default slots. The worker stays up for the whole run, so bare rounds can alternate with
+ * the product's (index.ts) and both sides see the same machine.
  */
-export async function measureBareCeiling(
-  stackClient: Client,
-  address: string,
-  options: { count: number; submitters: number; activities: number; deadlineMs: number },
-): Promise<BareRun> {
+export interface BareCeiling {
+  /** Starts `count` bare workflows from `submitters` closed-loop callers; the ids to wait for. */
+  flood(count: number, submitters: number, round: string): Promise<LoadRun>;
+  close(): Promise<void>;
+}
+
+export async function startBareCeiling(stackClient: Client, address: string, activities: number): Promise<BareCeiling> {
   // Bare Temporal: no payload codec, where Slowlane's own client and workers encrypt every payload.
   const client = new Client({ connection: stackClient.connection, namespace: stackClient.options.namespace });
   const taskQueue = `bench-bare-${randomUUID().slice(0, 8)}`;
@@ -31,21 +28,21 @@ export async function measureBareCeiling(
     activities: { noop: async () => undefined },
   });
   const running = worker.run();
-  try {
-    const load = await closedLoop(options.count, options.submitters, async (index) => {
-      const startedAt = performance.now();
-      const handle = await client.workflow.start('bareWorkflow', {
-        workflowId: `${taskQueue}-${index}`,
-        taskQueue,
-        args: [{ activities: options.activities }],
-      });
-      return { id: handle.workflowId, acceptMs: performance.now() - startedAt };
-    });
-    const settled = await waitSettled(client, load.ids, options.deadlineMs);
-    return { settledPerSec: options.count / ((settled.lastSettledAt - load.startedAt) / 1000), failed: settled.failed };
-  } finally {
-    worker.shutdown();
-    await running;
-    await connection.close();
-  }
+  return {
+    flood: (count, submitters, round) =>
+      closedLoop(count, submitters, async (index) => {
+        const startedAt = performance.now();
+        const handle = await client.workflow.start('bareWorkflow', {
+          workflowId: `${taskQueue}-${round}-${index}`,
+          taskQueue,
+          args: [{ activities }],
+        });
+        return { id: handle.workflowId, acceptMs: performance.now() - startedAt };
+      }),
+    async close() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
 }

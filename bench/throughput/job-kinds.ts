@@ -1,3 +1,5 @@
+import { safeOrder } from '../../local/samples/sample-orders';
+
 /**
  * What the benchmark submits through `POST /jobs`, per job type (`--job-type`). Each body is unique, so every job
  * stores its own input and none is answered from an earlier one.
@@ -26,4 +28,15 @@ const invoice: BenchJobKind = {
   },
 };
 
-export const BENCH_JOB_KINDS: Record<string, BenchJobKind> = { invoice };
+/** A returning customer whose checks all pass: the simulator approves it at once, so every job settles unreviewed. */
+const orderScore: BenchJobKind = {
+  type: 'order.score',
+  request(marker) {
+    return {
+      body: JSON.stringify({ type: 'order.score', input: safeOrder(`TP-${marker}`) }),
+      headers: { 'content-type': 'application/json' },
+    };
+  },
+};
+
+export const BENCH_JOB_KINDS: Record<string, BenchJobKind> = { invoice, 'order.score': orderScore };

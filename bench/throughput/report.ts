@@ -7,11 +7,13 @@ export interface ServerFigures {
   jobs: number;
   submitters: number;
   activitiesPerJob: number;
+  /** Rounds of jobs ÷ rounds jobs, product and bare alternating A B B A … (--rounds). */
+  rounds: number;
   settledPerSec: number;
   bareSettledPerSec: number;
   /** settledPerSec ÷ bareSettledPerSec, both measured in this run on this server (target ≥ 0.9). */
   ratio: number;
-  /** POST /jobs while 16 closed-loop submitters flood the API. */
+  /** POST /jobs while `submitters` closed-loop callers flood the API. */
   floodAcceptP50Ms: number;
   floodAcceptP99Ms: number;
   /** POST /jobs offered open-loop at openLoopPerSec (80 % of settledPerSec) while the workers run (target p99 ≤ 100 ms). */

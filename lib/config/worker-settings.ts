@@ -16,6 +16,12 @@ export const workerArea = {
       defaultDoc: 'derived from the token budget; 20 when the budget is off',
       doc: 'fixed activity slots per worker process',
     }),
+    maxConcurrentWorkflowTasks: setting({
+      env: 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS',
+      type: int({ min: 2, max: 1_000 }),
+      default: '10',
+      doc: 'workflow task slots per worker process; more only queue tasks inside the worker, where their 10 s timeout runs (a CPU-starved worker then redoes timed-out tasks instead of new ones)',
+    }),
     versioning: setting({
       env: 'WORKER_VERSIONING',
       type: bool(),
