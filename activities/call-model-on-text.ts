@@ -48,6 +48,7 @@ export function askWithRepairs<T>(
       withHeartbeats((signal) =>
         deps.gateway.callTool({
           jobId: job.jobId,
+          tenantId: job.tenantId,
           priority: job.priority,
           model: deps.model,
           system: prompt.system,

@@ -11,6 +11,7 @@ import type { ModelPrice } from './model-prices';
 import type { modelArea } from './model-settings';
 import type { observabilityArea } from './observability-settings';
 import type { s3Area } from './s3-settings';
+import type { spendArea } from './spend-settings';
 import type { temporalArea } from './temporal-settings';
 import type { People } from './people';
 import type { Tenant } from './tenants';
@@ -61,6 +62,8 @@ export interface Config {
     expected: { latencyMs: number; inputTokensPerCall: number; outputTokensPerCall: number };
     maxSlotsPerWorker: number;
   };
+  /** Each tenant's spend caps (gateway/spend); the store is Redis when `gateway.redisUrl` is set. */
+  spend: { caps: Values<typeof spendArea>['tenantSpendCaps']; redisKeyPrefix: string };
   clients: Values<typeof clientsArea>;
   observability: Values<typeof observabilityArea>;
   /** Who may review and operate, and how they sign in (reviewers' own tokens are with their tenant). */

@@ -18,6 +18,7 @@ import { observabilityArea } from './observability-settings';
 import { peopleOf } from './people';
 import { peopleArea } from './people-settings';
 import { s3Area } from './s3-settings';
+import { spendArea } from './spend-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
 
@@ -36,6 +37,7 @@ export function loadConfig(env: Env = process.env): Config {
   const jobs = reader.readTable(jobsArea.settings);
   const worker = reader.readTable(workerArea.settings);
   const gateway = reader.readTable(gatewayArea.settings);
+  const spend = reader.readTable(spendArea.settings);
   const embeddings = reader.readTable(embeddingsArea.settings);
   const document = reader.readTable(documentArea.settings);
   const clients = reader.readTable(clientsArea.settings);
@@ -45,6 +47,10 @@ export function loadConfig(env: Env = process.env): Config {
     address: reader.isSet(temporalArea.settings.address),
     webUiUrl: reader.isSet(temporalArea.settings.webUiUrl),
   };
+  // A misspelt tenant id would leave the real tenant without its cap, without a word.
+  for (const tenantId of Object.keys(spend.tenantSpendCaps)) {
+    if (core.tenants && !core.tenants.some((tenant) => tenant.id === tenantId)) reader.report(`TENANT_SPEND_CAPS names "${tenantId}", which is no tenant of SLOWLANE_TENANTS`);
+  }
   reader.finish();
 
   return {
@@ -96,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
       },
       maxSlotsPerWorker: gateway.maxSlotsPerWorker,
     },
+    spend: { caps: spend.tenantSpendCaps, redisKeyPrefix: spend.spendRedisKeyPrefix },
     clients,
     observability,
     people,

@@ -12,6 +12,7 @@ import { modelArea } from './model-settings';
 import { observabilityArea } from './observability-settings';
 import { peopleArea } from './people-settings';
 import { s3Area } from './s3-settings';
+import { spendArea } from './spend-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
 
@@ -22,6 +23,7 @@ export const productAreas: readonly SettingsArea[] = [
   s3Area,
   modelArea,
   gatewayArea,
+  spendArea,
   embeddingsArea,
   ledgerArea,
   apiArea,
