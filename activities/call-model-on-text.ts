@@ -70,6 +70,7 @@ export function toolCallOf(
 ): Omit<ToolCallRequest, 'signal'> {
   return {
     jobId: job.jobId,
+    tenantId: job.tenantId,
     priority: job.priority,
     model: deps.model,
     system: prompt.system,

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import type { DeadLetterList } from '../common/api-contract/admin';
+import type { DeadLetterList, SpendCapRaised } from '../common/api-contract/admin';
 import type { JobStep } from '../common/job';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
@@ -60,6 +60,16 @@ export function adminRouter(deps: { admin: AdminService; config: Pick<Config, 't
       throw new ApiError(status, code, `${outcome.jobId}: ${outcome.detail}`, { ...outcome });
     }
     res.status(status).json(outcome);
+  });
+
+  router.post('/admin/tenants/:tenantId/spend-cap-raised', async (req: Request, res: Response) => {
+    const tenantId = String(req.params.tenantId);
+    if (!deps.config.tenants.some((tenant) => tenant.id === tenantId)) throw new ApiError(404, 'not_found', `no tenant ${tenantId}`);
+    const operator = operatorOf(res);
+    const { woken, query } = await deps.admin.spendCapRaised(tenantId, operator.id);
+    deps.log.info({ audit: 'spend-cap-raised', tenantId, operator: operator.id, via: operator.via, woken }, 'operator woke jobs waiting for a spend cap');
+    const body: SpendCapRaised = { tenantId, woken, query };
+    res.json(body);
   });
 
   return router;

@@ -3,6 +3,7 @@ import type { Config } from '../lib/config';
 import type { DeadLetterFilter } from '../ops/dead-letter-query';
 import { listDeadLetters } from '../ops/dead-letters';
 import { replayJob } from '../ops/replay';
+import { wakeBudgetWaits } from '../ops/spend-cap-raised';
 
 export interface AdminServiceDeps {
   client: Client;
@@ -16,6 +17,7 @@ export function createAdminService(deps: AdminServiceDeps) {
     deadLetters: (filter: DeadLetterFilter, limit: number) => listDeadLetters(client, filter, { limit }),
     replay: (jobId: string, request: { operator: string; reason: string; dryRun: boolean }) =>
       replayJob(client, jobId, { namespace: config.temporal.namespace, ...request }),
+    spendCapRaised: (tenantId: string, operator: string) => wakeBudgetWaits(client, tenantId, operator),
   };
 }
 

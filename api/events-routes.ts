@@ -68,7 +68,7 @@ export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'te
           res.write(': keep-alive\n\n');
           lastWriteAt = Date.now();
         }
-        const waitMs = ['awaiting_review', 'dead_letter'].includes(snapshot.status)
+        const waitMs = ['awaiting_review', 'dead_letter', 'budget_wait'].includes(snapshot.status)
           ? Math.max(deps.config.clients.eventsPollMs, HUMAN_WAIT_POLL_MS)
           : deps.config.clients.eventsPollMs;
         // Rejects (AbortError) as soon as the client has gone.

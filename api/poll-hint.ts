@@ -11,6 +11,8 @@ const RETRY_AFTER_SECONDS: Record<JobStatus, number | undefined> = {
   processing: 2,
   awaiting_review: 60,
   dead_letter: 60,
+  // Waits for the window to turn (hours) or an operator: nothing changes in seconds.
+  budget_wait: 60,
   posted: undefined,
   completed: undefined,
   rejected: undefined,

@@ -3,6 +3,7 @@ import { runChaosBenchmark } from './chaos';
 import { runClientsBenchmark } from './clients';
 import { runDocumentBenchmark } from './document';
 import { runCodecBenchmark } from './codec';
+import { runFairnessBenchmark } from './fairness';
 import { runLatencyBenchmark } from './latency';
 import { runQuotaBenchmark } from './quota';
 import { runRepairBenchmark } from './repair';
@@ -12,6 +13,7 @@ import { runWorkerStartBenchmark } from './worker-start';
 /** `npm run bench -- <name> [options]`: benchmarks compare our way and the naive way in one run (DESIGN.md §6). */
 const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   quota: runQuotaBenchmark,
+  fairness: runFairnessBenchmark,
   clients: runClientsBenchmark,
   latency: runLatencyBenchmark,
   throughput: runThroughputBenchmark,

@@ -76,6 +76,15 @@ export class SpendLimitReachedError extends SlowlaneError {
   readonly retryable = false;
 }
 
+/**
+ * The tenant's own daily or monthly spend cap (TENANT_SPEND_CAPS) cannot cover this call. Not retried by the server:
+ * the job waits durably in `budget_wait` until the window turns (`details.resumesAt`) or an operator raises the cap
+ * (workflows/spend-cap-wait.ts), then runs the step again.
+ */
+export class TenantSpendCapReachedError extends SlowlaneError {
+  readonly retryable = false;
+}
+
 /** The model declined to process the content (stop_reason "refusal"). */
 export class ContentRefusedError extends SlowlaneError {
   readonly retryable = false;
@@ -119,6 +128,7 @@ export const ERROR_CLASSES = [
   ModelRequestInvalidError,
   ModelAuthError,
   SpendLimitReachedError,
+  TenantSpendCapReachedError,
   ContentRefusedError,
   ModelOutputInvalidError,
   LedgerRejectedError,

@@ -1,4 +1,4 @@
-import type { DeadLetter, JobError, JobProgress, ReviewDecision, Usage } from './api-contract/job-parts';
+import type { BudgetWait, DeadLetter, JobError, JobProgress, ReviewDecision, Usage } from './api-contract/job-parts';
 import type { Invoice, InvoiceExtraction } from './invoice';
 import type { ScoreBand } from './job-types/job-type';
 import { JOB_TYPE_DEFINITIONS, JOB_TYPES, type JobType, type RegisteredResult, type RegisteredStep } from './job-types/registry';
@@ -6,7 +6,7 @@ import type { Priority } from './task-queues';
 import type { UploadContentType } from './upload-content-type';
 
 // The parts the API shows as they are are defined once, with their JSON schema, in the API contract.
-export type { DeadLetter, JobError, JobProgress, ReviewDecision, Usage };
+export type { BudgetWait, DeadLetter, JobError, JobProgress, ReviewDecision, Usage };
 
 // The types are the registry's (common/job-types/registry.ts); re-exported where the vocabulary lives.
 export { JOB_TYPES, type JobType };
@@ -23,6 +23,7 @@ export const JOB_STATUSES = [
   'dead_letter',
   'completed',
   'cancelled',
+  'budget_wait',
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
@@ -122,6 +123,8 @@ export interface JobState {
   /** Work items done of total, for jobs that fan out (a digest's batches). */
   error?: JobError;
   deadLetter?: DeadLetter;
+  /** While the job waits in `budget_wait` for its tenant's spend cap (workflows/spend-cap-wait.ts). */
+  budgetWait?: BudgetWait;
   usage: Usage;
   /** Types that fan out (document): how far the map has got; its seq shares the events' numbering. */
   progress?: JobProgress;

@@ -48,3 +48,9 @@ export interface OperatorResult {
 export const retryUpdate = defineUpdate<OperatorResult, [OperatorInput]>('retry');
 /** Gives up on a dead-lettered job: the workflow closes as failed with the error it parked with. */
 export const abandonUpdate = defineUpdate<OperatorResult, [OperatorInput]>('abandon');
+
+/**
+ * An operator raised the tenant's spend cap (POST /admin/tenants/:tenantId/spend-cap-raised): a job in
+ * `budget_wait` runs its step again now instead of at the window's turn. Ignored by a job that is not waiting.
+ */
+export const spendCapRaisedSignal = defineSignal<[OperatorInput]>('spendCapRaised');

@@ -24,4 +24,5 @@ export const WEBHOOK_EVENT_FOR_STATUS: Partial<Record<JobStatus, WebhookEventTyp
   dead_letter: 'job.failed',
   failed: 'job.failed',
   cancelled: 'job.cancelled',
+  budget_wait: 'job.budget_wait',
 };

@@ -33,7 +33,8 @@ export interface WiredGateway {
 const UNPACED_SLOTS = 20;
 
 export function budgetSettingsOf(config: Pick<Config, 'gateway'>): BudgetSettings {
-  return { pools: config.gateway.pools, interactiveShare: config.gateway.interactiveShare };
+  const { pools, interactiveShare, interactiveIdleShare, interactiveDecayMs } = config.gateway;
+  return { pools, interactiveShare, interactiveIdleShare, interactiveDecayMs };
 }
 
 /**
@@ -46,7 +47,13 @@ export function embeddingsBudgetSettingsOf(config: Pick<Config, 'gateway' | 'emb
     outputTokensPerMinute: config.embeddings.tokensPerMinute,
     requestsPerMinute: config.embeddings.requestsPerMinute,
   };
-  return { pools: { [config.embeddings.model]: limits, [DEFAULT_POOL]: limits }, interactiveShare: config.gateway.interactiveShare };
+  const { interactiveShare, interactiveIdleShare, interactiveDecayMs } = config.gateway;
+  return {
+    pools: { [config.embeddings.model]: limits, [DEFAULT_POOL]: limits },
+    interactiveShare,
+    interactiveIdleShare,
+    interactiveDecayMs,
+  };
 }
 
 /**

@@ -18,6 +18,8 @@ export interface RepairRequest {
 
 export interface ToolCallRequest {
   jobId: string;
+  /** Whose spend cap the call counts against (gateway/spend); calls without one (benchmarks) are not counted. */
+  tenantId?: string;
   priority: Priority;
   model: string;
   system: string;

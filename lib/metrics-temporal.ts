@@ -12,7 +12,7 @@ const QUEUE_TYPES = [
   { type: 'activity', value: TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY },
 ] as const;
 /** Jobs still open in these statuses; finished ones are counted by the workers (slowlane_jobs_finished_total). */
-const OPEN_STATUSES = ['queued', 'processing', 'awaiting_review', 'dead_letter'] as const;
+const OPEN_STATUSES = ['queued', 'processing', 'awaiting_review', 'dead_letter', 'budget_wait'] as const;
 
 /** Runs `load` at most once per `ttlMs`; concurrent scrapes share one request. */
 export function cached<T>(load: () => Promise<T>, ttlMs: number, now = Date.now): () => Promise<T> {
@@ -134,7 +134,7 @@ export function registerTemporalGauges(registry: Registry, client: Client, confi
   queueGauge('task_queue_dispatch_rate', 'Tasks dispatched to workers per second (30 s average)', (s) => s.dispatchRate);
   new Gauge({
     name: `${METRIC_PREFIX}jobs`,
-    help: 'Open jobs by type, priority and status (queued, processing, awaiting_review, dead_letter)',
+    help: 'Open jobs by type, priority and status (queued, processing, awaiting_review, dead_letter, budget_wait)',
     labelNames: ['job_type', 'priority', 'status'] as const,
     registers,
     async collect() {

@@ -5,18 +5,20 @@ import { batchCollectorWorkflowId, batchEntrySignal } from '../common/batch-lane
 import { taskQueueFor } from '../common/task-queues';
 import { messageBatches } from '../gateway/batch/message-batches';
 import type { WiredGateway } from '../gateway/gateway-from-config';
+import type { ModelGateway } from '../gateway/model-call';
 import { createAnthropicClient } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
 import { createObjectStore, type ObjectStore } from '../lib/object-store';
 
 /**
  * The real clients the activities run with; tests build their own ActivityDeps. The gateway comes from
- * gatewayFromConfig (gateway/gateway-from-config.ts), which the process also needs for its activity slots. With a
- * Temporal client and BATCH_LANE on, the batch lane's activities can reach the collectors.
+ * gatewayFromConfig (gateway/gateway-from-config.ts), which the process also needs for its activity slots; the
+ * model gateway behind the tenants' spend caps (gateway/spend/spend-from-config.ts). With a Temporal client and
+ * BATCH_LANE on, the batch lane's activities can reach the collectors.
  */
 export function createActivityDeps(
   config: Config,
-  wired: Pick<WiredGateway, 'gateway' | 'embeddings'>,
+  wired: Pick<WiredGateway, 'embeddings'> & { gateway: ModelGateway },
   temporal?: Client,
 ): ActivityDeps {
   const store = createObjectStore(config.s3);

@@ -7,6 +7,7 @@ import { createLogger } from '../lib/logger';
 import { connectWorker } from '../lib/temporal-connection';
 import { temporalLoggerFor } from '../lib/temporal-logger';
 import { recordGatewayEvents } from '../gateway/gateway-metrics';
+import { spendCapsFromConfig } from '../gateway/spend/spend-from-config';
 import { sdkMetricsOptions } from '../lib/metrics-sdk';
 import { startWorkerObservability } from '../lib/worker-observability';
 import { Runtime } from '@temporalio/worker';
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   const connection = await connectWorker(config.temporal);
   const gateway = gatewayFromConfig(config, log);
   recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events, gateway.embeddings.events);
+  const spendCaps = spendCapsFromConfig(config, gateway.gateway, log, observability.telemetry.metrics.registry);
   const workflowBundle = await workflowBundleForProcess();
   const deployment = await workerDeploymentOptions(config.worker, workflowBundle);
   const workers = await createWorkers({
@@ -34,7 +36,7 @@ async function main(): Promise<void> {
     // The batch lane's activities signal-with-start the collectors through this client, on the worker's connection.
     deps: createActivityDeps(
       config,
-      gateway,
+      { ...gateway, gateway: spendCaps.gateway },
       new Client({ connection, namespace: config.temporal.namespace, dataConverter: dataConverterFor(config.temporal) }),
     ),
     activitySlots: (priority) => gateway.activitySlots(priority),
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
   await Promise.all(workers.map((worker) => worker.run()));
   await connection.close();
   await gateway.close();
+  await spendCaps.close();
   await observability.close();
   log.info('worker stopped');
 }

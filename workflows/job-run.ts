@@ -11,7 +11,7 @@ import {
   setHandler,
   TimeoutFailure,
 } from '@temporalio/workflow';
-import { currentErrorType, type FailureDetails, TokenBudgetExhaustedError } from '../common/errors';
+import { currentErrorType, type FailureDetails, TenantSpendCapReachedError, TokenBudgetExhaustedError } from '../common/errors';
 import type { JobStart, JobState, JobStep, TerminalStatus } from '../common/job';
 import type { JobTypeDefinition } from '../common/job-types/job-type';
 import { statusQuery } from '../common/messages';
@@ -20,6 +20,7 @@ import { jobMetrics } from './job-metrics';
 import { JobTracker } from './job-tracker';
 import { notifyClient } from './notifications';
 import { Review } from './review';
+import { type SpendCapRefusal, SpendCapWait } from './spend-cap-wait';
 
 /** An operator abandoned a dead-lettered job, or its dead-letter wait expired. */
 class JobAbandoned extends Error {
@@ -48,6 +49,7 @@ export class JobRun {
   readonly state: JobState;
   readonly review: Review;
   private readonly deadLetters: DeadLetters;
+  private readonly spendCapWait: SpendCapWait;
 
   constructor(
     private readonly input: JobStart,
@@ -57,6 +59,7 @@ export class JobRun {
     this.state = this.tracker.state;
     this.review = new Review(input, this.tracker, jobType.reviewer.approvalFields);
     this.deadLetters = new DeadLetters(input, this.tracker);
+    this.spendCapWait = new SpendCapWait(this.tracker);
     setHandler(statusQuery, () => this.state);
   }
 
@@ -81,6 +84,14 @@ export class JobRun {
         const jobError = describeFailure(step, error);
         const billed = failureDetailsOf(error)?.billedUsage;
         if (billed) tracker.addUsage(billed);
+        const spendCap = failureDetailsOf(error)?.spendCap as SpendCapRefusal | undefined;
+        // Only jobs on code that knows the error ever saw it: no patch needed, older histories never take this branch.
+        if (jobError.type === TenantSpendCapReachedError.name && spendCap) {
+          await this.spendCapWait.wait(step, spendCap, this.notify);
+          // Hours in budget_wait are not the token budget's refusals: its limit counts from the step's new start.
+          startedAt = Date.now();
+          continue;
+        }
         if (
           currentErrorType(jobError.type) === TokenBudgetExhaustedError.name &&
           Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS &&

@@ -36,6 +36,7 @@ export async function notifyClient(input: JobStart, tracker: JobTracker, jobType
             status: state.status,
             ...(state.error ? { error: state.error } : {}),
             ...(state.ledgerEntryId ? { ledgerEntryId: state.ledgerEntryId } : {}),
+            ...(state.status === 'budget_wait' && state.budgetWait ? { budgetWait: state.budgetWait } : {}),
             ...(jobType.webhook.includesResult && state.result !== undefined ? { result: state.result } : {}),
           },
         },

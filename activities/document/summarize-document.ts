@@ -28,6 +28,7 @@ export function createSummarizeDocument(deps: { store: ObjectStore; gateway: Mod
     return withHeartbeats(async (signal) => {
       const answer = await deps.gateway.callTool({
         jobId: input.jobId,
+        tenantId: input.tenantId,
         priority: input.priority,
         model: deps.summarizeModel,
         system: SUMMARIZE_DOCUMENT_SYSTEM,

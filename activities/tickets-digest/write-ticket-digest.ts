@@ -25,6 +25,7 @@ export function createWriteTicketDigest(deps: ModelStepDeps) {
     const call = await withHeartbeats((signal) =>
       deps.gateway.callTool({
         jobId: input.jobId,
+        tenantId: input.tenantId,
         priority: input.priority,
         model: deps.model,
         system: NARRATIVE_SYSTEM,

@@ -34,6 +34,7 @@ export function toJobView(base: JobBase, state: JobState | undefined, links: Rec
     result: resultOf(state),
     error: state.error,
     deadLetter: state.status === 'dead_letter' ? state.deadLetter : undefined,
+    budgetWait: state.status === 'budget_wait' ? state.budgetWait : undefined,
     usage: state.usage,
     progress: state.progress ?? base.progress,
     detailed: true,

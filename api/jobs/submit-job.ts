@@ -15,6 +15,7 @@ import { apiErrors } from '../api-error';
 import type { ReceivedUpload } from '../multipart-upload';
 import type { JobMemo, JobReader } from './job-reader';
 import type { JobsDeps } from './jobs-deps';
+import { tenantFairness } from './tenant-fairness';
 import { checkFileInput } from './check-file-input';
 
 interface SubmitBase {
@@ -97,6 +98,7 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
       await client.workflow.start(jobType.workflowType, {
         workflowId: jobId,
         taskQueue: taskQueueFor(priority, config.temporal.taskQueuePrefix),
+        ...tenantFairness(config, tenantId),
         args: [plan.workflowInput],
         // A running or finished job with this id is never started again: the start fails and the job is read instead.
         workflowIdConflictPolicy: 'FAIL',

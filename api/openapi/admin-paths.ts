@@ -65,6 +65,24 @@ export const adminPaths: Record<string, Schema> = {
       },
     },
   },
+  '/admin/tenants/{tenantId}/spend-cap-raised': {
+    post: {
+      operationId: 'spendCapRaised',
+      summary: 'Wake a tenant’s jobs waiting for its spend cap',
+      description:
+        'After raising the tenant’s cap in TENANT_SPEND_CAPS and restarting the workers (settings are read at start), tells every job of the tenant in `budget_wait` to run its step again now instead of when the window turns. A job whose cap is still too low waits again.',
+      tags: ['admin'],
+      security,
+      parameters: [{ name: 'tenantId', in: 'path', required: true, description: 'The tenant id.', schema: { type: 'string' } }],
+      responses: {
+        '200': { description: 'How many waiting jobs were woken.', content: json(bodyRef('SpendCapRaised')) },
+        '401': problem('`unauthorized`: send your operator token or an OIDC identity token with the operator role as a Bearer token.'),
+        '404': problem('`not_found`: no such tenant.'),
+        '500': errors[500],
+        '503': errors[503],
+      },
+    },
+  },
 };
 
 /** components.securitySchemes entry for an operator's credential. */

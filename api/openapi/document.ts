@@ -16,7 +16,7 @@ const webhooks: Record<string, Schema> = {
   jobEvent: {
     post: {
       operationId: 'receiveJobEvent',
-      summary: 'A job reached awaiting_review, a final status (posted, completed, rejected, cancelled, …), or a dead letter',
+      summary: 'A job reached awaiting_review, a final status (posted, completed, rejected, cancelled, …), a dead letter, or budget_wait (its tenant’s spend cap)',
       description:
         'Sent to the job’s callbackUrl (or the tenant’s default), retried with backoff for 24 hours until a 2xx. The same event keeps its `webhook-id` across retries: deduplicate on it. ' +
         'Verify with any Standard Webhooks library and the tenant’s `whsec_…` secret.',

@@ -4,6 +4,7 @@ import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { type Priority, taskQueueFor } from '../../common/task-queues';
 import type { JobsDeps } from '../jobs/jobs-deps';
+import { tenantFairness } from '../jobs/tenant-fairness';
 
 export interface ScheduledRunInput {
   tenantId: string;
@@ -40,6 +41,7 @@ export function scheduledRunStart(config: JobsDeps['config'], jobType: JobTypeDe
   return {
     workflowType: jobType.workflowType,
     taskQueue: taskQueueFor(input.priority, config.temporal.taskQueuePrefix),
+    ...tenantFairness(config, input.tenantId),
     args: [args],
     memo: {
       inputSha256: input.document.sha256,

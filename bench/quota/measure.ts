@@ -1,4 +1,5 @@
 import type { QuotaBenchSettings } from './settings';
+import type { SimulatorStats } from './observe';
 import type { InteractiveCall, SideObservation } from './side';
 
 export interface TokensPerJob {
@@ -35,6 +36,13 @@ export interface SideFigures {
   bulkJobsPerMin: number;
   bulkQueuedAtWindowStart: number;
   bulkQueuedAtWindowEnd: number;
+  /**
+   * Input tokens the provider billed during the idle spell (backlog, no interactive job) ÷ what the quota offered
+   * in it: the refill plus what the provider's bucket gave up. Target ≥ 0.9.
+   */
+  bulkShareOfIdleBudget: number;
+  /** The provider's input tokens left at the idle spell's end ÷ its limit: what the interactive reserve holds back. */
+  idleHeldBackShare: number;
   /** Jobs parked as dead letters or failed by the end. */
   jobsFailed: number;
   /** Each interactive job in submission order: submit→done and the wait without model time (ms). */
@@ -75,6 +83,19 @@ export function ceilingJobsPerMin(settings: QuotaBenchSettings, perJob: TokensPe
     sim.outputTokensPerMinute / perJob.output,
     sim.requestsPerMinute / perJob.calls,
   );
+}
+
+function idleBudget(
+  observation: SideObservation,
+  settings: QuotaBenchSettings,
+): Pick<SideFigures, 'bulkShareOfIdleBudget' | 'idleHeldBackShare'> {
+  const { idle } = observation;
+  const itpm = settings.simulator.inputTokensPerMinute;
+  // What the provider's input bucket counts: fresh input and cache writes (cache reads do not count).
+  const counted = (stats: SimulatorStats) => stats.inputTokens + stats.cacheCreationInputTokens;
+  const billed = counted(idle.stats[1]) - counted(idle.stats[0]);
+  const offered = (itpm * (idle.endedAt - idle.startedAt)) / 60_000 + (idle.inputLeft[0] - idle.inputLeft[1]);
+  return { bulkShareOfIdleBudget: offered > 0 ? billed / offered : 0, idleHeldBackShare: idle.inputLeft[1] / itpm };
 }
 
 export function measureSide(
@@ -136,6 +157,7 @@ export function measureSide(
     bulkJobsPerMin: bulk.filter((job) => closedIn(job.jobId)).length / minutes,
     bulkQueuedAtWindowStart: bulk.filter((job) => openAt(job.jobId, windowStart)).length,
     bulkQueuedAtWindowEnd: bulk.filter((job) => openAt(job.jobId, windowEnd)).length,
+    ...idleBudget(observation, settings),
     jobsFailed: failed,
     interactiveJobs: interactive.map((job, index) => ({
       latencyMs: latencies[index] as number,

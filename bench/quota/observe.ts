@@ -13,13 +13,17 @@ export interface SimulatorStats {
   requests: number;
   byStatus: Record<string, number>;
   inputTokens: number;
+  cacheCreationInputTokens: number;
   outputTokens: number;
   rejectedInputTokens: number;
 }
 
 /** Start and close times of every job, from Temporal's visibility store: the server's clock, no polling of jobs. */
 export async function listJobTimes(stack: Stack): Promise<Map<string, JobTimes>> {
-  const { client: { workflow: client }, connection } = await connectBenchClient(stack);
+  const {
+    client: { workflow: client },
+    connection,
+  } = await connectBenchClient(stack);
   try {
     const times = new Map<string, JobTimes>();
     for await (const execution of client.list({ query: `WorkflowType = 'invoiceWorkflow'` })) {

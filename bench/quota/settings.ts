@@ -9,6 +9,8 @@ export interface QuotaBenchSettings {
   /** Interactive jobs submitted at an even pace during the window, while the backlog is large. */
   interactiveJobs: number;
   windowMs: number;
+  /** Before the window, a spell with the backlog and no interactive job: what bulk makes of an idle budget. */
+  idleMs: number;
   /** After the window, how long to wait for interactive jobs still running before they count as unfinished. */
   graceMs: number;
   /** The longest wait after submitting the backlog for the provider's bucket to be spent (steady state). */
@@ -36,6 +38,7 @@ export const DEFAULT_SETTINGS: QuotaBenchSettings = {
   bulkJobs: 700,
   interactiveJobs: 24,
   windowMs: 120_000,
+  idleMs: 60_000,
   graceMs: 60_000,
   warmUpLimitMs: 120_000,
   submitConcurrency: 6,
@@ -52,7 +55,7 @@ export const DEFAULT_SETTINGS: QuotaBenchSettings = {
   sides: ['slowlane', 'naive'],
 };
 
-const USAGE = `npm run bench -- quota [--bulk 700] [--interactive 24] [--window 120s] [--grace 60s] [--warm-up 120s]
+const USAGE = `npm run bench -- quota [--bulk 700] [--interactive 24] [--window 120s] [--idle 60s] [--grace 60s] [--warm-up 120s]
                            [--itpm 60000] [--latency 1500ms] [--share 0.25] [--sides slowlane,naive]`;
 
 export function parseQuotaArgs(argv: string[]): QuotaBenchSettings {
@@ -62,6 +65,7 @@ export function parseQuotaArgs(argv: string[]): QuotaBenchSettings {
       bulk: { type: 'string' },
       interactive: { type: 'string' },
       window: { type: 'string' },
+      idle: { type: 'string' },
       grace: { type: 'string' },
       'warm-up': { type: 'string' },
       itpm: { type: 'string' },
@@ -93,6 +97,7 @@ export function parseQuotaArgs(argv: string[]): QuotaBenchSettings {
     bulkJobs: count(values.bulk, DEFAULT_SETTINGS.bulkJobs, 'bulk'),
     interactiveJobs: count(values.interactive, DEFAULT_SETTINGS.interactiveJobs, 'interactive'),
     windowMs: duration(values.window, DEFAULT_SETTINGS.windowMs, 'window'),
+    idleMs: duration(values.idle, DEFAULT_SETTINGS.idleMs, 'idle'),
     graceMs: duration(values.grace, DEFAULT_SETTINGS.graceMs, 'grace'),
     warmUpLimitMs: duration(values['warm-up'], DEFAULT_SETTINGS.warmUpLimitMs, 'warm-up'),
     simulator: {

@@ -42,6 +42,8 @@ export interface SideObservation {
   windowEnd: number;
   finishedAt: number;
   times: Map<string, JobTimes>;
+  /** The spell before the window with no interactive job: provider stats and input tokens left at its ends. */
+  idle: { startedAt: number; endedAt: number; stats: [SimulatorStats, SimulatorStats]; inputLeft: [number, number] };
   statsAtWindowStart: SimulatorStats;
   statsAtWindowEnd: SimulatorStats;
   /** The provider's input tokens left when the window opened and closed: what the bucket added to the window. */
@@ -184,6 +186,20 @@ export async function runSide(
       left = await providerInputTokensLeft(stack.urls.simulator);
     }
     report(`${side}: provider has ${left} input tokens left of ${sim.inputTokensPerMinute}`);
+    report(`${side}: ${settings.idleMs / 1000}s with the backlog and no interactive job`);
+    const idleStartedAt = Date.now();
+    const idleStats = await simulatorStats(stack.urls.simulator);
+    await sleep(settings.idleMs);
+    const idleEndedAt = Date.now();
+    const idleEndStats = await simulatorStats(stack.urls.simulator);
+    const idleEndLeft = await providerInputTokensLeft(stack.urls.simulator);
+    const idle: SideObservation['idle'] = {
+      startedAt: idleStartedAt,
+      endedAt: idleEndedAt,
+      stats: [idleStats, idleEndStats],
+      inputLeft: [left ?? 0, idleEndLeft ?? 0],
+    };
+    left = idleEndLeft;
     const windowStart = Date.now();
     const statsAtWindowStart = await simulatorStats(stack.urls.simulator);
     report(
@@ -223,6 +239,7 @@ export async function runSide(
     return {
       side,
       jobs: [...jobs, ...interactive],
+      idle,
       windowStart,
       windowEnd,
       finishedAt,

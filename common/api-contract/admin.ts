@@ -47,3 +47,10 @@ export const ReplayOutcome = closed({
   resetEventId: Type.Optional(Type.Integer({ minimum: 1, description: 'After a reset: the WorkflowTaskCompleted event reset to.' })),
 });
 export type ReplayOutcome = Static<typeof ReplayOutcome>;
+
+export const SpendCapRaised = closed({
+  tenantId: Type.String(),
+  woken: Type.Integer({ minimum: 0, description: 'Jobs in `budget_wait` that were told to run their step again.' }),
+  query: Type.String({ description: 'The visibility query that found them; paste it into the Temporal Web UI.' }),
+});
+export type SpendCapRaised = Static<typeof SpendCapRaised>;

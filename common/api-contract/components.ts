@@ -1,11 +1,11 @@
-import { DeadLetterList, ParkedJob, ReplayOutcome, ReplayRequest } from './admin';
+import { DeadLetterList, ParkedJob, ReplayOutcome, ReplayRequest, SpendCapRaised } from './admin';
 import { ErrorBody } from './error-body';
 import { Invoice, InvoiceExtraction } from './invoice';
 import { Job } from './job';
 import { JobEvent, JobProgressEvent, JobStreamEnd, JobStreamEvent } from './job-event';
 import { JobList, JobSummary } from './job-list';
 import { FileJobType, JobInput, JobProposal, JobResult, jobTypeComponents, SubmitJobRequest } from './job-types';
-import { DeadLetter, JobError, JobProgress, Links, ReviewDecision, Usage } from './job-parts';
+import { BudgetWait, DeadLetter, JobError, JobProgress, Links, ReviewDecision, Usage } from './job-parts';
 import { Health, ReviewSession } from './meta';
 import { ReviewApproval, ReviewRejection, ReviewRequest } from './review-request';
 import { SchedulableJobType, Schedule, ScheduleList, ScheduleRequest, ScheduleStateRequest } from './schedule';
@@ -31,6 +31,7 @@ const fixedComponents = {
   JobProgress,
   ReviewDecision,
   DeadLetter,
+  BudgetWait,
   Job,
   SubmitJobForm,
   Submission,
@@ -50,6 +51,7 @@ const fixedComponents = {
   DeadLetterList,
   ReplayRequest,
   ReplayOutcome,
+  SpendCapRaised,
   FileJobType,
   SubmitJobRequest,
   JobResult,

@@ -83,6 +83,20 @@ export const DeadLetter = closed({
 });
 export type DeadLetter = Static<typeof DeadLetter>;
 
+export const SPEND_WINDOWS = ['day', 'month'] as const;
+
+export const BudgetWait = closed(
+  {
+    window: stringEnum(SPEND_WINDOWS, { description: 'The cap that is reached: the tenant’s UTC-day or UTC-month spend cap.' }),
+    capUsd: Type.Number({ minimum: 0 }),
+    spentUsd: Type.Number({ minimum: 0, description: 'Spent (and held by calls in flight) in the window when the step was refused.' }),
+    since: dateTime(),
+    resumesAt: Type.String({ format: 'date-time', description: 'When the window turns and the step runs again; sooner if an operator raises the cap.' }),
+  },
+  { description: 'Why a job in `budget_wait` waits: its next model call would pass its tenant’s spend cap.' },
+);
+export type BudgetWait = Static<typeof BudgetWait>;
+
 /** Attempts so far per step; a step that never ran is absent. */
 export const StepAttempts = Type.Unsafe<Partial<Record<Step, number>>>({
   type: 'object',

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { InvoiceExtraction } from './invoice';
 import { JobInput, JobProposal, JobResult } from './job-types';
-import { CurrentAttempt, DeadLetter, JobError, JobProgress, Links, ReviewDecision, StepAttempts, Usage } from './job-parts';
+import { BudgetWait, CurrentAttempt, DeadLetter, JobError, JobProgress, Links, ReviewDecision, StepAttempts, Usage } from './job-parts';
 import { closed, dateTime, ref } from './schema-kit';
 import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
 
@@ -33,6 +33,7 @@ export const Job = closed({
   result: Type.Optional(ref('JobResult', JobResult)),
   error: Type.Optional(ref('JobError', JobError)),
   deadLetter: Type.Optional(ref('DeadLetter', DeadLetter)),
+  budgetWait: Type.Optional(ref('BudgetWait', BudgetWait)),
   usage: Type.Optional(ref('Usage', Usage)),
   progress: Type.Optional(ref('JobProgress', JobProgress)),
   detailed: Type.Boolean({ description: 'False when no worker answered: only the server-side status is known.' }),

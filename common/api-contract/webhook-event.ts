@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { JobError } from './job-parts';
+import { BudgetWait, JobError } from './job-parts';
 import { closed, dateTime, ref, stringEnum } from './schema-kit';
 import { JobResult } from './job-types';
 import { JobStatus, JobType } from './vocabulary';
@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'job.failed',
   'job.completed',
   'job.cancelled',
+  'job.budget_wait',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -26,6 +27,7 @@ export const WebhookEvent = closed({
     status: ref('JobStatus', JobStatus),
     error: Type.Optional(ref('JobError', JobError)),
     ledgerEntryId: Type.Optional(Type.String()),
+    budgetWait: Type.Optional(ref('BudgetWait', BudgetWait, { description: 'On `job.budget_wait`: which spend cap of the tenant is reached and when the job resumes.' })),
     result: Type.Optional(ref('JobResult', JobResult, { description: 'On the final event of a type whose webhook carries its result.' })),
   }),
 });

@@ -38,6 +38,8 @@ export interface PoolState {
   pausedUntil: number;
   /** The provider's own limit per dimension, when its headers told us one below the configured limit. */
   learnedLimit: PerDimension<number | null>;
+  /** When an interactive call last asked for tokens (epoch ms); null: never, the reserve is at its idle share. */
+  interactiveSeenAt: number | null;
 }
 
 /** What a granted call took from each part, so settling can give back exactly what it did not use. */
@@ -48,8 +50,32 @@ export type Admission =
 
 export interface PoolSettings {
   limits: PoolLimits;
-  /** Share of each dimension reserved for interactive calls (0 ≤ share < 1). */
+  /** Share of each dimension reserved for interactive calls while they are being made (0 ≤ share < 1). */
   interactiveShare: number;
+  /**
+   * The reserve once no interactive call has asked for a while (≤ interactiveShare; unset: interactiveShare, a
+   * fixed reserve). Kept above zero so the first interactive call after a quiet spell finds tokens at once.
+   */
+  interactiveIdleShare?: number;
+  /** Time constant of the reserve's shrinking back to the idle share after the last interactive call (ms). */
+  interactiveDecayMs?: number;
+}
+
+/** Used when PoolSettings.interactiveDecayMs is unset. */
+export const DEFAULT_INTERACTIVE_DECAY_MS = 30_000;
+
+/**
+ * The interactive reserve's share now: the full share from the moment an interactive call asks, relaxing toward
+ * the idle share with the decay's time constant once none asks. So bulk spends nearly all of a budget interactive
+ * leaves idle, and the reserve is back as soon as interactive work is.
+ */
+export function reserveShare(settings: PoolSettings, state: PoolState, now: number): number {
+  const busy = settings.interactiveShare;
+  const idle = Math.min(busy, settings.interactiveIdleShare ?? busy);
+  if (state.interactiveSeenAt === null) return idle;
+  const quiet = Math.max(0, now - state.interactiveSeenAt);
+  const decayMs = Math.max(1, settings.interactiveDecayMs ?? DEFAULT_INTERACTIVE_DECAY_MS);
+  return idle + (busy - idle) * Math.exp(-quiet / decayMs);
 }
 
 const MS_PER_MINUTE = 60_000;
@@ -70,9 +96,10 @@ export function capacity(settings: PoolSettings, state: PoolState, dimension: Di
 export function newPoolState(settings: PoolSettings, now: number): PoolState {
   const reserve = {} as PerDimension<number>;
   const shared = {} as PerDimension<number>;
+  const share = Math.min(settings.interactiveShare, settings.interactiveIdleShare ?? settings.interactiveShare);
   for (const dimension of DIMENSIONS) {
     const cap = configuredCapacity(settings.limits, dimension);
-    reserve[dimension] = cap * settings.interactiveShare;
+    reserve[dimension] = cap * share;
     shared[dimension] = cap - reserve[dimension];
   }
   return {
@@ -81,6 +108,7 @@ export function newPoolState(settings: PoolSettings, now: number): PoolState {
     updatedAt: now,
     pausedUntil: 0,
     learnedLimit: { input: null, output: null, requests: null },
+    interactiveSeenAt: null,
   };
 }
 
@@ -100,7 +128,7 @@ function overflow(state: PoolState, dimension: Dimension, cap: number, share: nu
 
 export function refill(settings: PoolSettings, state: PoolState, now: number): void {
   const elapsed = Math.max(0, now - state.updatedAt);
-  const share = settings.interactiveShare;
+  const share = reserveShare(settings, state, now);
   for (const dimension of DIMENSIONS) {
     const cap = capacity(settings, state, dimension);
     const added = (cap / MS_PER_MINUTE) * elapsed;
@@ -154,7 +182,7 @@ export function admission(
   now: number,
 ): Wait {
   refill(settings, state, now);
-  const share = settings.interactiveShare;
+  const share = reserveShare(settings, state, now);
   let waitMs = 0;
   let limitedBy: Dimension | 'paused' | undefined;
   for (const dimension of DIMENSIONS) {
@@ -189,6 +217,17 @@ function take(state: PoolState, cost: CallCost, priority: Priority): Taken {
   return taken;
 }
 
+/**
+ * An interactive call asks: the reserve returns to its full share at once, taking what the shared part holds
+ * beyond its new cap (bulk's unspent tokens) before the call is judged.
+ */
+function noteInteractive(settings: PoolSettings, state: PoolState, now: number): void {
+  refill(settings, state, now);
+  state.interactiveSeenAt = now;
+  const share = reserveShare(settings, state, now);
+  for (const dimension of DIMENSIONS) overflow(state, dimension, capacity(settings, state, dimension), share);
+}
+
 /** Reserves `cost` when the class can afford it now; otherwise says how long to wait and takes nothing. */
 export function reserve(
   settings: PoolSettings,
@@ -197,6 +236,7 @@ export function reserve(
   priority: Priority,
   now: number,
 ): Admission {
+  if (priority === 'interactive') noteInteractive(settings, state, now);
   const wait = admission(settings, state, cost, priority, now);
   if (wait.limitedBy !== undefined) return { granted: false, waitMs: wait.waitMs, limitedBy: wait.limitedBy };
   return { granted: true, taken: take(state, cost, priority) };
@@ -228,7 +268,7 @@ export function settle(
     const toShared = Math.min(refund, part.shared);
     state.shared[dimension] += toShared;
     state.reserve[dimension] += refund - toShared;
-    overflow(state, dimension, capacity(settings, state, dimension), settings.interactiveShare);
+    overflow(state, dimension, capacity(settings, state, dimension), reserveShare(settings, state, now));
   }
   take(state, extra, priority);
 }
@@ -251,16 +291,17 @@ export function observe(
   now: number,
 ): void {
   refill(settings, state, now);
+  const share = reserveShare(settings, state, now);
   for (const dimension of DIMENSIONS) {
     const reading = readings[dimension];
     if (!reading) continue;
     if (reading.limit !== undefined && reading.limit > 0) {
       state.learnedLimit[dimension] = reading.limit;
-      overflow(state, dimension, capacity(settings, state, dimension), settings.interactiveShare);
+      overflow(state, dimension, capacity(settings, state, dimension), share);
       const cap = capacity(settings, state, dimension);
       // A smaller limit shrinks both parts; the overflow step cannot do that when both are over their caps.
-      state.reserve[dimension] = Math.min(state.reserve[dimension], cap * settings.interactiveShare);
-      state.shared[dimension] = Math.min(state.shared[dimension], cap * (1 - settings.interactiveShare));
+      state.reserve[dimension] = Math.min(state.reserve[dimension], cap * share);
+      state.shared[dimension] = Math.min(state.shared[dimension], cap * (1 - share));
     }
     if (reading.remaining !== undefined) {
       const excess = state.reserve[dimension] + state.shared[dimension] - reading.remaining;

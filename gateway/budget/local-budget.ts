@@ -14,7 +14,7 @@ import {
 } from './bucket-math';
 import {
   type BudgetSettings,
-  limitsOf,
+  poolSettingsOf,
   type ProviderObservation,
   type Reservation,
   type ReserveResult,
@@ -32,7 +32,7 @@ export class InProcessBudget implements TokenBudget {
   ) {}
 
   private pool(name: string): { settings: PoolSettings; state: PoolState } {
-    const settings = { limits: limitsOf(name, this.settings), interactiveShare: this.settings.interactiveShare };
+    const settings = poolSettingsOf(name, this.settings);
     let state = this.pools.get(name);
     if (!state) {
       state = newPoolState(settings, this.now());

@@ -5,7 +5,7 @@
  *
  * KEYS[1]  the pool's hash
  * ARGV     op, now (epoch ms, '' = Redis server time), input/output/request limits per minute, interactive
- *          share, idle TTL in ms, then per op:
+ *          share, idle TTL in ms, interactive idle share, its decay time constant in ms, then per op:
  *   wait    priority, cost input, output, requests          → {'wait', waitMs, limitedBy}
  *   reserve priority, cost input, output, requests          → {'granted', 6 taken parts} | {'wait', waitMs, limitedBy}
  *   settle  priority, 6 taken parts, used input, output, requests → {'ok'}
@@ -22,8 +22,10 @@ if not now then
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local configured = { input = tonumber(ARGV[3]), output = tonumber(ARGV[4]), requests = tonumber(ARGV[5]) }
-local share = tonumber(ARGV[6])
+local busyShare = tonumber(ARGV[6])
 local ttl = tonumber(ARGV[7])
+local idleShare = math.min(busyShare, tonumber(ARGV[8]))
+local decayMs = math.max(1, tonumber(ARGV[9]))
 local PER_MINUTE = 60000
 
 local function num(x) return string.format('%.17g', x) end
@@ -34,10 +36,11 @@ for i = 1, #raw, 2 do h[raw[i]] = raw[i + 1] end
 
 local reserve, shared, learned = {}, {}, {}
 local updatedAt, pausedUntil
+local interactiveSeenAt = tonumber(h['i'])
 for _, d in ipairs(DIMS) do learned[d] = tonumber(h['l_' .. d]) end
 if h['t'] == nil then
   for _, d in ipairs(DIMS) do
-    reserve[d] = configured[d] * share
+    reserve[d] = configured[d] * idleShare
     shared[d] = configured[d] - reserve[d]
   end
   updatedAt = now
@@ -57,7 +60,13 @@ local function capacity(d)
   return configured[d]
 end
 
-local function overflow(d, cap)
+local function reserveShare()
+  if interactiveSeenAt == nil then return idleShare end
+  local quiet = math.max(0, now - interactiveSeenAt)
+  return idleShare + (busyShare - idleShare) * math.exp(-quiet / decayMs)
+end
+
+local function overflow(d, cap, share)
   local reserveCap = cap * share
   local sharedCap = cap - reserveCap
   if reserve[d] > reserveCap then
@@ -72,17 +81,18 @@ end
 
 local function refill()
   local elapsed = math.max(0, now - updatedAt)
+  local share = reserveShare()
   for _, d in ipairs(DIMS) do
     local cap = capacity(d)
     local added = (cap / PER_MINUTE) * elapsed
     reserve[d] = reserve[d] + added * share
     shared[d] = shared[d] + added * (1 - share)
-    overflow(d, cap)
+    overflow(d, cap, share)
   end
   updatedAt = math.max(updatedAt, now)
 end
 
-local function classCapacity(cap, priority)
+local function classCapacity(cap, share, priority)
   if priority == 'interactive' then return cap end
   return cap * (1 - share)
 end
@@ -93,7 +103,7 @@ local function available(d, priority)
   return s
 end
 
-local function refillPerMs(d, cap, priority)
+local function refillPerMs(d, cap, share, priority)
   local perMs = cap / PER_MINUTE
   if priority == 'interactive' then
     if reserve[d] >= 0 then return perMs * (1 - share) + perMs * share end
@@ -105,14 +115,15 @@ end
 
 local function admission(cost, priority)
   refill()
+  local share = reserveShare()
   local waitMs = 0
   local limitedBy = nil
   for _, d in ipairs(DIMS) do
     local cap = capacity(d)
-    local needed = math.min(cost[d], classCapacity(cap, priority))
+    local needed = math.min(cost[d], classCapacity(cap, share, priority))
     local missing = needed - available(d, priority)
     if missing > 0 then
-      local wait = missing / refillPerMs(d, cap, priority)
+      local wait = missing / refillPerMs(d, cap, share, priority)
       if wait > waitMs then
         waitMs = wait
         limitedBy = d
@@ -140,8 +151,19 @@ local function take(cost, priority)
   return taken
 end
 
+local function noteInteractive()
+  refill()
+  interactiveSeenAt = now
+  local share = reserveShare()
+  for _, d in ipairs(DIMS) do overflow(d, capacity(d), share) end
+end
+
 local function save()
   local fields = { 't', num(updatedAt), 'p', num(pausedUntil) }
+  if interactiveSeenAt ~= nil then
+    fields[#fields + 1] = 'i'
+    fields[#fields + 1] = num(interactiveSeenAt)
+  end
   for _, d in ipairs(DIMS) do
     fields[#fields + 1] = 'r_' .. d
     fields[#fields + 1] = num(reserve[d])
@@ -161,13 +183,14 @@ local function costAt(first)
 end
 
 if op == 'wait' then
-  local waitMs, limitedBy = admission(costAt(9), ARGV[8])
+  local waitMs, limitedBy = admission(costAt(11), ARGV[10])
   return { 'wait', num(waitMs), limitedBy or '' }
 end
 
 if op == 'reserve' then
-  local priority = ARGV[8]
-  local cost = costAt(9)
+  local priority = ARGV[10]
+  local cost = costAt(11)
+  if priority == 'interactive' then noteInteractive() end
   local waitMs, limitedBy = admission(cost, priority)
   if limitedBy ~= nil then
     save()
@@ -180,13 +203,14 @@ if op == 'reserve' then
 end
 
 if op == 'settle' then
-  local priority = ARGV[8]
-  local used = costAt(15)
+  local priority = ARGV[10]
+  local used = costAt(17)
   refill()
+  local share = reserveShare()
   local extra = { input = 0, output = 0, requests = 0 }
   for i, d in ipairs(DIMS) do
-    local fromReserve = tonumber(ARGV[9 + (i - 1) * 2])
-    local fromShared = tonumber(ARGV[10 + (i - 1) * 2])
+    local fromReserve = tonumber(ARGV[11 + (i - 1) * 2])
+    local fromShared = tonumber(ARGV[12 + (i - 1) * 2])
     local difference = used[d] - (fromReserve + fromShared)
     if difference > 0 then
       extra[d] = difference
@@ -195,7 +219,7 @@ if op == 'settle' then
       local toShared = math.min(refund, fromShared)
       shared[d] = shared[d] + toShared
       reserve[d] = reserve[d] + refund - toShared
-      overflow(d, capacity(d))
+      overflow(d, capacity(d), share)
     end
   end
   take(extra, priority)
@@ -205,12 +229,13 @@ end
 
 if op == 'observe' then
   refill()
+  local share = reserveShare()
   for i, d in ipairs(DIMS) do
-    local limit = tonumber(ARGV[8 + (i - 1) * 2])
-    local remaining = tonumber(ARGV[9 + (i - 1) * 2])
+    local limit = tonumber(ARGV[10 + (i - 1) * 2])
+    local remaining = tonumber(ARGV[11 + (i - 1) * 2])
     if limit ~= nil and limit > 0 then
       learned[d] = limit
-      overflow(d, capacity(d))
+      overflow(d, capacity(d), share)
       local cap = capacity(d)
       reserve[d] = math.min(reserve[d], cap * share)
       shared[d] = math.min(shared[d], cap * (1 - share))
@@ -224,7 +249,7 @@ if op == 'observe' then
       end
     end
   end
-  local pauseMs = tonumber(ARGV[14])
+  local pauseMs = tonumber(ARGV[16])
   if pauseMs ~= nil then pausedUntil = math.max(pausedUntil, now + pauseMs) end
   save()
   return { 'ok' }

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Priority } from '../../common/task-queues';
-import { type CallCost, DIMENSIONS, type Dimension, type PoolState, type Taken, type Wait } from './bucket-math';
+import {
+  type CallCost,
+  DEFAULT_INTERACTIVE_DECAY_MS,
+  DIMENSIONS,
+  type Dimension,
+  type PoolState,
+  type Taken,
+  type Wait,
+} from './bucket-math';
 import { BUDGET_SCRIPT } from './redis-budget-script';
 import {
   type BudgetSettings,
@@ -59,6 +67,8 @@ export class RedisBudget implements TokenBudget {
       limits.requestsPerMinute,
       this.settings.interactiveShare,
       IDLE_TTL_MS,
+      this.settings.interactiveIdleShare ?? this.settings.interactiveShare,
+      this.settings.interactiveDecayMs ?? DEFAULT_INTERACTIVE_DECAY_MS,
       ...args,
     ].map(String);
     try {
@@ -121,6 +131,7 @@ export class RedisBudget implements TokenBudget {
       updatedAt: Number(hash.t),
       pausedUntil: Number(hash.p),
       learnedLimit: learned,
+      interactiveSeenAt: hash.i === undefined ? null : Number(hash.i),
     };
   }
 

@@ -1,5 +1,5 @@
 import type { Priority } from '../../common/task-queues';
-import type { CallCost, PerDimension, PoolLimits, ProviderReading, Taken, Wait } from './bucket-math';
+import type { CallCost, PerDimension, PoolLimits, PoolSettings, ProviderReading, Taken, Wait } from './bucket-math';
 
 /** Models without their own limits share this pool: safe (never above the provider), if conservative. */
 export const DEFAULT_POOL = '*';
@@ -7,8 +7,22 @@ export const DEFAULT_POOL = '*';
 export interface BudgetSettings {
   /** Limits per pool: a model's own name, or DEFAULT_POOL for every model without an entry. */
   pools: Record<string, PoolLimits>;
-  /** Share of every dimension that only interactive calls may use (0 ≤ share < 1). */
+  /** Share of every dimension that only interactive calls may use while they are being made (0 ≤ share < 1). */
   interactiveShare: number;
+  /** The reserve once interactive calls stop; unset: a fixed reserve (bucket-math.ts, reserveShare). */
+  interactiveIdleShare?: number;
+  interactiveDecayMs?: number;
+}
+
+/** One pool's settings out of the budget's. */
+export function poolSettingsOf(pool: string, settings: BudgetSettings): PoolSettings {
+  const { interactiveShare, interactiveIdleShare, interactiveDecayMs } = settings;
+  return {
+    limits: limitsOf(pool, settings),
+    interactiveShare,
+    ...(interactiveIdleShare !== undefined ? { interactiveIdleShare } : {}),
+    ...(interactiveDecayMs !== undefined ? { interactiveDecayMs } : {}),
+  };
 }
 
 export function poolFor(model: string, settings: BudgetSettings): string {

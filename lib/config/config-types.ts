@@ -12,6 +12,7 @@ import type { ModelPrice } from './model-prices';
 import type { modelArea } from './model-settings';
 import type { observabilityArea } from './observability-settings';
 import type { s3Area } from './s3-settings';
+import type { spendArea } from './spend-settings';
 import type { temporalArea } from './temporal-settings';
 import type { People } from './people';
 import type { Tenant } from './tenants';
@@ -54,6 +55,8 @@ export interface Config {
     /** Limits per pool: `*` for every model without its own entry, then one per model with its own quota. */
     pools: Record<string, ModelLimits>;
     interactiveShare: number;
+    interactiveIdleShare: number;
+    interactiveDecayMs: number;
     redisUrl?: string | undefined;
     redisKeyPrefix: string;
     /** A typical model call, for planning until calls are observed. */
@@ -61,6 +64,8 @@ export interface Config {
     maxSlotsPerWorker: number;
   };
   batchLane: Values<typeof batchLaneArea>;
+  /** Each tenant's spend caps (gateway/spend); the store is Redis when `gateway.redisUrl` is set. */
+  spend: { caps: Values<typeof spendArea>['tenantSpendCaps']; redisKeyPrefix: string };
   clients: Values<typeof clientsArea>;
   observability: Values<typeof observabilityArea>;
   /** Who may review and operate, and how they sign in (reviewers' own tokens are with their tenant). */

@@ -42,7 +42,19 @@ export const gatewayArea = {
       env: 'GATEWAY_INTERACTIVE_SHARE',
       type: number({ min: 0, max: 0.9 }),
       default: '0.2',
-      doc: 'share of every limit that only interactive jobs may use',
+      doc: 'share of every limit that only interactive jobs may use while they are making calls',
+    }),
+    interactiveIdleShare: setting({
+      env: 'GATEWAY_INTERACTIVE_IDLE_SHARE',
+      type: number({ min: 0, max: 0.9 }),
+      default: '0.05',
+      doc: 'the interactive reserve once no interactive call has asked for a while (at most GATEWAY_INTERACTIVE_SHARE); bulk may use the rest',
+    }),
+    interactiveDecayMs: setting({
+      env: 'GATEWAY_INTERACTIVE_DECAY',
+      type: duration(),
+      default: '30s',
+      doc: 'time constant in which the interactive reserve shrinks back to its idle share after the last interactive call',
     }),
     redisUrl: setting({
       env: 'REDIS_URL',

@@ -19,6 +19,7 @@ import { observabilityArea } from './observability-settings';
 import { peopleOf } from './people';
 import { peopleArea } from './people-settings';
 import { s3Area } from './s3-settings';
+import { spendArea } from './spend-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
 
@@ -38,6 +39,7 @@ export function loadConfig(env: Env = process.env): Config {
   const worker = reader.readTable(workerArea.settings);
   const gateway = reader.readTable(gatewayArea.settings);
   const batchLane = reader.readTable(batchLaneArea.settings);
+  const spend = reader.readTable(spendArea.settings);
   const embeddings = reader.readTable(embeddingsArea.settings);
   const document = reader.readTable(documentArea.settings);
   const clients = reader.readTable(clientsArea.settings);
@@ -47,6 +49,10 @@ export function loadConfig(env: Env = process.env): Config {
     address: reader.isSet(temporalArea.settings.address),
     webUiUrl: reader.isSet(temporalArea.settings.webUiUrl),
   };
+  // A misspelt tenant id would leave the real tenant without its cap, without a word.
+  for (const tenantId of Object.keys(spend.tenantSpendCaps)) {
+    if (core.tenants && !core.tenants.some((tenant) => tenant.id === tenantId)) reader.report(`TENANT_SPEND_CAPS names "${tenantId}", which is no tenant of SLOWLANE_TENANTS`);
+  }
   reader.finish();
 
   return {
@@ -87,6 +93,8 @@ export function loadConfig(env: Env = process.env): Config {
         },
       },
       interactiveShare: gateway.interactiveShare,
+      interactiveIdleShare: gateway.interactiveIdleShare,
+      interactiveDecayMs: gateway.interactiveDecayMs,
       redisUrl: gateway.redisUrl,
       redisKeyPrefix: gateway.redisKeyPrefix,
       expected: {
@@ -97,6 +105,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxSlotsPerWorker: gateway.maxSlotsPerWorker,
     },
     batchLane,
+    spend: { caps: spend.tenantSpendCaps, redisKeyPrefix: spend.spendRedisKeyPrefix },
     clients,
     observability,
     people,

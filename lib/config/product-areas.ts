@@ -13,6 +13,7 @@ import { modelArea } from './model-settings';
 import { observabilityArea } from './observability-settings';
 import { peopleArea } from './people-settings';
 import { s3Area } from './s3-settings';
+import { spendArea } from './spend-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
 
@@ -24,6 +25,7 @@ export const productAreas: readonly SettingsArea[] = [
   modelArea,
   gatewayArea,
   batchLaneArea,
+  spendArea,
   embeddingsArea,
   ledgerArea,
   apiArea,

@@ -26,11 +26,18 @@ export const temporalArea = {
       default: 'slowlane',
       doc: 'task queues are `<prefix>-interactive` and `<prefix>-bulk`',
     }),
+    fairnessKeys: setting({
+      env: 'TEMPORAL_FAIRNESS_KEYS',
+      type: bool(),
+      default: 'true',
+      doc: "jobs carry their tenant as Temporal's fairness key and its `fairnessWeight`, so inside a priority tenants share a queue by weight (needs `matching.enableFairness` on the server); `off`: first in, first out across tenants (the fairness benchmark's naive side)",
+    }),
     payloadCodecKeys: setting({
       env: 'PAYLOAD_CODEC_KEYS',
       type: codecKeys(),
       required: 'production',
-      defaultDoc: '`npm start`/`npm test`: a key generated once in the data folder; unset elsewhere in local mode: plaintext payloads',
+      defaultDoc:
+        '`npm start`/`npm test`: a key generated once in the data folder; unset elsewhere in local mode: plaintext payloads',
       doc: 'AES-256-GCM keys of the payload codec by id (`{"k2026-12":"<base64 of 32 bytes>"}`); keep retired keys here so old histories still decrypt (docs/operations.md#payload-encryption)',
     }),
     payloadCodecKeyId: setting({

@@ -22,6 +22,8 @@ export interface Tenant {
   /** The tenant's reviewers, each with a token of their own (people signing in through OIDC need no entry). */
   reviewers: Person[];
   defaultCallbackUrl?: string;
+  /** The tenant's weight among tenants with work waiting in the same queue (Temporal fairness; default 1). */
+  fairnessWeight?: number;
 }
 
 /** The tenant ids end up in workflow ids and search attributes, hence the narrow alphabet. */
@@ -33,6 +35,7 @@ const tenantsSchema = Type.Array(
       webhookSecret: Type.String({ pattern: '^whsec_[A-Za-z0-9+/=]+$' }),
       reviewers: Type.Optional(Type.Array(personSchema)),
       defaultCallbackUrl: Type.Optional(Type.String({ minLength: 1 })),
+      fairnessWeight: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000 })),
     },
     // A misspelt optional field (defaultCallbackURL) would otherwise be dropped without a word.
     { additionalProperties: false },
@@ -49,7 +52,8 @@ function tenantProblems(tenants: readonly TenantEntry[]): Problem[] {
   const problems: Problem[] = [];
   const ids = new Set<string>();
   tenants.forEach((tenant, index) => {
-    if (ids.has(tenant.id)) problems.push({ path: jsonPath([index, 'id']), message: `repeats the tenant id "${tenant.id}"` });
+    if (ids.has(tenant.id))
+      problems.push({ path: jsonPath([index, 'id']), message: `repeats the tenant id "${tenant.id}"` });
     ids.add(tenant.id);
     const weakKey = weakSecretReason(tenant.apiKey);
     if (weakKey) problems.push({ path: jsonPath([index, 'apiKey']), message: weakKey });
@@ -88,15 +92,16 @@ export function credentialsOf(tenants: readonly Tenant[]): LabelledCredential[] 
 
 export const tenantsType = json(tenantsSchema, {
   description:
-    'array of {id, apiKey, webhookSecret, reviewers?: [{id, token} or {id, tokenSha256}], defaultCallbackUrl?}; keys, tokens and the webhook key ≥ 32 random characters, none repeated',
+    "array of {id, apiKey, webhookSecret, reviewers?: [{id, token} or {id, tokenSha256}], defaultCallbackUrl?, fairnessWeight?}; keys, tokens and the webhook key ≥ 32 random characters, none repeated; `fairnessWeight` (default 1): the tenant's share of a queue against other tenants with work waiting in it is its weight ÷ their sum (docs/gateway.md#fair-shares-between-tenants)",
   secret: true,
   check: tenantProblems,
   map: (tenants): Tenant[] =>
-    tenants.map(({ id, apiKey, webhookSecret, reviewers, defaultCallbackUrl }) => ({
+    tenants.map(({ id, apiKey, webhookSecret, reviewers, defaultCallbackUrl, fairnessWeight }) => ({
       id,
       apiKey: new Secret(apiKey),
       webhookSecret: new Secret(webhookSecret),
       reviewers: (reviewers ?? []).map(toPerson),
       ...(defaultCallbackUrl ? { defaultCallbackUrl } : {}),
+      ...(fairnessWeight !== undefined ? { fairnessWeight } : {}),
     })),
 });

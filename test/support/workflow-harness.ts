@@ -5,6 +5,7 @@ import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio
 import type { InvoiceActivities } from '../../activities';
 import type { InvoiceJobInput, JsonJobInput } from '../../common/job';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
+import { TenantIdKey } from '../../common/search-attributes';
 import { workerTelemetry, type WorkerTelemetry } from '../../lib/worker-telemetry';
 import { bundleWorkflows } from '../../workers/create-workers';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
@@ -86,7 +87,13 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
           submittedAt: new Date().toISOString(),
           ...overrides,
         };
-        return env.client.workflow.start('invoiceWorkflow', { taskQueue, workflowId: input.jobId, args: [input] });
+        return env.client.workflow.start('invoiceWorkflow', {
+          taskQueue,
+          workflowId: input.jobId,
+          args: [input],
+          // As the API starts a job: operator queries (dead letters, budget waits) find it by tenant.
+          typedSearchAttributes: [{ key: TenantIdKey, value: input.tenantId }],
+        });
       };
       const startOrderScore: StartOrderScore = async (order, overrides = {}) => {
         const input: JsonJobInput<OrderScoreInput> = {

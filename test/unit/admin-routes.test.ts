@@ -12,9 +12,14 @@ import { TEST_OPERATOR, localTestConfig, testTenant } from '../support/test-cred
 
 /** Stands in for Temporal behind the admin service: records what the routes asked for, answers as told. */
 function recordingAdmin() {
-  const asked: { filters: Array<{ filter: DeadLetterFilter; limit: number }>; replays: Array<{ jobId: string; dryRun: boolean; operator: string }> } = {
+  const asked: {
+    filters: Array<{ filter: DeadLetterFilter; limit: number }>;
+    replays: Array<{ jobId: string; dryRun: boolean; operator: string }>;
+    spendCapsRaised: Array<{ tenantId: string; operator: string }>;
+  } = {
     filters: [],
     replays: [],
+    spendCapsRaised: [],
   };
   let nextOutcome: Omit<ReplayOutcome, 'jobId'> = { action: 'retried', detail: 'retry sent', step: 'extractInvoiceFields' };
   const service: AdminService = {
@@ -26,6 +31,10 @@ function recordingAdmin() {
     async replay(jobId, request) {
       asked.replays.push({ jobId, dryRun: request.dryRun, operator: request.operator });
       return { jobId, ...nextOutcome };
+    },
+    async spendCapRaised(tenantId, operator) {
+      asked.spendCapsRaised.push({ tenantId, operator });
+      return { woken: 2, query: 'q' };
     },
   };
   return { service, asked, answerNext: (outcome: Omit<ReplayOutcome, 'jobId'>) => (nextOutcome = outcome) };
@@ -129,5 +138,15 @@ describe('admin routes', () => {
     const { values } = await metrics.requests.get();
     assert.ok(values.some((v) => v.labels.route === '/admin/jobs/:id/replay' && v.labels.method === 'POST'));
     assert.ok(!values.some((v) => String(v.labels.route).includes('invoice:demo')), 'ids never become label values');
+  });
+
+  test('when an operator says a tenant\'s spend cap was raised, then its waiting jobs are woken; an unknown tenant is a 404', async () => {
+    const woken = await call('/admin/tenants/demo/spend-cap-raised', { method: 'POST' });
+    assert.equal(woken.status, 200);
+    assert.deepEqual(woken.body, { tenantId: 'demo', woken: 2, query: 'q' });
+    assert.deepEqual(admin.asked.spendCapsRaised, [{ tenantId: 'demo', operator: TEST_OPERATOR.id }]);
+    assert.equal((await call('/admin/tenants/nobody/spend-cap-raised', { method: 'POST' })).status, 404);
+    assert.equal((await call('/admin/tenants/demo/spend-cap-raised', { method: 'POST', key: testTenant('demo').apiKey })).status, 401);
+    assert.equal(admin.asked.spendCapsRaised.length, 1, 'neither reached the service');
   });
 });

@@ -33,6 +33,7 @@ describe('GET /jobs/:id Retry-After by status', () => {
     processing: '2',
     awaiting_review: '60',
     dead_letter: '60',
+    budget_wait: '60',
     posted: null,
     completed: null,
     rejected: null,

@@ -8,6 +8,7 @@ import { Registry } from 'prom-client';
 import { parse } from 'yaml';
 import { createApiMetrics } from '../../lib/metrics-api';
 import { createGatewayMetrics } from '../../gateway/gateway-metrics';
+import { createSpendMetrics } from '../../gateway/spend/spend-metrics';
 import { registerTemporalGauges } from '../../lib/metrics-temporal';
 import { createWorkerMetrics } from '../../lib/metrics-worker';
 
@@ -26,6 +27,7 @@ function exportedNames(): Set<string> {
   const registry = new Registry();
   createWorkerMetrics(registry);
   createGatewayMetrics(registry);
+  createSpendMetrics(registry);
   createApiMetrics(registry);
   // Registering reads nothing from Temporal; only a scrape would call the client.
   registerTemporalGauges(registry, {} as unknown as Client, localTestConfig());
@@ -92,6 +94,7 @@ describe('the Grafana dashboard and the alert rules', () => {
     assert.match(interactive?.expr ?? '', /slowlane_task_queue_backlog_age_seconds\{priority="interactive"\}\) > \d+/);
     assert.match(byName.get('SlowlaneDeadLettersGrowing')?.expr ?? '', /slowlane_jobs\{status="dead_letter"\}/);
     assert.match(byName.get('SlowlaneProvider429Share')?.expr ?? '', /status="429".*> 0\.01/s);
+    assert.match(byName.get('SlowlaneTenantSpendCapReached')?.expr ?? '', /sum by \(tenant, window\) \(increase\(slowlane_spend_cap_refusals_total/);
     for (const rule of rules) {
       assert.ok(rule.labels?.severity, `${rule.alert} has a severity`);
       assert.ok(rule.annotations?.summary, `${rule.alert} has a summary`);

@@ -1,0 +1,56 @@
+import { percentile } from '../quota/measure';
+import type { FairnessBenchSettings } from './settings';
+import type { FairnessObservation } from './side';
+
+export interface FairnessFigures {
+  /**
+   * The small tenant's completed jobs in the window ÷ what it was due: its weight's share of all jobs completed
+   * in the window, or its whole demand when that was less (max-min fairness). 1.0 = exactly its weighted share.
+   */
+  smallTenantShareVsWeighted: number;
+  /** Submit to done minus the model's own time (answered calls × latency): queueing and retries. */
+  smallTenantP95WaitMs: number;
+  smallTenantP50WaitMs: number;
+  /** The small tenant's share of the jobs completed in the window, and the share its weight gives it. */
+  smallShareOfCompleted: number;
+  weightedShare: number;
+  completedInWindow: { flood: number; small: number };
+  smallSubmitted: number;
+  /** Small-tenant jobs not done by the end of the grace period; their waits count as of then (a lower bound). */
+  smallUnfinished: number;
+  floodQueuedAtWindowEnd: number;
+}
+
+export function measureFairness(observation: FairnessObservation, settings: FairnessBenchSettings): FairnessFigures {
+  const { jobs, times, windowStart, windowEnd } = observation;
+  const closedIn = (jobId: string) => {
+    const closedAt = times.get(jobId)?.closedAt;
+    return closedAt !== undefined && closedAt >= windowStart && closedAt <= windowEnd;
+  };
+  const small = jobs.filter((job) => job.tenant === 'small');
+  const flood = jobs.filter((job) => job.tenant === 'flood');
+  const completed = {
+    flood: flood.filter((job) => closedIn(job.jobId)).length,
+    small: small.filter((job) => closedIn(job.jobId)).length,
+  };
+  const total = completed.flood + completed.small;
+  const weightedShare = settings.weights.small / (settings.weights.small + settings.weights.flood);
+  const due = Math.min(small.length, weightedShare * total);
+  const waits = small.map(
+    (job) =>
+      (times.get(job.jobId)?.closedAt ?? observation.finishedAt) -
+      job.submittedAt -
+      (observation.smallAnsweredCalls.get(job.jobId) ?? 0) * settings.simulator.latencyMs,
+  );
+  return {
+    smallTenantShareVsWeighted: due > 0 ? completed.small / due : 0,
+    smallTenantP95WaitMs: percentile(waits, 95),
+    smallTenantP50WaitMs: percentile(waits, 50),
+    smallShareOfCompleted: total > 0 ? completed.small / total : 0,
+    weightedShare,
+    completedInWindow: completed,
+    smallSubmitted: small.length,
+    smallUnfinished: small.filter((job) => times.get(job.jobId)?.closedAt === undefined).length,
+    floodQueuedAtWindowEnd: flood.filter((job) => (times.get(job.jobId)?.closedAt ?? Infinity) > windowEnd).length,
+  };
+}

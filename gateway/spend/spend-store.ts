@@ -1,0 +1,49 @@
+import type { SpendCaps, SpendWindow } from './spend-windows';
+
+/** USD held for a call in flight until it is settled to its real cost. */
+export interface SpendHold {
+  tenantId: string;
+  /** Unique per call; the store drops a hold nobody settled (a killed worker) after HOLD_TTL_MS. */
+  id: string;
+  usd: number;
+}
+
+/** Spent (settled calls only) in the windows `now` falls in. */
+export interface SpentTotals {
+  day: number;
+  month: number;
+}
+
+export type HoldResult =
+  | { granted: true; hold: SpendHold }
+  | {
+      granted: false;
+      /** The cap that refused: the month's when both do, since the day turning alone would not help. */
+      window: SpendWindow;
+      capUsd: number;
+      /** Spent plus held by calls in flight, in that window. */
+      spentUsd: number;
+      /** Epoch ms when the window turns. */
+      resumesAt: number;
+    };
+
+/**
+ * A hold lives at most this long: longer than any model call (MODEL_REQUEST_TIMEOUT is 120 s by default, a heartbeat
+ * timeout cancels a stuck one sooner), short enough that a killed worker's hold stops counting soon.
+ */
+export const HOLD_TTL_MS = 10 * 60_000;
+
+/**
+ * Each tenant's spend per UTC day and month, shared by the fleet. `hold` is atomic: it admits a call only when spent
+ * + held + the call's estimate fits every cap, so concurrent calls can overshoot a cap only by what their real cost
+ * exceeds their estimate (an estimate is an upper bound in output tokens, an estimate in input tokens). A window in
+ * which nothing is spent or held admits one call whatever its estimate, or a call dearer than the cap would wait
+ * forever. Implementations: in-process (one worker, tests) and Redis (the fleet), as for the token budget.
+ */
+export interface SpendStore {
+  readonly kind: 'in-process' | 'redis';
+  hold(tenantId: string, caps: SpendCaps, usd: number, now: number): Promise<HoldResult>;
+  /** Replaces the hold by the call's real cost, counted in the windows of `now`. */
+  settle(hold: SpendHold, usd: number, now: number): Promise<SpentTotals>;
+  close(): Promise<void>;
+}

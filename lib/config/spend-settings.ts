@@ -1,0 +1,37 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { json } from '../settings/json-setting';
+import { setting, type SettingsArea } from '../settings/setting';
+import { text } from '../settings/setting-types';
+
+const usd = Type.Number({ exclusiveMinimum: 0 });
+
+const spendCapsSchema = Type.Record(
+  Type.String(),
+  Type.Object({ dailyUsd: Type.Optional(usd), monthlyUsd: Type.Optional(usd) }, { additionalProperties: false }),
+);
+
+/** USD per UTC day and month, per tenant id. */
+export type TenantSpendCaps = Static<typeof spendCapsSchema>;
+
+const spendCapsType = json(spendCapsSchema, {
+  description: '{"<tenant id>": {dailyUsd?, monthlyUsd?}}, each cap > 0; windows are UTC days and months',
+});
+
+/** Each tenant's own spend caps (docs/gateway.md, "Spend caps per tenant"). */
+export const spendArea = {
+  title: 'Spend caps',
+  settings: {
+    tenantSpendCaps: setting({
+      env: 'TENANT_SPEND_CAPS',
+      type: spendCapsType,
+      default: '{}',
+      doc: "each tenant's model spend caps in USD; a job whose next call would pass one waits in `budget_wait`. Read at start: after raising a cap, restart the workers, then wake the waiting jobs (POST /admin/tenants/:tenantId/spend-cap-raised)",
+    }),
+    spendRedisKeyPrefix: setting({
+      env: 'SPEND_REDIS_PREFIX',
+      type: text(),
+      default: 'slowlane:spend',
+      doc: "prefix of the spend totals' Redis keys (with REDIS_URL; without it each worker process counts alone)",
+    }),
+  },
+} satisfies SettingsArea;
