@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { extractText, getDocumentProxy } from 'unpdf';
+import type { extractText, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { DocumentTooLargeError, InvalidDocumentError } from '../common/errors';
 import { imageSize, sniffImage, type ImageSize } from '../common/image-header';
 import { isImageMediaType, mediaLimitProblem, type ModelMediaType, type VisualDocument } from '../common/model-media';
@@ -78,19 +78,24 @@ export async function readText(
     const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
     return { text, pages: 0 };
   }
-  return withPdf(bytes, async (pdf, extractText) => {
-    const { totalPages, text } = await extractText(pdf, { mergePages: true });
+  return withPdf(bytes, async (pdf, unpdf) => {
+    const { totalPages, text } = await unpdf.extractText(pdf, { mergePages: true });
     return { text, pages: totalPages };
   });
 }
 
 type PdfProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
+/** What `use` may call of unpdf besides the open document. */
+interface PdfReader {
+  extractText: typeof extractText;
+  getResolvedPDFJS: typeof getResolvedPDFJS;
+}
 
 /**
  * Opens a PDF for `use` and always closes it; whatever pdf.js throws on the way is the upload's fault, told as
  * InvalidDocumentError, while our own typed errors from `use` pass through.
  */
-async function withPdf<T>(bytes: Buffer, use: (pdf: PdfProxy, extract: typeof extractText) => Promise<T>): Promise<T> {
+async function withPdf<T>(bytes: Buffer, use: (pdf: PdfProxy, unpdf: PdfReader) => Promise<T>): Promise<T> {
   // Loaded on first use: pdf.js is large, and workers that never read a PDF need not pay for it.
   const unpdf = await import('unpdf');
   let pdf: PdfProxy;
@@ -101,7 +106,7 @@ async function withPdf<T>(bytes: Buffer, use: (pdf: PdfProxy, extract: typeof ex
     throw new InvalidDocumentError(describePdfError(error), { cause: error });
   }
   try {
-    return await use(pdf, unpdf.extractText);
+    return await use(pdf, unpdf);
   } catch (error) {
     if (error instanceof DocumentTooLargeError) throw error;
     throw new InvalidDocumentError(describePdfError(error), { cause: error });
@@ -110,24 +115,40 @@ async function withPdf<T>(bytes: Buffer, use: (pdf: PdfProxy, extract: typeof ex
   }
 }
 
+/** A long document's pages: the text of each, and which are scans (no text, an image painted). */
+export interface DocumentPages {
+  texts: string[];
+  /** 1-based page numbers. */
+  scannedPages: number[];
+}
+
 /**
  * The text of each page (a plain-text upload is split at form feeds), refusing before any text is read a PDF
- * with more than `maxPages` pages. Shares the PDF reader, and its error messages, with readText.
+ * with more than `maxPages` pages, and which pages are scans: no text but an image, so a blank page costs nothing.
+ * Shares the PDF reader, and its error messages, with readText.
  */
 export async function readPages(
   bytes: Buffer,
   contentType: 'application/pdf' | 'text/plain',
   maxPages: number,
-): Promise<string[]> {
+): Promise<DocumentPages> {
   if (contentType === 'text/plain') {
-    const pages = new TextDecoder('utf-8', { fatal: false }).decode(bytes).split('\f');
-    if (pages.length > maxPages) throw tooManyPages(pages.length, maxPages);
-    return pages;
+    const texts = new TextDecoder('utf-8', { fatal: false }).decode(bytes).split('\f');
+    if (texts.length > maxPages) throw tooManyPages(texts.length, maxPages);
+    return { texts, scannedPages: [] };
   }
-  return withPdf(bytes, async (pdf, extractText) => {
+  return withPdf(bytes, async (pdf, unpdf) => {
     if (pdf.numPages > maxPages) throw tooManyPages(pdf.numPages, maxPages);
-    const { text } = await extractText(pdf, { mergePages: false });
-    return text;
+    const { text: texts } = await unpdf.extractText(pdf, { mergePages: false });
+    const { OPS } = await unpdf.getResolvedPDFJS();
+    const paintsImage = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject]);
+    const scannedPages: number[] = [];
+    for (const [index, text] of texts.entries()) {
+      if (text.trim() !== '') continue;
+      const { fnArray } = await (await pdf.getPage(index + 1)).getOperatorList();
+      if (fnArray.some((op) => paintsImage.has(op))) scannedPages.push(index + 1);
+    }
+    return { texts, scannedPages };
   });
 }
 

@@ -6,6 +6,7 @@ import classificationSchema from './schemas/classification.schema.json';
 import documentSummarySchema from './schemas/document-summary.schema.json';
 import extractionSchema from './schemas/invoice-extraction.schema.json';
 import invoiceSchema from './schemas/invoice.schema.json';
+import pageTranscriptionSchema from './schemas/page-transcription.schema.json';
 import type { Classification, Invoice, InvoiceExtraction } from './invoice';
 import { formatErrors } from './schema-errors';
 
@@ -22,12 +23,18 @@ const compiled = {
   classification: ajv.compile<Classification>(classificationSchema),
   chunkSummary: ajv.compile<ChunkSummary>(chunkSummarySchema),
   documentSummary: ajv.compile<DocumentSummary>(documentSummarySchema),
+  pageTranscription: ajv.compile<PageTranscription>(pageTranscriptionSchema),
 };
 
 /** What the summarize_chunk tool returns (common/schemas/chunk-summary.schema.json). */
 export interface ChunkSummary {
   summary: string;
   keyTerms: string[];
+}
+
+/** What the transcribe_page tool returns for a scanned page (common/schemas/page-transcription.schema.json). */
+export interface PageTranscription extends ChunkSummary {
+  text: string;
 }
 
 /** What the summarize_document tool returns (common/schemas/document-summary.schema.json). */
@@ -65,6 +72,8 @@ export function validateAgainst<S extends TSchema>(schema: S, value: unknown): V
 
 
 export const validateChunkSummary = (value: unknown): ValidationResult<ChunkSummary> => check(compiled.chunkSummary, value);
+export const validatePageTranscription = (value: unknown): ValidationResult<PageTranscription> =>
+  check(compiled.pageTranscription, value);
 export const validateDocumentSummary = (value: unknown): ValidationResult<DocumentSummary> =>
   check(compiled.documentSummary, value);
 
@@ -74,4 +83,5 @@ export const schemas = {
   classification: classificationSchema,
   chunkSummary: chunkSummarySchema,
   documentSummary: documentSummarySchema,
+  pageTranscription: pageTranscriptionSchema,
 };

@@ -18,6 +18,8 @@ export interface PageChunk {
   lastPage: number;
   tokens: number;
   text: string;
+  /** A scanned page, alone in its chunk, with no text (yet): the model transcribes it. */
+  scanned?: true;
 }
 
 export function chunkPages(pages: readonly string[], targetTokens: number): PageChunk[] {
@@ -51,5 +53,28 @@ export function chunkPages(pages: readonly string[], targetTokens: number): Page
     }
   });
   close();
+  return chunks;
+}
+
+/**
+ * Chunks a document some of whose pages are scans (1-based page numbers in `scannedPages`): the text between scans
+ * is chunked as chunkPages does, and each scanned page is a chunk of its own, in page order, for the model to read.
+ */
+export function chunkDocumentPages(pages: readonly string[], scannedPages: ReadonlySet<number>, targetTokens: number): PageChunk[] {
+  const chunks: PageChunk[] = [];
+  let segmentStart = 0;
+  const closeSegment = (end: number): void => {
+    for (const chunk of chunkPages(pages.slice(segmentStart, end), targetTokens)) {
+      chunks.push({ ...chunk, index: chunks.length, firstPage: chunk.firstPage + segmentStart, lastPage: chunk.lastPage + segmentStart });
+    }
+  };
+  pages.forEach((_, pageIndex) => {
+    const pageNumber = pageIndex + 1;
+    if (!scannedPages.has(pageNumber)) return;
+    closeSegment(pageIndex);
+    chunks.push({ index: chunks.length, firstPage: pageNumber, lastPage: pageNumber, tokens: 0, text: '', scanned: true });
+    segmentStart = pageIndex + 1;
+  });
+  closeSegment(pages.length);
   return chunks;
 }

@@ -13,6 +13,19 @@ export const SUMMARIZE_CHUNK_TOOL: ToolSpec = {
 };
 export const SUMMARIZE_CHUNK_MAX_TOKENS = 400;
 
+export const TRANSCRIBE_PAGE_SYSTEM =
+  'You index long documents for search. The page is a scan: transcribe its text as written, in reading order, ' +
+  'then summarise it in two or three plain sentences and list its key terms. Answer only through the ' +
+  'transcribe_page tool.';
+export const TRANSCRIBE_PAGE_INSTRUCTION = 'Transcribe and summarise the scanned page above.';
+export const TRANSCRIBE_PAGE_TOOL: ToolSpec = {
+  name: 'transcribe_page',
+  description: 'Record the text of the scanned page, a short summary of it and its key terms.',
+  inputSchema: toolSchema(schemas.pageTranscription),
+};
+/** A dense page is ~1,000 words: about 1,500 tokens of text, plus the summary. */
+export const TRANSCRIBE_PAGE_MAX_TOKENS = 3_000;
+
 export const SUMMARIZE_DOCUMENT_SYSTEM =
   'You write the overview of a long document from the summaries of its parts, given in order, one a line, each ' +
   'with its page range. Give the document a title, a summary of a few paragraphs and its key topics. Answer only ' +

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ModelOutputInvalidError } from '../../common/errors';
 import { addUsage } from '../../common/job-types/document/document-job';
 import type { Usage } from '../../common/job';
-import { validateChunkSummary } from '../../common/validation';
+import { validateChunkSummary, validatePageTranscription, type ValidationResult } from '../../common/validation';
 import type { EmbeddingsGateway } from '../../gateway/embeddings/embeddings-call';
 import type { ModelGateway } from '../../gateway/model-call';
 import type { ObjectStore } from '../../lib/object-store';
@@ -16,6 +16,10 @@ import {
   SUMMARIZE_CHUNK_MAX_TOKENS,
   SUMMARIZE_CHUNK_SYSTEM,
   SUMMARIZE_CHUNK_TOOL,
+  TRANSCRIBE_PAGE_INSTRUCTION,
+  TRANSCRIBE_PAGE_MAX_TOKENS,
+  TRANSCRIBE_PAGE_SYSTEM,
+  TRANSCRIBE_PAGE_TOOL,
 } from './document-prompts';
 
 export interface ProcessDocumentChunkDeps {
@@ -31,7 +35,8 @@ type StoredChunk = ChunkRecord & { usage: Usage };
 /**
  * The map step of one chunk: its embedding (embeddings provider) and its short summary (Messages API), written to
  * S3 as one object. A result already in S3 is an attempt that finished and was never reported (the worker died in
- * between): it is returned as it is, so no call is paid for twice.
+ * between): it is returned as it is, so no call is paid for twice. A scanned page's chunk is read by the model
+ * from the page itself (a one-page PDF): one call transcribes and summarises it, then its text is embedded.
  */
 export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
   return async function processDocumentChunk(input: ProcessDocumentChunkInput): Promise<ProcessDocumentChunkResult> {
@@ -41,6 +46,7 @@ export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
       const stored = JSON.parse((await deps.store.getBytes(resultKey)).toString('utf8')) as StoredChunk;
       return { index: input.index, usage: stored.usage, reused: true, attempt };
     }
+    if (input.span.scanned) return processScannedPage(deps, input, resultKey, attempt);
     const text = (await deps.store.getBytes(documentKeys.chunkText(input.prefix, input.index))).toString('utf8');
     return withHeartbeats(async (signal) => {
       const call = { jobId: input.jobId, priority: input.priority, signal };
@@ -57,26 +63,69 @@ export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
         }),
       ]);
       const usage = addUsage(usageOfCall(embedded.usage), usageOfCall(summarized.usage));
-      const summary = validateChunkSummary(summarized.toolInput);
-      if (!summary.ok) {
-        throw new ModelOutputInvalidError(`the chunk summary broke its schema: ${summary.errors.slice(0, 3).join('; ')}`, {
-          details: { billedUsage: usage },
-        });
-      }
-      const record: StoredChunk = {
+      const summary = checkedAnswer(validateChunkSummary(summarized.toolInput), 'chunk summary', usage);
+      return storeChunk(deps.store, resultKey, attempt, {
         index: input.index,
         firstPage: input.span.firstPage,
         lastPage: input.span.lastPage,
         tokens: estimateTokens(text),
         text,
-        summary: summary.value.summary,
-        keyTerms: summary.value.keyTerms,
+        summary: summary.summary,
+        keyTerms: summary.keyTerms,
         embedding: embedded.vectors[0] ?? [],
         embeddingModel: embedded.model,
         usage,
-      };
-      await deps.store.put(resultKey, JSON.stringify(record), { contentType: 'application/json' });
-      return { index: input.index, usage, reused: false, attempt };
+      });
     });
   };
+}
+
+async function processScannedPage(
+  deps: ProcessDocumentChunkDeps,
+  input: ProcessDocumentChunkInput,
+  resultKey: string,
+  attempt: number,
+): Promise<ProcessDocumentChunkResult> {
+  const scan = await deps.store.getBytes(documentKeys.chunkScan(input.prefix, input.index));
+  return withHeartbeats(async (signal) => {
+    const call = { jobId: input.jobId, priority: input.priority, signal };
+    const transcribed = await deps.gateway.callTool({
+      ...call,
+      model: deps.summarizeModel,
+      system: TRANSCRIBE_PAGE_SYSTEM,
+      documentText: '',
+      documentMedia: { mediaType: 'application/pdf', base64: scan.toString('base64'), pages: 1 },
+      instruction: TRANSCRIBE_PAGE_INSTRUCTION,
+      tool: TRANSCRIBE_PAGE_TOOL,
+      maxTokens: TRANSCRIBE_PAGE_MAX_TOKENS,
+    });
+    const page = checkedAnswer(validatePageTranscription(transcribed.toolInput), 'page transcription', usageOfCall(transcribed.usage));
+    // A page of pictures only has no text to embed: its summary stands in for it in the search index.
+    const embedded = await deps.embeddings.embed({ ...call, inputs: [page.text.trim() || page.summary], inputType: 'document' });
+    return storeChunk(deps.store, resultKey, attempt, {
+      index: input.index,
+      firstPage: input.span.firstPage,
+      lastPage: input.span.lastPage,
+      tokens: estimateTokens(page.text),
+      text: page.text,
+      summary: page.summary,
+      keyTerms: page.keyTerms,
+      embedding: embedded.vectors[0] ?? [],
+      embeddingModel: embedded.model,
+      usage: addUsage(usageOfCall(transcribed.usage), usageOfCall(embedded.usage)),
+    });
+  });
+}
+
+/** The model's answer, or the step's failure with what it cost (the calls were paid for either way). */
+function checkedAnswer<T>(checked: ValidationResult<T>, what: string, usage: Usage): T {
+  if (checked.ok) return checked.value;
+  throw new ModelOutputInvalidError(`the ${what} broke its schema: ${checked.errors.slice(0, 3).join('; ')}`, {
+    details: { billedUsage: usage },
+  });
+}
+
+async function storeChunk(store: ObjectStore, resultKey: string, attempt: number, record: StoredChunk): Promise<ProcessDocumentChunkResult> {
+  await store.put(resultKey, JSON.stringify(record), { contentType: 'application/json' });
+  return { index: record.index, usage: record.usage, reused: false, attempt };
 }

@@ -2,9 +2,9 @@ import { Context } from '@temporalio/activity';
 import { InvalidDocumentError } from '../../common/errors';
 import type { DocumentJobSettings } from '../../common/job-types/document/document-job';
 import type { ObjectStore } from '../../lib/object-store';
-import { readPages } from '../extract-text';
+import { checkedMedia, readPages } from '../extract-text';
 import { withHeartbeats } from '../heartbeat';
-import { chunkPages } from './chunk-pages';
+import { chunkDocumentPages, type PageChunk } from './chunk-pages';
 import type { ReadDocumentPagesInput, ReadDocumentPagesResult } from './document-contracts';
 import { documentKeys, mapBounded } from './document-keys';
 
@@ -27,27 +27,47 @@ export function createReadDocumentPages(deps: { store: ObjectStore; settings: Do
         throw new InvalidDocumentError(`a document job reads PDFs and text, not ${contentType}`);
       }
       const bytes = await deps.store.getBytes(input.document.key);
-      const pages = await readPages(bytes, contentType, settings.maxPages);
-      const chunks = chunkPages(pages, settings.chunkTokens);
-      if (chunks.length === 0) {
-        throw new InvalidDocumentError(
-          pages.length > 0
-            ? `the document has ${pages.length} page(s) but no text layer (scanned pages need OCR, which Slowlane does not do yet)`
-            : 'the document is empty',
-        );
-      }
+      const { texts, scannedPages } = await readPages(bytes, contentType, settings.maxPages);
+      const chunks = chunkDocumentPages(texts, new Set(scannedPages), settings.chunkTokens);
+      if (chunks.length === 0) throw new InvalidDocumentError(texts.length > 0 ? 'the document has no text and no scanned page' : 'the document is empty');
       const prefix = documentKeys.prefix(input.tenantId, input.jobId);
-      await mapBounded(chunks, PARALLEL_PUTS, (chunk) =>
-        deps.store.put(documentKeys.chunkText(prefix, chunk.index), chunk.text, { contentType: 'text/plain; charset=utf-8' }),
-      );
+      const scans = await scannedPagesCutOut(bytes, chunks);
+      await mapBounded(chunks, PARALLEL_PUTS, (chunk) => {
+        const scan = scans.get(chunk.index);
+        return scan
+          ? deps.store.put(documentKeys.chunkScan(prefix, chunk.index), scan, { contentType: 'application/pdf' })
+          : deps.store.put(documentKeys.chunkText(prefix, chunk.index), chunk.text, { contentType: 'text/plain; charset=utf-8' });
+      });
       return {
-        pages: pages.length,
+        pages: texts.length,
         tokens: chunks.reduce((sum, chunk) => sum + chunk.tokens, 0),
         prefix,
-        spans: chunks.map((chunk) => ({ firstPage: chunk.firstPage, lastPage: chunk.lastPage })),
+        spans: chunks.map((chunk) => ({ firstPage: chunk.firstPage, lastPage: chunk.lastPage, ...(chunk.scanned ? { scanned: true as const } : {}) })),
         settings,
         attempt,
       };
     });
   };
+}
+
+/**
+ * Each scanned page of the PDF as a one-page PDF of its own, by chunk index, held to the Messages API's limits on a
+ * document block: the model then reads one page per call, whatever the length of the document.
+ */
+async function scannedPagesCutOut(bytes: Buffer, chunks: readonly PageChunk[]): Promise<Map<number, Buffer>> {
+  const scanned = chunks.filter((chunk) => chunk.scanned);
+  const scans = new Map<number, Buffer>();
+  if (scanned.length === 0) return scans;
+  const { PDFDocument } = await import('pdf-lib');
+  const source = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
+  for (const chunk of scanned) {
+    const page = await PDFDocument.create();
+    const [copied] = await page.copyPages(source, [chunk.firstPage - 1]);
+    if (copied) page.addPage(copied);
+    const scan = Buffer.from(await page.save());
+    // A page past the provider's size limit is the upload's fault, said before any call is made.
+    checkedMedia({ key: '', bytes: scan, mediaType: 'application/pdf', pages: 1 }, 1);
+    scans.set(chunk.index, scan);
+  }
+  return scans;
 }

@@ -44,7 +44,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
   console.log(`document: a ${pages}-page PDF, default simulator latency, then zero latency`);
   const pdf = await renderLongDocument(pages);
   const ceilingStarted = performance.now();
-  const chunksInProcess = chunkPages(await readPages(pdf, 'application/pdf', 10_000), config.document.chunkTokens).length;
+  const chunksInProcess = chunkPages((await readPages(pdf, 'application/pdf', 10_000)).texts, config.document.chunkTokens).length;
   const ceilingSeconds = (performance.now() - ceilingStarted) / 1000;
 
   const stack = await startStack({

@@ -30,6 +30,13 @@ export function answerFor(tool: string | null, documentText: string): ModelAnswe
   return { kind: 'tool_use', tool, input: run(documentText) };
 }
 
+/** What the simulator "reads" on any scanned page of a long document: fixed words, so tests can find them. */
+export const SCANNED_PAGE_TRANSCRIPTION = {
+  text: 'Simulated transcription of a scanned page. The simulator cannot read pixels, so every scan reads alike.',
+  summary: 'A scanned page, transcribed by the simulated model.',
+  keyTerms: ['scanned page'],
+};
+
 /**
  * The answer to a scan (an image, or a PDF without text): the rule-based reader cannot see pixels, so it says what
  * a careful model unsure of a blurry scan would — an invoice, probably, with every field unread and no confidence
@@ -40,5 +47,6 @@ export function answerForScan(tool: string | null): ModelAnswer {
     return { kind: 'tool_use', tool, input: { documentType: 'invoice', confidence: 0.4, reason: 'A scanned page; no text to read it by.' } };
   }
   if (tool === 'record_invoice') return { kind: 'tool_use', tool, input: readInvoice('') };
+  if (tool === 'transcribe_page') return { kind: 'tool_use', tool, input: SCANNED_PAGE_TRANSCRIPTION };
   return answerFor(tool, '');
 }

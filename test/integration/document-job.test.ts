@@ -6,9 +6,11 @@ import type { DocumentJobState } from '../../common/job-types/document/document-
 import { loadConfig } from '../../lib/config';
 import { createObjectStore } from '../../lib/object-store';
 import { renderLongDocument } from '../../local/samples/long-document';
+import { SCANNED_PAGE_TRANSCRIPTION } from '../../local/simulator/model';
 import { submit, waitForJob } from '../support/api-client';
 import { temporalClient } from '../support/operations';
 import { schemaProblems } from '../support/openapi-conformance';
+import { mixedPdfOf } from '../support/scans';
 import { testEnv } from '../support/test-env';
 
 describe('a document job through the real stack (API, Temporal, S3, simulator with embeddings)', () => {
@@ -61,5 +63,43 @@ describe('a document job through the real stack (API, Temporal, S3, simulator wi
     assert.equal(summary.pages, 12);
     assert.equal(summary.title, result.title);
     assert.match(summary.summary, /Lyon|Gdansk|Porto|Aarhus|North Sea/);
+  }, 240_000);
+
+  test('when a PDF has scanned pages, then the model reads each from the page itself and its transcription is chunked, summarised and embedded', async () => {
+    const pdf = await mixedPdfOf(['text', 'scan', 'blank', 'text', 'scan']);
+    const submitted = await submit(pdf, { fileName: 'scanned-report.pdf', fields: { type: 'document' } });
+    assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
+    const done = await waitForJob(submitted.body.jobId as string, ['completed', 'failed', 'dead_letter'], 180_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const client = await temporalClient();
+    let state: DocumentJobState;
+    try {
+      state = (await client.workflow.getHandle(submitted.body.jobId as string).result()) as DocumentJobState;
+    } finally {
+      await client.connection.close();
+    }
+    const result = state.result;
+    assert.ok(result);
+    const config = loadConfig(testEnv().productEnv ?? {});
+    const lines = (await createObjectStore(config.s3).getBytes(result.chunksKey)).toString('utf8').trim().split('\n');
+    const chunks = lines.map((line) => JSON.parse(line) as ChunkRecord);
+    // Pages 1, 4 are text (one chunk each: the scan between them splits them), 2 and 5 scans, 3 blank (nothing).
+    assert.deepEqual(
+      chunks.map((chunk) => [chunk.firstPage, chunk.lastPage]),
+      [
+        [1, 1],
+        [2, 2],
+        [4, 4],
+        [5, 5],
+      ],
+    );
+    for (const scan of [chunks[1], chunks[3]]) {
+      assert.equal(scan?.text, SCANNED_PAGE_TRANSCRIPTION.text);
+      assert.equal(scan?.summary, SCANNED_PAGE_TRANSCRIPTION.summary);
+      assert.equal(scan?.embedding.length, config.embeddings.dimension);
+    }
+    assert.match(chunks[2]?.text ?? '', /Page 4 holds/);
+    // A transcription call and an embeddings call per chunk, scan or text; then the reduce.
+    assert.equal(state.usage.calls, 2 * chunks.length + 1);
   }, 240_000);
 });

@@ -24,3 +24,21 @@ export function scannedPdfOf(pages: number): Promise<Buffer> {
   doc.end();
   return done;
 }
+
+/**
+ * A PDF whose pages are as `kinds` says: a page of text, a scanned page (a PNG painted, no text layer) or a blank
+ * page. Real scanners paint each page as an image; a blank page paints nothing.
+ */
+export function mixedPdfOf(kinds: ReadonlyArray<'text' | 'scan' | 'blank'>): Promise<Buffer> {
+  const doc = new PDFDocument({ autoFirstPage: false });
+  const chunks: Buffer[] = [];
+  doc.on('data', (part: Buffer) => chunks.push(part));
+  const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
+  kinds.forEach((kind, index) => {
+    doc.addPage();
+    if (kind === 'text') doc.fontSize(12).text(`Page ${index + 1} holds the harbour dredging report for the quarter, with its costs and its dates.`);
+    if (kind === 'scan') doc.image(pngOf(400, 300), 50, 50, { width: 400 });
+  });
+  doc.end();
+  return done;
+}

@@ -1,6 +1,8 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
-import { chunkPages, estimateTokens } from '../../activities/document/chunk-pages';
+import { chunkDocumentPages, chunkPages, estimateTokens } from '../../activities/document/chunk-pages';
+import { readPages } from '../../activities/extract-text';
+import { mixedPdfOf } from '../support/scans';
 import { describeChunk, MAX_CHUNK_GROUPS, planChunkGroups } from '../../common/job-types/document/chunk-groups';
 
 const words = (count: number, word = 'lorem') => Array.from({ length: count }, () => word).join(' ');
@@ -63,5 +65,36 @@ describe('planChunkGroups', () => {
     assert.equal(describeChunk(3, { firstPage: 7, lastPage: 7 }), 'chunk 3 (page 7)');
     assert.equal(describeChunk(4, { firstPage: 7, lastPage: 9 }), 'chunk 4 (pages 7–9)');
     assert.equal(describeChunk(5, undefined), 'chunk 5');
+  });
+});
+
+describe('a document with scanned pages', () => {
+  test('when pages 3 and 4 are scans, then each is a chunk of its own between the text chunks, in page order', () => {
+    const pages = [words(30, 'one'), words(30, 'two'), '', '', words(30, 'five')];
+    const chunks = chunkDocumentPages(pages, new Set([3, 4]), 1000);
+    assert.deepEqual(
+      chunks.map((chunk) => [chunk.index, chunk.firstPage, chunk.lastPage, chunk.scanned ?? false]),
+      [
+        [0, 1, 2, false],
+        [1, 3, 3, true],
+        [2, 4, 4, true],
+        [3, 5, 5, false],
+      ],
+    );
+    // No text chunk spans a scan, and the text chunks hold every word.
+    assert.deepEqual(chunks.filter((chunk) => !chunk.scanned).map((chunk) => chunk.text), [`${pages[0]}\n${pages[1]}`, pages[4]]);
+  });
+
+  test('when no page is a scan, then the chunks are chunkPages\'s', () => {
+    const pages = [words(300, 'alpha'), words(50, 'beta'), '', words(400, 'gamma')];
+    assert.deepEqual(chunkDocumentPages(pages, new Set(), 100), chunkPages(pages, 100));
+  });
+
+  test('when a PDF mixes text, scanned and blank pages, then the scans are the text-less pages that paint an image', async () => {
+    const pdf = await mixedPdfOf(['text', 'scan', 'blank', 'text', 'scan']);
+    const { texts, scannedPages } = await readPages(pdf, 'application/pdf', 10);
+    assert.equal(texts.length, 5);
+    assert.deepEqual(scannedPages, [2, 5]);
+    assert.match(texts[3] ?? '', /Page 4 holds/);
   });
 });

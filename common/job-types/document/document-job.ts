@@ -28,6 +28,8 @@ export type DocumentJobState = JobState & { result?: DocumentResult };
 export interface ChunkSpan {
   firstPage: number;
   lastPage: number;
+  /** A page without a text layer, alone in its chunk: the model reads the page itself (a one-page PDF). */
+  scanned?: true;
 }
 
 /** A chunk the fan-out could not finish: which one, and why (for the dead letter and the operator). */
