@@ -107,42 +107,22 @@ export class FaultHarness {
 
   /** Puts a document in the test stack's S3 and starts an invoice job for it directly on our server. */
   async startJob(document: string | Uint8Array, fileName = 'invoice.txt') {
-    const bytes = typeof document === 'string' ? Buffer.from(document) : Buffer.from(document);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const config = loadConfig(this.productEnv);
-    const store = createObjectStore(config.s3);
-    const key = objectKeys.input('demo', sha256);
-    const contentType = fileName.endsWith('.pdf') ? 'application/pdf' : 'text/plain';
-    await store.put(key, bytes, { contentType });
-    const jobId = `invoice:demo:${this.taskQueuePrefix}-${randomUUID()}`;
-    const input: InvoiceJobInput = {
-      jobId,
-      tenantId: 'demo',
-      priority: 'interactive',
-      document: { bucket: store.bucket, key, sha256, contentType, sizeBytes: bytes.length, fileName },
-      confidenceThreshold: config.jobs.confidenceThreshold,
-      reviewTimeoutMs: config.jobs.reviewTimeoutMs,
-      maxExtractionTries: config.jobs.maxExtractionTries,
-      deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
-      submittedAt: new Date().toISOString(),
-    };
+    const { jobId, base } = await this.jobStart('invoice', document, fileName);
+    const input: InvoiceJobInput = base;
     const client = await this.temporalClient();
-    return client.workflow.start<typeof invoiceWorkflow>('invoiceWorkflow', {
-      workflowId: jobId,
-      taskQueue: taskQueueFor('interactive', this.taskQueuePrefix),
-      args: [input],
-      typedSearchAttributes: [
-        { key: TenantIdKey, value: 'demo' },
-        { key: JobTypeKey, value: 'invoice' },
-        { key: JobStatusKey, value: 'queued' },
-        { key: PriorityKey, value: 'interactive' },
-        { key: NeedsReviewKey, value: false },
-      ],
-    });
+    return client.workflow.start<typeof invoiceWorkflow>('invoiceWorkflow', this.startOptions(jobId, 'invoice', input));
   }
 
   /** Puts a PDF or a text (pages split at form feeds) in the test stack's S3 and starts a document job for it on our server. */
   async startDocumentJob(document: string | Uint8Array, settings: Partial<DocumentJobSettings>, fileName = 'document.txt') {
+    const { jobId, base } = await this.jobStart('document', document, fileName);
+    const input: DocumentJobInput = { ...base, settings };
+    const client = await this.temporalClient();
+    return client.workflow.start<typeof documentWorkflow>('documentWorkflow', this.startOptions(jobId, 'document', input));
+  }
+
+  /** What every file job's input holds: the document stored in S3 as the API stores it, the job settings, the time. */
+  private async jobStart(type: 'invoice' | 'document', document: string | Uint8Array, fileName: string) {
     const bytes = Buffer.from(document);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const config = loadConfig(this.productEnv);
@@ -150,32 +130,34 @@ export class FaultHarness {
     const key = objectKeys.input('demo', sha256);
     const contentType = fileName.endsWith('.pdf') ? 'application/pdf' : 'text/plain';
     await store.put(key, bytes, { contentType });
-    const jobId = `document:demo:${this.taskQueuePrefix}-${randomUUID()}`;
-    const input: DocumentJobInput = {
+    const jobId = `${type}:demo:${this.taskQueuePrefix}-${randomUUID()}`;
+    const base = {
       jobId,
       tenantId: 'demo',
-      priority: 'interactive',
-      document: { bucket: store.bucket, key, sha256, contentType, sizeBytes: bytes.length, fileName },
+      priority: 'interactive' as const,
+      document: { bucket: store.bucket, key, sha256, contentType, sizeBytes: bytes.length, fileName } as const,
       confidenceThreshold: config.jobs.confidenceThreshold,
       reviewTimeoutMs: config.jobs.reviewTimeoutMs,
       maxExtractionTries: config.jobs.maxExtractionTries,
       deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
-      settings,
       submittedAt: new Date().toISOString(),
     };
-    const client = await this.temporalClient();
-    return client.workflow.start<typeof documentWorkflow>('documentWorkflow', {
+    return { jobId, base };
+  }
+
+  private startOptions<Input>(jobId: string, type: 'invoice' | 'document', input: Input) {
+    return {
       workflowId: jobId,
       taskQueue: taskQueueFor('interactive', this.taskQueuePrefix),
-      args: [input],
+      args: [input] as [Input],
       typedSearchAttributes: [
         { key: TenantIdKey, value: 'demo' },
-        { key: JobTypeKey, value: 'document' },
+        { key: JobTypeKey, value: type },
         { key: JobStatusKey, value: 'queued' },
         { key: PriorityKey, value: 'interactive' },
         { key: NeedsReviewKey, value: false },
       ],
-    });
+    };
   }
 
   /** Starts an order.score job directly on our server, on its priority's queue; `extra` adds to its input. */
