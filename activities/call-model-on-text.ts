@@ -1,7 +1,7 @@
 import { log } from '@temporalio/activity';
 import type { DocumentMedia } from '../common/model-media';
 import type { ValidationResult } from '../common/validation';
-import type { ModelGateway, ToolSpec } from '../gateway/model-call';
+import type { ModelGateway, ToolCallRequest, ToolCallResult, ToolSpec } from '../gateway/model-call';
 import type { ObjectStore } from '../lib/object-store';
 import type { JobContext, ModelStepInput } from './contracts';
 import { withHeartbeats } from './heartbeat';
@@ -40,30 +40,46 @@ export function askWithRepairs<T>(
   { documentText, documentMedia }: ModelDocument,
   prompt: Omit<TextPrompt, 'maxCharacters'>,
   validate: (toolInput: unknown) => ValidationResult<T>,
+  /** The first answer when it came another way (the batch lane): only repairs are asked here, live. */
+  firstAnswer?: ToolCallResult,
 ): Promise<RepairedAnswer<T>> {
   return answerWithRepairs({
     validate,
     repairTries: deps.repairTries,
     ask: (repair, moreCallsFollow) =>
-      withHeartbeats((signal) =>
-        deps.gateway.callTool({
-          jobId: job.jobId,
-          tenantId: job.tenantId,
-          priority: job.priority,
-          model: deps.model,
-          system: prompt.system,
-          documentText,
-          ...(documentMedia ? { documentMedia } : {}),
-          instruction: prompt.instruction,
-          tool: prompt.tool,
-          maxTokens: prompt.maxTokens,
-          // The document is worth a cache write only when another call on it is planned.
-          cacheDocument: moreCallsFollow,
-          ...(repair ? { repair } : {}),
-          signal,
-        }),
-      ),
+      !repair && firstAnswer
+        ? Promise.resolve(firstAnswer)
+        : withHeartbeats((signal) =>
+            deps.gateway.callTool({
+              ...toolCallOf(deps, job, { documentText, ...(documentMedia ? { documentMedia } : {}) }, prompt),
+              // The document is worth a cache write only when another call on it is planned.
+              cacheDocument: moreCallsFollow,
+              ...(repair ? { repair } : {}),
+              signal,
+            }),
+          ),
   });
+}
+
+/** The first call of a step on a document, as the live path sends it and as a batch entry carries it. */
+export function toolCallOf(
+  deps: { model: string },
+  job: JobContext,
+  { documentText, documentMedia }: ModelDocument,
+  prompt: Omit<TextPrompt, 'maxCharacters'>,
+): Omit<ToolCallRequest, 'signal'> {
+  return {
+    jobId: job.jobId,
+    tenantId: job.tenantId,
+    priority: job.priority,
+    model: deps.model,
+    system: prompt.system,
+    documentText,
+    ...(documentMedia ? { documentMedia } : {}),
+    instruction: prompt.instruction,
+    tool: prompt.tool,
+    maxTokens: prompt.maxTokens,
+  };
 }
 
 /** Reads the job's extracted text (or its scan) from S3 once and asks the model about it (askWithRepairs). */

@@ -3,6 +3,8 @@ import type { ModelGateway } from '../gateway/model-call';
 import type { ActivityStep } from '../common/job-steps';
 import type { Config } from '../lib/config';
 import type { ObjectStore } from '../lib/object-store';
+import type { BatchLaneDeps } from './batch-lane/batch-lane-deps';
+import { createCollectorActivities } from './batch-lane/collector-activities';
 import { createClassifyDocument } from './classify-document';
 import { createDeliverWebhook } from './deliver-webhook';
 import { createProcessDocumentChunk } from './document/process-document-chunk';
@@ -12,6 +14,7 @@ import { createWriteDocumentChunks } from './document/write-document-chunks';
 import { createExtractInvoiceFields } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
 import { createScoreOrder } from './order-score/score-order';
+import { createScoreOrderBatchActivities } from './order-score/score-order-batch';
 import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
 import { createTicketsDigestActivities } from './tickets-digest';
 import { validateReviewFields } from './validate-review-fields';
@@ -21,7 +24,18 @@ export interface ActivityDeps {
   gateway: ModelGateway;
   embeddings: EmbeddingsGateway;
   config: Pick<Config, 'anthropic' | 'document' | 'ledger' | 'tenants' | 'clients'>;
+  /** The Message Batches lane; without it the lane's activities refuse and jobs take the live path. */
+  batchLane?: BatchLaneDeps;
 }
+
+/** The batch lane's activities: a job's side (enqueue, read the answer) and the collector's (submit, poll, store). */
+export const BATCH_LANE_ACTIVITIES = [
+  'enqueueScoreOrderBatch',
+  'scoreOrderFromBatch',
+  'submitMessageBatch',
+  'messageBatchHasEnded',
+  'storeMessageBatchResults',
+] as const;
 
 /**
  * Every activity, built from injected clients so tests can hand in their own. A step runs the activity of its own
@@ -29,7 +43,7 @@ export interface ActivityDeps {
  */
 export function createActivities(deps: ActivityDeps) {
   return { ...createInvoiceActivities(deps), ...createDocumentActivities(deps) } satisfies Record<
-    ActivityStep | 'deliverWebhook' | 'validateReviewFields',
+    ActivityStep | 'deliverWebhook' | 'validateReviewFields' | (typeof BATCH_LANE_ACTIVITIES)[number],
     (input: never) => Promise<unknown>
   >;
 }
@@ -56,6 +70,13 @@ export function createInvoiceActivities(deps: ActivityDeps) {
       model: deps.config.anthropic.scoreModel,
       repairTries: deps.config.anthropic.repairTries,
     }),
+    ...createScoreOrderBatchActivities({
+      gateway: deps.gateway,
+      model: deps.config.anthropic.scoreModel,
+      repairTries: deps.config.anthropic.repairTries,
+      lane: deps.batchLane,
+    }),
+    ...createCollectorActivities(deps.batchLane),
     deliverWebhook: createDeliverWebhook({
       tenants: deps.config.tenants,
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },

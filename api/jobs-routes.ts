@@ -77,6 +77,7 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
           priority: priorityFor(jobType, request.priority),
           input: request.input,
           ...(callbackUrl !== undefined ? { callbackUrl } : {}),
+          ...(request.deadline !== undefined ? { deadline: request.deadline } : {}),
         }),
       );
       return;

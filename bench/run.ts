@@ -1,3 +1,4 @@
+import { runBatchBenchmark } from './batch';
 import { runChaosBenchmark } from './chaos';
 import { runClientsBenchmark } from './clients';
 import { runDocumentBenchmark } from './document';
@@ -21,6 +22,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   chaos: runChaosBenchmark,
   repair: runRepairBenchmark,
   codec: runCodecBenchmark,
+  batch: runBatchBenchmark,
 };
 
 async function main(): Promise<void> {

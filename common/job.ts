@@ -65,6 +65,16 @@ export interface JobStart {
   /** Where signed webhooks go (the job's own, or the tenant's default); none when absent. */
   callbackUrl?: string;
   submittedAt: string;
+  /** When the job's result is due (ISO 8601); the batch lane gives way to the live path when it is at risk. */
+  deadline?: string;
+  /** Present when the job's bulk model calls may take the batch lane (BATCH_LANE, priority `bulk`). */
+  batchLane?: BatchLaneAllowance;
+}
+
+/** How long a job may wait for the batch lane (BATCH_DEADLINE_MARGIN, BATCH_MAX_WAIT). */
+export interface BatchLaneAllowance {
+  deadlineMarginMs: number;
+  maxWaitMs: number;
 }
 
 export interface InvoiceJobInput extends JobStart {

@@ -92,3 +92,13 @@ export function promptCharactersOf(params: MessageParams): number {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** The whole Messages request of a forced tool call: the live call sends it, a batch entry carries it as `params`. */
+export function toolCallParams(request: ToolCallRequest): Anthropic.MessageCreateParamsNonStreaming {
+  return {
+    model: request.model,
+    max_tokens: request.maxTokens,
+    ...messageParams(request),
+    tool_choice: { type: 'tool', name: request.tool.name },
+  };
+}

@@ -40,10 +40,15 @@ export interface ToolCallRequest {
   signal?: AbortSignal;
 }
 
+/** `live`: the Messages API at list price; `batch`: the Message Batches API at half of it (gateway/batch). */
+export type ModelLane = 'live' | 'batch';
+
 export interface CallUsage extends TokenUsage {
   cacheCreationInputTokens: number;
   cacheReadInputTokens: number;
   costUsd: number;
+  /** Absent: live. */
+  lane?: ModelLane;
 }
 
 export interface ToolCallResult {

@@ -11,7 +11,7 @@ import { costOf } from './pricing';
 import { toProviderError } from './provider-errors';
 import { reserveCall } from './reserve-call';
 import { settleProviderAnswer, tokenUsageOf, totalInputTokens } from './provider-answer';
-import { messageParams, promptCharactersOf } from './message-params';
+import { messageParams, promptCharactersOf, toolCallParams } from './message-params';
 import { InputTokenEstimator } from './token-estimate';
 
 /** The gateway as the worker wires it: the door, plus events for metrics and poll pacing. */
@@ -68,15 +68,7 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
       let requestId: string | undefined;
       try {
         const { data, request_id, response } = await client.messages
-          .create(
-            {
-              model: request.model,
-              max_tokens: request.maxTokens,
-              ...params,
-              tool_choice: { type: 'tool', name: request.tool.name },
-            },
-            request.signal ? { signal: request.signal } : undefined,
-          )
+          .create(toolCallParams(request), request.signal ? { signal: request.signal } : undefined)
           .withResponse();
         message = data;
         requestId = request_id ?? undefined;

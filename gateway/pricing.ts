@@ -30,3 +30,6 @@ export function costOf(usage: TokenUsage, price: ModelPrice | undefined): number
     1_000_000
   );
 }
+
+/** The Message Batches API bills every token kind at half the list price (https://platform.claude.com/docs/en/build-with-claude/batch-processing#pricing). */
+export const BATCH_PRICE_FACTOR = 0.5;

@@ -11,6 +11,8 @@ import { spendCapsFromConfig } from '../gateway/spend/spend-from-config';
 import { sdkMetricsOptions } from '../lib/metrics-sdk';
 import { startWorkerObservability } from '../lib/worker-observability';
 import { Runtime } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import { dataConverterFor } from '../lib/payload-codec/data-converter';
 
 /** Worker process: polls the task queues named by WORKER_PRIORITIES until SIGINT/SIGTERM, then drains. */
 async function main(): Promise<void> {
@@ -31,7 +33,12 @@ async function main(): Promise<void> {
   const workers = await createWorkers({
     connection,
     config,
-    deps: createActivityDeps(config, { ...gateway, gateway: spendCaps.gateway }),
+    // The batch lane's activities signal-with-start the collectors through this client, on the worker's connection.
+    deps: createActivityDeps(
+      config,
+      { ...gateway, gateway: spendCaps.gateway },
+      new Client({ connection, namespace: config.temporal.namespace, dataConverter: dataConverterFor(config.temporal) }),
+    ),
     activitySlots: (priority) => gateway.activitySlots(priority),
     workflowBundle,
     deployment,

@@ -4,3 +4,4 @@ export { deliverWebhookWorkflow } from './webhook-delivery-workflow';
 export { documentWorkflow } from './document/document-workflow';
 export { documentChunkGroupWorkflow } from './document/chunk-group-workflow';
 export { ticketsDigestWorkflow } from './tickets-digest';
+export { batchCollectorWorkflow } from './batch-lane/batch-collector-workflow';

@@ -3,7 +3,7 @@ import type { OrderScoreInput, OrderScoreProposal as Proposal } from '../../comm
 import { OrderScoreProposal } from '../../common/job-types/order-score/order-score';
 import type { Usage } from '../../common/job';
 import { validateAgainst } from '../../common/validation';
-import type { ModelGateway, ToolSpec } from '../../gateway/model-call';
+import type { ModelGateway, ToolCallResult, ToolSpec } from '../../gateway/model-call';
 import type { JobContext } from '../contracts';
 import { askWithRepairs } from '../call-model-on-text';
 
@@ -29,24 +29,48 @@ export const SCORE_ORDER_TOOL: ToolSpec = {
 /** A score and a few reasons: a short answer, so a small output budget keeps the reservation small. */
 export const SCORE_ORDER_MAX_TOKENS = 512;
 
-export function createScoreOrder(deps: { gateway: ModelGateway; model: string; repairTries: number }) {
-  /**
-   * One model call through the gateway (more when the answer fails the schema: activities/repair-loop.ts);
-   * heartbeats carry a cancel to the call, which is aborted.
-   */
+export const SCORE_ORDER_PROMPT = {
+  system: SCORE_ORDER_SYSTEM,
+  instruction: SCORE_ORDER_INSTRUCTION,
+  tool: SCORE_ORDER_TOOL,
+  maxTokens: SCORE_ORDER_MAX_TOKENS,
+};
+
+/** The order as the model reads it. */
+export function orderText(order: OrderScoreInput): string {
+  return JSON.stringify(order, null, 2);
+}
+
+export interface ScoreOrderDeps {
+  gateway: ModelGateway;
+  model: string;
+  repairTries: number;
+}
+
+/**
+ * Scores the order with one model call through the gateway (more when the answer fails the schema:
+ * activities/repair-loop.ts), or checks the first answer the batch lane brought and repairs it live when needed.
+ */
+export async function scoreOrderWith(deps: ScoreOrderDeps, input: ScoreOrderInput, firstAnswer?: ToolCallResult): Promise<ScoreOrderResult> {
+  const { attempt } = Context.current().info;
+  const { call, checked, usage } = await askWithRepairs(
+    deps,
+    input,
+    { documentText: orderText(input.order) },
+    SCORE_ORDER_PROMPT,
+    (toolInput) => validateAgainst(OrderScoreProposal, toolInput),
+    firstAnswer,
+  );
+  if (!checked.ok) {
+    const reason = call.toolInput === undefined ? [`no ${SCORE_ORDER_TOOL.name} call (stop reason ${call.stopReason})`] : [];
+    return { outcome: 'schema_invalid', errors: [...reason, ...checked.errors], usage, attempt };
+  }
+  return { outcome: 'valid', proposal: checked.value, usage, attempt };
+}
+
+export function createScoreOrder(deps: ScoreOrderDeps) {
+  /** Heartbeats carry a cancel to the call, which is aborted. */
   return async function scoreOrder(input: ScoreOrderInput): Promise<ScoreOrderResult> {
-    const { attempt } = Context.current().info;
-    const { call, checked, usage } = await askWithRepairs(
-      deps,
-      input,
-      { documentText: JSON.stringify(input.order, null, 2) },
-      { system: SCORE_ORDER_SYSTEM, instruction: SCORE_ORDER_INSTRUCTION, tool: SCORE_ORDER_TOOL, maxTokens: SCORE_ORDER_MAX_TOKENS },
-      (toolInput) => validateAgainst(OrderScoreProposal, toolInput),
-    );
-    if (!checked.ok) {
-      const reason = call.toolInput === undefined ? [`no ${SCORE_ORDER_TOOL.name} call (stop reason ${call.stopReason})`] : [];
-      return { outcome: 'schema_invalid', errors: [...reason, ...checked.errors], usage, attempt };
-    }
-    return { outcome: 'valid', proposal: checked.value, usage, attempt };
+    return scoreOrderWith(deps, input);
   };
 }

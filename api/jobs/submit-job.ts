@@ -23,6 +23,8 @@ interface SubmitBase {
   idempotencyKey: string;
   priority: Priority;
   callbackUrl?: string;
+  /** When the result is due (ISO 8601). */
+  deadline?: string;
 }
 
 export interface SubmitJobInput extends SubmitBase {
@@ -78,6 +80,10 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
       deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
       ...(base.callbackUrl ? { callbackUrl: base.callbackUrl } : {}),
       ...(scoreBand ? { scoreBand } : {}),
+      ...(base.deadline ? { deadline: base.deadline } : {}),
+      ...(config.batchLane.enabled && base.priority === 'bulk'
+        ? { batchLane: { deadlineMarginMs: config.batchLane.deadlineMarginMs, maxWaitMs: config.batchLane.maxWaitMs } }
+        : {}),
       submittedAt,
     };
   }

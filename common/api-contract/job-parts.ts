@@ -22,6 +22,10 @@ export const JobError = closed({
 });
 export type JobError = Static<typeof JobError>;
 
+/** The calls that took one lane and what they cost there. */
+export const LaneUsage = closed({ calls: count(), costUsd: Type.Number({ minimum: 0 }) });
+export type LaneUsage = Static<typeof LaneUsage>;
+
 export const Usage = closed({
   inputTokens: count(),
   outputTokens: count(),
@@ -30,6 +34,11 @@ export const Usage = closed({
   cacheReadInputTokens: Type.Optional(count()),
   costUsd: Type.Number({ minimum: 0 }),
   calls: count(),
+  /**
+   * Which lane the calls took: `live` (the Messages API) or `batch` (the Message Batches API, half the price).
+   * Absent in jobs recorded before the batch lane.
+   */
+  byLane: Type.Optional(closed({ live: Type.Optional(LaneUsage), batch: Type.Optional(LaneUsage) })),
 });
 export type Usage = Static<typeof Usage>;
 

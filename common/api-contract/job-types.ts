@@ -39,6 +39,14 @@ const priority = Type.Optional(
   Type.Unsafe<(typeof PRIORITIES)[number]>({ $ref: `${COMPONENTS_PATH}Priority`, description: 'Defaults to the type’s default priority.' }),
 );
 
+const deadline = Type.Optional(
+  Type.String({
+    format: 'date-time',
+    description:
+      'When the result is due. A `bulk` job’s model calls take the Message Batches lane (half the price, minutes to hours) unless this leaves too little time, then the live path (docs/gateway.md#the-batch-lane).',
+  }),
+);
+
 function submissionOf(definition: JobTypeDefinition): TSchema {
   return closed(
     {
@@ -46,6 +54,7 @@ function submissionOf(definition: JobTypeDefinition): TSchema {
       input: refTo(jobTypeComponentNames.input(definition)),
       priority,
       callbackUrl,
+      deadline,
     },
     { description: definition.summary },
   );
@@ -77,7 +86,7 @@ function perType(): Record<string, TSchema> {
  * The JSON body of `POST /jobs`: one alternative per JSON-input type, told apart by `type`, so a validator reports
  * the problems of the type that was sent.
  */
-export const SubmitJobRequest = Type.Unsafe<{ type: string; input: unknown; priority?: (typeof PRIORITIES)[number]; callbackUrl?: string }>({
+export const SubmitJobRequest = Type.Unsafe<{ type: string; input: unknown; priority?: (typeof PRIORITIES)[number]; callbackUrl?: string; deadline?: string }>({
   type: 'object',
   oneOf: jsonTypes.map((definition) => refTo(jobTypeComponentNames.submission(definition))),
   discriminator: { propertyName: 'type' },

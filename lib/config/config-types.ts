@@ -1,6 +1,7 @@
 import type { Deployment, SettingsArea, SettingValues } from '../settings/setting';
 import type { Secret } from '../secret';
 import type { apiArea } from './api-settings';
+import type { batchLaneArea } from './batch-lane-settings';
 import type { clientsArea } from './clients-settings';
 import type { documentArea } from './document-settings';
 import type { embeddingsArea } from './embeddings-settings';
@@ -62,6 +63,7 @@ export interface Config {
     expected: { latencyMs: number; inputTokensPerCall: number; outputTokensPerCall: number };
     maxSlotsPerWorker: number;
   };
+  batchLane: Values<typeof batchLaneArea>;
   /** Each tenant's spend caps (gateway/spend); the store is Redis when `gateway.redisUrl` is set. */
   spend: { caps: Values<typeof spendArea>['tenantSpendCaps']; redisKeyPrefix: string };
   clients: Values<typeof clientsArea>;

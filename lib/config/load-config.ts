@@ -4,6 +4,7 @@ import type { Deployment } from '../settings/setting';
 import { fromEnv, type Env } from '../settings/setting-sources';
 import { Secret } from '../secret';
 import { apiArea } from './api-settings';
+import { batchLaneArea } from './batch-lane-settings';
 import { clientsArea } from './clients-settings';
 import type { Config } from './config-types';
 import { deploymentArea, deploymentSetting } from './deployment-settings';
@@ -37,6 +38,7 @@ export function loadConfig(env: Env = process.env): Config {
   const jobs = reader.readTable(jobsArea.settings);
   const worker = reader.readTable(workerArea.settings);
   const gateway = reader.readTable(gatewayArea.settings);
+  const batchLane = reader.readTable(batchLaneArea.settings);
   const spend = reader.readTable(spendArea.settings);
   const embeddings = reader.readTable(embeddingsArea.settings);
   const document = reader.readTable(documentArea.settings);
@@ -102,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
       },
       maxSlotsPerWorker: gateway.maxSlotsPerWorker,
     },
+    batchLane,
     spend: { caps: spend.tenantSpendCaps, redisKeyPrefix: spend.spendRedisKeyPrefix },
     clients,
     observability,

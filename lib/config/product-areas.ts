@@ -1,5 +1,6 @@
 import type { SettingsArea } from '../settings/setting';
 import { apiArea } from './api-settings';
+import { batchLaneArea } from './batch-lane-settings';
 import { cliArea } from './cli-settings';
 import { clientsArea } from './clients-settings';
 import { deploymentArea } from './deployment-settings';
@@ -23,6 +24,7 @@ export const productAreas: readonly SettingsArea[] = [
   s3Area,
   modelArea,
   gatewayArea,
+  batchLaneArea,
   spendArea,
   embeddingsArea,
   ledgerArea,

@@ -4,6 +4,8 @@ export interface HttpReply {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** A body sent as it is instead of as JSON (the batch results' JSONL). */
+  raw?: { contentType: string; text: string };
 }
 
 export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): HttpReply {

@@ -30,7 +30,7 @@ export interface MessagesCall {
   sleep: (ms: number) => Promise<void>;
 }
 
-interface CallFacts {
+export interface CallFacts {
   request: MessagesRequest | null;
   tool: string | null;
   documentText: string;
@@ -88,7 +88,7 @@ function rateLimitError(admission: Extract<Admission, { admitted: false }>, stat
   return apiError('rate_limit_error', message, { retryAfterSeconds: admission.retryAfterSeconds });
 }
 
-function modelAnswer(facts: CallFacts, request: MessagesRequest, repairRate: number): ModelAnswer {
+export function modelAnswer(facts: CallFacts, request: MessagesRequest, repairRate: number): ModelAnswer {
   const kind = facts.fault?.fault.kind;
   if (kind === 'refusal') return { kind: 'refusal', text: "I can't help with this request." };
   const answer = hasMediaDocument(request) ? answerForScan(facts.tool) : answerFor(facts.tool, facts.documentText);

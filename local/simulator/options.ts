@@ -118,6 +118,24 @@ export const simulatorArea = {
       default: '1024',
       doc: 'shortest prefix (tokens) that is cached; the provider\'s minimum is 1,024 to 4,096 depending on the model',
     }),
+    batchProcessingMs: setting({
+      env: 'SIM_BATCH_PROCESSING_MS',
+      type: int({ min: 0 }),
+      default: '2000',
+      doc: 'how long a Message Batch stays `in_progress` before all its entries end (the provider takes minutes to 24 h)',
+    }),
+    batchErrorRate: setting({
+      env: 'SIM_BATCH_ERROR_RATE',
+      type: probability,
+      default: '0',
+      doc: 'probability that a Message Batch entry ends `errored` (an `api_error`, not billed)',
+    }),
+    batchExpiredRate: setting({
+      env: 'SIM_BATCH_EXPIRED_RATE',
+      type: probability,
+      default: '0',
+      doc: 'probability that a Message Batch entry ends `expired` (not processed within the batch\'s 24 h, not billed)',
+    }),
     seed: setting({
       env: 'SIM_SEED',
       type: int(),

@@ -4,6 +4,7 @@ import { apiError } from './api-errors';
 import { handleCountTokens } from './count-tokens-handler';
 import { handleEmbeddings } from './embeddings/embeddings-handler';
 import { errorReply, jsonReply, type HttpReply } from './http-reply';
+import { routeMessageBatches } from './batches/batch-routes';
 import { handleMessages } from './messages-handler';
 import type { SimulatorState } from './state';
 
@@ -41,6 +42,8 @@ const FAULT_BY_ID = /^\/_sim\/faults\/([^/]+)$/;
 export function route(method: string, pathname: string, context: RouteContext): HttpReply | Promise<HttpReply> {
   const exact = ROUTES[`${method} ${pathname}`];
   if (exact) return exact(context, '');
+  const batches = routeMessageBatches(method, pathname, context);
+  if (batches) return batches;
   const byId = FAULT_BY_ID.exec(pathname);
   const withId = byId ? ROUTES[`${method} /_sim/faults/:id`] : undefined;
   if (byId && withId) return withId(context, decodeURIComponent(byId[1] ?? ''));

@@ -58,9 +58,9 @@ async function parseBody(request: IncomingMessage): Promise<BodyResult> {
 
 function send(response: ServerResponse, reply: HttpReply, headers: Record<string, string>): void {
   if (response.destroyed) return;
-  const body = JSON.stringify(reply.body);
+  const body = reply.raw ? reply.raw.text : JSON.stringify(reply.body);
   response.writeHead(reply.status, {
-    'content-type': 'application/json',
+    'content-type': reply.raw ? reply.raw.contentType : 'application/json',
     'content-length': String(Buffer.byteLength(body)),
     ...headers,
     ...reply.headers,

@@ -1,4 +1,5 @@
 import type { Clock } from './clock';
+import { MessageBatchBook } from './batches/message-batch-book';
 import { FaultRuleBook } from './fault-rules';
 import { EmbeddingsLimiter, type EmbeddingsLimits } from './embeddings/embeddings-limiter';
 import { createIdGenerator } from './ids';
@@ -42,6 +43,7 @@ export class SimulatorState {
   readonly rules = new FaultRuleBook();
   readonly stats = new SimulatorStats();
   readonly promptCache: PromptCache;
+  readonly batches = new MessageBatchBook(this);
   faultRandom!: Random;
   newId!: ReturnType<typeof createIdGenerator>;
 
@@ -82,6 +84,7 @@ export class SimulatorState {
     this.embeddingsLimiter.refillAll();
     this.embeddingStats = emptyEmbeddingStats();
     this.promptCache.clear();
+    this.batches.clear();
     this.reseed();
   }
 }

@@ -13,6 +13,8 @@ export interface CallRecord {
   cacheReadInputTokens: number;
   outputTokens: number;
   requestId: string;
+  /** Set for an entry of a Message Batch (billed at the batch price); absent for a live call. */
+  lane?: 'batch';
 }
 
 interface LoggedCall extends CallRecord {

@@ -160,6 +160,12 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
     prepareTicketBatches: notAnInvoiceStep('prepareTicketBatches'),
     summariseTicketBatch: notAnInvoiceStep('summariseTicketBatch'),
     writeTicketDigest: notAnInvoiceStep('writeTicketDigest'),
+    // No job here allows the batch lane (no `batchLane` in its input).
+    enqueueScoreOrderBatch: notAnInvoiceStep('enqueueScoreOrderBatch'),
+    scoreOrderFromBatch: notAnInvoiceStep('scoreOrderFromBatch'),
+    submitMessageBatch: notAnInvoiceStep('submitMessageBatch'),
+    messageBatchHasEnded: notAnInvoiceStep('messageBatchHasEnded'),
+    storeMessageBatchResults: notAnInvoiceStep('storeMessageBatchResults'),
   };
   return { activities, calls, posted, webhooks, modelInputs };
 }

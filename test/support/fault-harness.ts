@@ -3,7 +3,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { InvoiceJobInput } from '../../common/job';
+import type { InvoiceJobInput, JsonJobInput } from '../../common/job';
+import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import type { DocumentJobInput, DocumentJobSettings } from '../../common/job-types/document/document-job';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { taskQueueFor } from '../../common/task-queues';
@@ -12,7 +13,7 @@ import { createObjectStore, objectKeys } from '../../lib/object-store';
 import { type ManagedProcess, Supervisor } from '../../local/stack/supervisor';
 import { workerIsPolling } from '../../local/stack/temporal-setup';
 import { loadTemporalDevConfig } from '../../local/stack/temporal-dev-config';
-import type { documentWorkflow, invoiceWorkflow } from '../../workflows';
+import type { documentWorkflow, invoiceWorkflow, orderScoreWorkflow } from '../../workflows';
 import { type RestartableTemporal, startRestartableTemporal } from './restartable-temporal';
 import { testEnv } from './test-env';
 import { testDataConverter } from './test-codec';
@@ -159,13 +160,45 @@ export class FaultHarness {
     };
   }
 
+  /** Starts an order.score job directly on our server, on its priority's queue; `extra` adds to its input. */
+  async startOrderJob(order: OrderScoreInput, extra: Partial<JsonJobInput<OrderScoreInput>> = {}) {
+    const config = loadConfig(this.productEnv);
+    const priority = extra.priority ?? 'bulk';
+    const jobId = `order.score:demo:${this.taskQueuePrefix}-${randomUUID()}`;
+    const input: JsonJobInput<OrderScoreInput> = {
+      jobId,
+      tenantId: 'demo',
+      priority,
+      input: order,
+      confidenceThreshold: config.jobs.confidenceThreshold,
+      reviewTimeoutMs: config.jobs.reviewTimeoutMs,
+      maxExtractionTries: config.jobs.maxExtractionTries,
+      deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
+      submittedAt: new Date().toISOString(),
+      ...extra,
+    };
+    const client = await this.temporalClient();
+    return client.workflow.start<typeof orderScoreWorkflow>('orderScoreWorkflow', {
+      workflowId: jobId,
+      taskQueue: taskQueueFor(priority, this.taskQueuePrefix),
+      args: [input],
+      typedSearchAttributes: [
+        { key: TenantIdKey, value: 'demo' },
+        { key: JobTypeKey, value: 'order.score' },
+        { key: JobStatusKey, value: 'queued' },
+        { key: PriorityKey, value: priority },
+        { key: NeedsReviewKey, value: false },
+      ],
+    });
+  }
+
   /** The call log of the test stack's simulator for documents containing `marker`. */
-  async simulatorCalls(marker: string, tool?: string): Promise<Array<{ tool: string; status: number }>> {
+  async simulatorCalls(marker: string, tool?: string): Promise<Array<{ tool: string; status: number; lane?: 'batch' }>> {
     const url = new URL(`${testEnv().simulatorUrl}/_sim/calls`);
     url.searchParams.set('textIncludes', marker);
     if (tool) url.searchParams.set('tool', tool);
     const response = await fetch(url);
-    return ((await response.json()) as { calls: Array<{ tool: string; status: number }> }).calls;
+    return ((await response.json()) as { calls: Array<{ tool: string; status: number; lane?: 'batch' }> }).calls;
   }
 
   async addSimulatorFault(rule: Record<string, unknown>): Promise<string> {

@@ -6,7 +6,11 @@ import { describe, test } from '@jest/globals';
 const ROOT = join(__dirname, '..', '..');
 const SKIPPED_DIRS = new Set(['node_modules', '.data', '.git', 'dist', 'test-artifacts', 'results', 'vendor']);
 /** Drive the provider simulator with the real SDK, as a client would; they make no model call of the product's. */
-const ALLOWED_OUTSIDE_GATEWAY = new Set(['test/unit/simulator-sdk.test.ts', 'test/unit/scanned-documents.test.ts']);
+const ALLOWED_OUTSIDE_GATEWAY = new Set([
+  'test/unit/simulator-sdk.test.ts',
+  'test/unit/scanned-documents.test.ts',
+  'test/unit/simulator-batches.test.ts',
+]);
 const SDK_IMPORT = /(?:from\s+|import\s*\(\s*|require\s*\(\s*|import\s+)['"]@anthropic-ai\/sdk(?:\/[^'"]*)?['"]/;
 
 function sourceFiles(dir: string): string[] {

@@ -40,7 +40,7 @@ describe('the repair loop', () => {
     assert.deepEqual(asked, [undefined, { previousInput: 'twelve', errors: ['(root) must be number, got "twelve"'] }]);
     assert.deepEqual(result.checked, { ok: true, value: 12 });
     assert.equal(result.repairs, 1);
-    assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 20, cacheCreationInputTokens: 0, cacheReadInputTokens: 80, costUsd: 0.02, calls: 2 });
+    assert.deepEqual(result.usage, { inputTokens: 200, outputTokens: 20, cacheCreationInputTokens: 0, cacheReadInputTokens: 80, costUsd: 0.02, calls: 2, byLane: { live: { calls: 2, costUsd: 0.02 } } });
   });
 
   test('when repairs run out, then the last answer stands invalid; with no tries there is no second call', async () => {

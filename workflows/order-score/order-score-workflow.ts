@@ -4,6 +4,7 @@ import type { JobState, JsonJobInput } from '../../common/job';
 import { orderScoreJobType } from '../../common/job-types/order-score/definition';
 import { decisionOf, type OrderScoreInput, type OrderScoreResult } from '../../common/job-types/order-score/order-score';
 import { modelCallOptions } from '../activity-options';
+import { answerThroughBatchLane } from '../batch-lane/batch-lane-wait';
 import { JobRun } from '../job-run';
 
 const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
@@ -19,8 +20,14 @@ export async function orderScoreWorkflow(input: JsonJobInput<OrderScoreInput>): 
   const band = input.scoreBand ?? orderScoreJobType.review;
 
   return job.settle(async () => {
+    const order = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, order: input.input };
+    const fromBatch = await answerThroughBatchLane(
+      input,
+      (entry) => modelSteps.enqueueScoreOrderBatch({ ...order, ...entry }),
+      () => job.tracker.setStatus('processing', 'scoreOrder'),
+    );
     const scored = await job.run('scoreOrder', () =>
-      modelSteps.scoreOrder({ jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, order: input.input }),
+      fromBatch ? modelSteps.scoreOrderFromBatch({ ...order, customId: fromBatch.customId }) : modelSteps.scoreOrder(order),
     );
     job.tracker.addUsage(scored.usage);
     if (scored.outcome === 'valid') {

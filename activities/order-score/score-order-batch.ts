@@ -1,0 +1,34 @@
+import { batchLaneKeys, type BatchEntry } from '../../common/batch-lane';
+import { batchAnswerOf, type BatchEntryMessage } from '../../gateway/batch/batch-answer';
+import { toolCallOf } from '../call-model-on-text';
+import { type BatchLaneDeps, getJson, putJson } from '../batch-lane/batch-lane-deps';
+import { orderText, SCORE_ORDER_PROMPT, SCORE_ORDER_TOOL, scoreOrderWith, type ScoreOrderDeps, type ScoreOrderInput, type ScoreOrderResult } from './score-order';
+import { ModelRequestInvalidError } from '../../common/errors';
+
+/**
+ * `scoreOrder` through the batch lane: the request goes to S3 and its entry to the model's collector (signal-with-
+ * start); the answer comes back in S3 and is checked like a live one. Both are safe to retry: the request is the
+ * same bytes, and the collector drops an entry it already holds.
+ */
+export function createScoreOrderBatchActivities(deps: ScoreOrderDeps & { lane: BatchLaneDeps | undefined }) {
+  function laneOf(): BatchLaneDeps {
+    // Not retryable: the workflow takes the live path at once.
+    if (!deps.lane) throw new ModelRequestInvalidError('this worker has no batch lane (BATCH_LANE=off)');
+    return deps.lane;
+  }
+  return {
+    async enqueueScoreOrderBatch(input: ScoreOrderInput & BatchEntry): Promise<void> {
+      const lane = laneOf();
+      const call = toolCallOf(deps, input, { documentText: orderText(input.order) }, SCORE_ORDER_PROMPT);
+      await putJson(lane.store, batchLaneKeys.request(input.customId), call);
+      await lane.signalCollector(deps.model, lane.settings, { customId: input.customId, replyTo: input.replyTo });
+    },
+
+    async scoreOrderFromBatch(input: ScoreOrderInput & { customId: string }): Promise<ScoreOrderResult> {
+      const lane = laneOf();
+      const message = await getJson<BatchEntryMessage>(lane.store, batchLaneKeys.answer(input.customId));
+      const first = batchAnswerOf(message, SCORE_ORDER_TOOL.name, lane.prices[deps.model]);
+      return scoreOrderWith(deps, input, first);
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { setting, type SettingsArea } from '../settings/setting';
+import { bool, duration, int } from '../settings/setting-types';
+
+/** The Message Batches lane for bulk model calls (docs/gateway.md#the-batch-lane). */
+export const batchLaneArea = {
+  title: 'Batch lane',
+  settings: {
+    enabled: setting({
+      env: 'BATCH_LANE',
+      type: bool(),
+      default: 'true',
+      doc: "`off`: every model call takes the live Messages API. On: the bulk jobs' calls (types that support it) go through the Message Batches API at half the price",
+    }),
+    collectWindowMs: setting({
+      env: 'BATCH_COLLECT_WINDOW',
+      type: duration(),
+      default: '10s',
+      doc: "how long a model's collector gathers requests after the first one before it submits them as one batch",
+    }),
+    maxRequests: setting({
+      env: 'BATCH_MAX_REQUESTS',
+      type: int({ min: 1, max: 100_000 }),
+      default: '500',
+      doc: "a batch is submitted as soon as it holds this many requests (the provider's limit is 100,000)",
+    }),
+    pollIntervalMs: setting({
+      env: 'BATCH_POLL_INTERVAL',
+      type: duration(),
+      default: '30s',
+      doc: 'how often a submitted batch is asked whether it has ended (a durable timer of the collector)',
+    }),
+    deadlineMarginMs: setting({
+      env: 'BATCH_DEADLINE_MARGIN',
+      type: duration(),
+      default: '2m',
+      doc: "a job with a `deadline` takes the live path at once when less than this is left before it, and leaves the batch lane for the live path when waiting longer would leave less",
+    }),
+    maxWaitMs: setting({
+      env: 'BATCH_MAX_WAIT',
+      type: duration(),
+      default: '25h',
+      doc: "how long a job without a deadline waits for its batch answer before it takes the live path (the provider expires unfinished entries after 24 h)",
+    }),
+  },
+} satisfies SettingsArea;

@@ -1,0 +1,122 @@
+import type { SimulatorState } from '../state';
+import { answerBatchEntry, type BatchEntryResult } from './batch-entry-answer';
+
+/** The provider keeps a batch's results for 29 days and expires unfinished entries after 24 h. */
+const EXPIRES_AFTER_MS = 24 * 60 * 60 * 1000;
+
+export interface BatchRequest {
+  custom_id: string;
+  params: unknown;
+}
+
+interface StoredBatch {
+  id: string;
+  createdAt: number;
+  endsAt: number;
+  cancelInitiatedAt: number | null;
+  endedAt: number | null;
+  requests: BatchRequest[];
+  results: Array<{ custom_id: string; result: BatchEntryResult }> | null;
+}
+
+export interface MessageBatchView {
+  id: string;
+  type: 'message_batch';
+  processing_status: 'in_progress' | 'canceling' | 'ended';
+  request_counts: { processing: number; succeeded: number; errored: number; canceled: number; expired: number };
+  ended_at: string | null;
+  created_at: string;
+  expires_at: string;
+  archived_at: null;
+  cancel_initiated_at: string | null;
+  results_url: string | null;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The Message Batches the simulator holds, newest last. A batch ends SIM_BATCH_PROCESSING_MS after it was
+ * created (all entries at once, answered when someone first looks after that), or at the first look after a cancel,
+ * its entries then `canceled`. Kept in memory: a restarted simulator has forgotten its batches.
+ */
+export class MessageBatchBook {
+  private readonly batches: StoredBatch[] = [];
+
+  constructor(private readonly state: SimulatorState) {}
+
+  create(requests: BatchRequest[]): StoredBatch {
+    const now = this.state.clock.now();
+    const batch: StoredBatch = {
+      id: this.state.newId('msgbatch'),
+      createdAt: now,
+      endsAt: now + this.state.settings.batchProcessingMs,
+      cancelInitiatedAt: null,
+      endedAt: null,
+      requests,
+      results: null,
+    };
+    this.batches.push(batch);
+    return batch;
+  }
+
+  find(id: string): StoredBatch | undefined {
+    const batch = this.batches.find((candidate) => candidate.id === id);
+    if (batch) this.advance(batch);
+    return batch;
+  }
+
+  /** Newest first, like the provider's list. */
+  list(): StoredBatch[] {
+    for (const batch of this.batches) this.advance(batch);
+    return [...this.batches].reverse();
+  }
+
+  cancel(batch: StoredBatch): void {
+    if (batch.endedAt === null && batch.cancelInitiatedAt === null) batch.cancelInitiatedAt = this.state.clock.now();
+    this.advance(batch);
+  }
+
+  clear(): void {
+    this.batches.length = 0;
+  }
+
+  view(batch: StoredBatch, baseUrl: string): MessageBatchView {
+    const counts = { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 };
+    if (batch.results) for (const { result } of batch.results) counts[result.type] += 1;
+    else counts.processing = batch.requests.length;
+    const ended = batch.endedAt !== null;
+    return {
+      id: batch.id,
+      type: 'message_batch',
+      processing_status: ended ? 'ended' : batch.cancelInitiatedAt !== null ? 'canceling' : 'in_progress',
+      request_counts: counts,
+      ended_at: ended ? iso(batch.endedAt as number) : null,
+      created_at: iso(batch.createdAt),
+      expires_at: iso(batch.createdAt + EXPIRES_AFTER_MS),
+      archived_at: null,
+      cancel_initiated_at: batch.cancelInitiatedAt === null ? null : iso(batch.cancelInitiatedAt),
+      results_url: ended ? `${baseUrl}/v1/messages/batches/${batch.id}/results` : null,
+    };
+  }
+
+  /** The results file: one JSON object per line, in no promised order (the provider's neither). */
+  resultsJsonl(batch: StoredBatch): string {
+    return (batch.results ?? []).map((line) => JSON.stringify(line)).join('\n') + '\n';
+  }
+
+  private advance(batch: StoredBatch): void {
+    if (batch.endedAt !== null) return;
+    const now = this.state.clock.now();
+    if (batch.cancelInitiatedAt !== null) {
+      batch.results = batch.requests.map(({ custom_id }) => ({ custom_id, result: { type: 'canceled' } }));
+    } else if (now >= batch.endsAt) {
+      batch.results = batch.requests.map(({ custom_id, params }) => ({
+        custom_id,
+        result: answerBatchEntry(this.state, params, batch.id),
+      }));
+    } else {
+      return;
+    }
+    batch.endedAt = now;
+  }
+}

@@ -1,0 +1,146 @@
+import assert from '../support/assert';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import type { WorkflowHandle } from '@temporalio/client';
+import { batchCollectorWorkflowId } from '../../common/batch-lane';
+import type { JobState } from '../../common/job';
+import { BATCH_PRICE_FACTOR, costOf } from '../../gateway/pricing';
+import { DEFAULT_PRICES } from '../../lib/config/model-prices';
+import { FaultHarness } from '../support/fault-harness';
+import { safeOrder } from '../../local/samples/sample-orders';
+import { testEnv } from '../support/test-env';
+
+/** order.score's model (MODEL_SCORE's default); its collector is `batch-collector:<model>`. */
+const MODEL = 'claude-haiku-4-5';
+/** Long enough to kill a worker while the batch is in progress; restored after the suite. */
+const BATCH_PROCESSING_MS = 8_000;
+const LANE_ENV = {
+  WORKER_PRIORITIES: 'bulk',
+  BATCH_COLLECT_WINDOW: '3s',
+  BATCH_POLL_INTERVAL: '1s',
+};
+const LANE_ALLOWANCE = { deadlineMarginMs: 60_000, maxWaitMs: 10 * 60_000 };
+
+async function simulatorConfig(patch: Record<string, number>): Promise<Record<string, number>> {
+  const url = `${testEnv().simulatorUrl}/_sim/config`;
+  const before = (await (await fetch(url)).json()) as Record<string, number>;
+  const response = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) });
+  assert.equal(response.status, 200, await response.text());
+  return Object.fromEntries(Object.keys(patch).map((key) => [key, before[key] as number]));
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) assert.fail(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The simulator's Message Batches created since `since`, with their entry counts. */
+async function simulatorBatchesSince(since: number): Promise<Array<{ id: string; entries: number }>> {
+  const response = await fetch(`${testEnv().simulatorUrl}/v1/messages/batches?limit=1000`, { headers: { 'x-api-key': 'test' } });
+  const { data } = (await response.json()) as { data: Array<{ id: string; created_at: string; request_counts: Record<string, number> }> };
+  return data
+    .filter((batch) => Date.parse(batch.created_at) >= since)
+    .map((batch) => ({ id: batch.id, entries: Object.values(batch.request_counts).reduce((sum, n) => sum + n, 0) }));
+}
+
+/** How often the collector's current run completed `submitMessageBatch`: batches it knows it created. */
+async function submissionsCompleted(collector: WorkflowHandle): Promise<number> {
+  const events = (await collector.fetchHistory()).events ?? [];
+  const submits = new Set(
+    events
+      .filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'submitMessageBatch')
+      .map((event) => String(event.eventId)),
+  );
+  return events.filter((event) => submits.has(String(event.activityTaskCompletedEventAttributes?.scheduledEventId))).length;
+}
+
+function assertBilledOnceInLane(state: JobState, lane: 'live' | 'batch'): void {
+  assert.equal(state.status, 'completed', JSON.stringify(state.error ?? state.status));
+  const { usage } = state;
+  assert.equal(usage.calls, 1);
+  assert.deepEqual(Object.keys(usage.byLane ?? {}), [lane]);
+  assert.equal(usage.byLane?.[lane]?.calls, 1);
+  const listPrice = costOf(usage, DEFAULT_PRICES[MODEL]);
+  const expected = lane === 'batch' ? listPrice * BATCH_PRICE_FACTOR : listPrice;
+  assert.ok(Math.abs(usage.costUsd - expected) < 1e-12, `${usage.costUsd} vs ${expected}`);
+}
+
+describe('the batch lane', () => {
+  let harness: FaultHarness;
+  let restore: Record<string, number> = {};
+  beforeAll(async () => {
+    harness = await FaultHarness.create();
+    restore = await simulatorConfig({ batchProcessingMs: BATCH_PROCESSING_MS });
+  });
+  afterAll(async () => {
+    if (Object.keys(restore).length > 0) await simulatorConfig(restore);
+    await harness?.close();
+  });
+
+  test('when the collector’s worker is killed while it gathers and again while its batch is in progress, then every job gets its own answer, billed once at the batch price, and no batch is created twice', async () => {
+    // Three worker starts: each took 80–100 s at load ≈ 30 on this machine.
+    const marker = `lane-${randomUUID()}`;
+    const client = await harness.temporalClient();
+    const collector = client.workflow.getHandle(batchCollectorWorkflowId(MODEL));
+    const startedAt = Date.now();
+    const first = await harness.startWorker(LANE_ENV);
+    const jobs = await Promise.all(
+      [1, 2, 3, 4].map((n) => harness.startOrderJob(safeOrder(`${marker}-${n}`), { batchLane: LANE_ALLOWANCE })),
+    );
+
+    // Killed while the collector holds the entries in its 3 s window: nothing submitted yet.
+    await waitFor('the collector holds the entries', async () => {
+      try {
+        return (await collector.describe()).status.name === 'RUNNING';
+      } catch {
+        return false;
+      }
+    });
+    assert.equal(await submissionsCompleted(collector), 0, 'the kill should land before the batch went out');
+    await first.kill();
+    harness.supervisor.forget(first);
+
+    const second = await harness.startWorker(LANE_ENV);
+    await waitFor('the batch was submitted', async () => (await submissionsCompleted(collector)) > 0, 120_000);
+    // Killed while the batch is in progress at the provider (8 s): its poll timers and answers wait for the next worker.
+    await second.kill();
+    harness.supervisor.forget(second);
+
+    await harness.startWorker(LANE_ENV);
+    const states = await Promise.all(jobs.map((job) => job.result()));
+    for (const state of states) assertBilledOnceInLane(state, 'batch');
+    for (const n of [1, 2, 3, 4]) {
+      const calls = await harness.simulatorCalls(`${marker}-${n}"`);
+      assert.deepEqual(calls.map((call) => call.lane), ['batch'], `order ${n} was billed once, in a batch`);
+    }
+    // No batch the collector does not know of (a retried submission that created a second one): the simulator's
+    // batches since the test began are the collector's, and they hold the four entries between them.
+    const created = (await simulatorBatchesSince(startedAt)).filter((batch) => batch.entries > 0);
+    assert.equal(created.length, await submissionsCompleted(collector));
+    assert.equal(created.reduce((sum, batch) => sum + batch.entries, 0), 4);
+  }, 600_000);
+
+  test('when a batch entry errors, then its job asks live and is billed once, live', async () => {
+    const marker = `lane-err-${randomUUID()}`;
+    // The first matching request is the batch entry: it ends errored (not billed); the live call that follows is answered.
+    const rule = await harness.addSimulatorFault({ match: { textIncludes: marker }, fault: { kind: 'server_error' }, times: 1 });
+    try {
+      const state = await (await harness.startOrderJob(safeOrder(marker), { batchLane: LANE_ALLOWANCE })).result();
+      assertBilledOnceInLane(state, 'live');
+      const calls = await harness.simulatorCalls(marker);
+      assert.deepEqual(calls.map((call) => call.lane), [undefined]);
+    } finally {
+      await harness.removeSimulatorFault(rule);
+    }
+  });
+
+  test('when a job’s deadline leaves less than the margin, then it takes the live path at once', async () => {
+    const marker = `lane-due-${randomUUID()}`;
+    const deadline = new Date(Date.now() + 30_000).toISOString();
+    const state = await (await harness.startOrderJob(safeOrder(marker), { batchLane: LANE_ALLOWANCE, deadline })).result();
+    assertBilledOnceInLane(state, 'live');
+  });
+});
