@@ -161,6 +161,11 @@ describe('the OpenAPI document', () => {
     const dryRun = await call('POST', `/admin/jobs/${encodeURIComponent(parkedJob)}/replay?dryRun=true`, { key: ADMIN_KEY });
     assert.equal(dryRun.status, 200);
     await call('POST', `/admin${done}/replay`, json({}));
+    const woken = await call('POST', '/admin/tenants/demo/spend-cap-raised', { key: ADMIN_KEY });
+    assert.equal(woken.status, 200);
+    await call('POST', '/admin/tenants/no-such-tenant/spend-cap-raised', { key: ADMIN_KEY });
+    await call('POST', '/admin/tenants/demo/spend-cap-raised', { key: demo.apiKey });
+    await call('POST', '/admin/tenants/demo/spend-cap-raised');
 
     // Schedules, on the upload of a finished digest.
     const digestJob = (await submitTickets(ticketsDay(40, 21).bytes)).body.jobId as string;
