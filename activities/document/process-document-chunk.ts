@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ModelOutputInvalidError } from '../../common/errors';
-import { addUsage } from '../../common/job-types/document/document-job';
+import { addUsage } from '../../common/usage-sum';
 import type { Usage } from '../../common/job';
 import { validateChunkSummary, validatePageTranscription, type ValidationResult } from '../../common/validation';
 import type { EmbeddingsGateway } from '../../gateway/embeddings/embeddings-call';

@@ -41,12 +41,3 @@ export interface ChunkFailure {
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, costUsd: 0, calls: 0 });
-
-export function addUsage(total: Usage, more: Usage): Usage {
-  return {
-    inputTokens: total.inputTokens + more.inputTokens,
-    outputTokens: total.outputTokens + more.outputTokens,
-    costUsd: total.costUsd + more.costUsd,
-    calls: total.calls + more.calls,
-  };
-}
