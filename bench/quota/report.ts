@@ -1,10 +1,11 @@
 import type { SideFigures } from './measure';
 
+/** Issue 11's figures: the window is measured with at least 1,000 bulk jobs still waiting. */
 export const TARGETS = {
-  goodputRatio: 0.95,
-  rate429: 0.01,
-  interactiveP95WaitMs: 2_000,
-  bulkQueuedAtWindowStart: 500,
+  goodputRatio: 0.97,
+  rate429: 0.005,
+  interactiveP95WaitMs: 1_000,
+  bulkQueuedAtWindowStart: 1_000,
   bulkShareOfIdleBudget: 0.9,
 };
 
@@ -61,9 +62,11 @@ export function table(sides: Partial<Record<'slowlane' | 'naive', SideFigures>>)
     const met = targetsMet(slowlane);
     lines.push('');
     lines.push(
-      `Slowlane targets: goodput ≥ 95 % ${mark(met.goodputRatio)}, 429s ≤ 1 % ${mark(met.rate429)}, ` +
-        `interactive p95 wait ≤ 2 s ${mark(met.interactiveP95WaitMs)}, ≥ 500 bulk queued ${mark(met.bulkQueuedAtWindowStart)}, ` +
-        `bulk ≥ 90 % of an idle budget ${mark(met.bulkShareOfIdleBudget)}`,
+      `Slowlane targets: goodput ≥ ${percent(TARGETS.goodputRatio)} ${mark(met.goodputRatio)}, ` +
+        `429s ≤ ${percent(TARGETS.rate429)} ${mark(met.rate429)}, ` +
+        `interactive p95 wait ≤ ${ms(TARGETS.interactiveP95WaitMs)} ${mark(met.interactiveP95WaitMs)}, ` +
+        `≥ ${TARGETS.bulkQueuedAtWindowStart} bulk queued ${mark(met.bulkQueuedAtWindowStart)}, ` +
+        `bulk ≥ ${percent(TARGETS.bulkShareOfIdleBudget)} of an idle budget ${mark(met.bulkShareOfIdleBudget)}`,
     );
   }
   return lines.join('\n');
