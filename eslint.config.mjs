@@ -23,6 +23,8 @@ const LAYERS = [
   { files: 'ops', may: ['common', 'lib'], why: 'operator library code, also used by the API' },
   // The capacity command prints the gateway's plan for the extraction's token sizes.
   { files: 'ops/capacity-*.ts', may: ['common', 'lib', 'gateway', 'activities'], why: 'the capacity plan command' },
+  // The worker build's manifests carry the same plan as their KEDA replica cap.
+  { files: 'ops/worker-build-*.ts', may: ['common', 'lib', 'gateway', 'activities'], why: 'the k8s worker build command' },
   // Records histories by running the workflow on the workflow tier's fake activities: a developer's tool.
   { files: 'ops/record-histories.ts', may: ['common', 'lib', 'workflows', 'test'], why: 'history recording' },
 ];

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { SettingsReader } from '../settings/read-settings';
-import type { Deployment } from '../settings/setting';
+import type { Deployment, SettingValues } from '../settings/setting';
 import { fromEnv, type Env } from '../settings/setting-sources';
 import { Secret } from '../secret';
 import { apiArea } from './api-settings';
@@ -82,33 +82,38 @@ export function loadConfig(env: Env = process.env): Config {
     api: { ...api, publicUrl: publicUrlOf(api) },
     jobs,
     worker,
-    gateway: {
-      budgetEnabled: gateway.budgetEnabled,
-      pools: {
-        ...gateway.modelLimits,
-        '*': {
-          inputTokensPerMinute: gateway.inputTokensPerMinute,
-          outputTokensPerMinute: gateway.outputTokensPerMinute,
-          requestsPerMinute: gateway.requestsPerMinute,
-        },
-      },
-      interactiveShare: gateway.interactiveShare,
-      interactiveIdleShare: gateway.interactiveIdleShare,
-      interactiveDecayMs: gateway.interactiveDecayMs,
-      redisUrl: gateway.redisUrl,
-      redisKeyPrefix: gateway.redisKeyPrefix,
-      expected: {
-        latencyMs: gateway.expectedLatencyMs,
-        inputTokensPerCall: gateway.expectedInputTokens,
-        outputTokensPerCall: gateway.expectedOutputTokens,
-      },
-      maxSlotsPerWorker: gateway.maxSlotsPerWorker,
-    },
+    gateway: gatewayConfigOf(gateway),
     batchLane,
     spend: { caps: spend.tenantSpendCaps, redisKeyPrefix: spend.spendRedisKeyPrefix },
     clients,
     observability,
     people,
+  };
+}
+
+/** The gateway's settings as the code uses them: the provider limits as the `*` pool beside per-model ones. */
+export function gatewayConfigOf(gateway: SettingValues<typeof gatewayArea.settings>): Config['gateway'] {
+  return {
+    budgetEnabled: gateway.budgetEnabled,
+    pools: {
+      ...gateway.modelLimits,
+      '*': {
+        inputTokensPerMinute: gateway.inputTokensPerMinute,
+        outputTokensPerMinute: gateway.outputTokensPerMinute,
+        requestsPerMinute: gateway.requestsPerMinute,
+      },
+    },
+    interactiveShare: gateway.interactiveShare,
+    interactiveIdleShare: gateway.interactiveIdleShare,
+    interactiveDecayMs: gateway.interactiveDecayMs,
+    redisUrl: gateway.redisUrl,
+    redisKeyPrefix: gateway.redisKeyPrefix,
+    expected: {
+      latencyMs: gateway.expectedLatencyMs,
+      inputTokensPerCall: gateway.expectedInputTokens,
+      outputTokensPerCall: gateway.expectedOutputTokens,
+    },
+    maxSlotsPerWorker: gateway.maxSlotsPerWorker,
   };
 }
 

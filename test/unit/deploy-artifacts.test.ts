@@ -15,7 +15,8 @@ import { BUILT_ENTRYPOINTS } from '../../local/build/build';
 const ROOT = join(__dirname, '..', '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const packageJson = JSON.parse(read('package.json')) as { version: string; scripts: Record<string, string> };
-const IMAGE = `registry.example.invalid/slowlane/slowlane:${packageJson.version}`;
+const IMAGE_REPOSITORY = 'registry.example.invalid/slowlane/slowlane';
+const IMAGE = `${IMAGE_REPOSITORY}:${packageJson.version}`;
 
 interface Stage {
   name: string;
@@ -189,6 +190,7 @@ describe('Kubernetes manifests and the image', () => {
     image?: string;
     command?: string[];
     args?: string[];
+    env?: Array<{ name: string; value?: string }>;
     securityContext?: { runAsNonRoot?: boolean };
   }
   const containers: Array<{ file: string; container: Container }> = readdirSync(join(ROOT, 'deploy', 'k8s'))
@@ -206,15 +208,30 @@ describe('Kubernetes manifests and the image', () => {
 
   test('when every Deployment is read, then the Slowlane containers name the one documented image and a built entrypoint', () => {
     const ours = containers.filter(({ container }) => container.image?.includes('slowlane'));
-    assert.equal(ours.length, 3, 'the API and two workers');
+    const workerFiles = readdirSync(join(ROOT, 'deploy', 'k8s')).filter((file) => /^workers-.+\.yaml$/.test(file));
+    assert.ok(workerFiles.length >= 1, 'at least one worker build');
+    assert.equal(ours.length, 1 + 2 * workerFiles.length, 'the API and, per worker build, a worker per queue');
+    // The API and the newest worker build run this version's image; an older build beside it keeps its own tag.
+    assert.equal(ours.find(({ file }) => file === 'api.yaml')?.container.image, IMAGE);
+    assert.ok(ours.some(({ file, container }) => file !== 'api.yaml' && container.image === IMAGE), `a worker build of ${IMAGE}`);
     for (const { file, container } of ours) {
-      assert.equal(container.image, IMAGE, file);
+      assert.ok(container.image?.startsWith(`${IMAGE_REPOSITORY}:`), `${file}: ${container.image} is the documented placeholder`);
       assert.equal(container.command, undefined, `${file}: args, not command, so tini stays the entrypoint`);
       assert.equal(container.args?.[0], 'node', file);
       const paths = distPathsIn(container.args ?? []);
       assert.equal(paths.length, 1, file);
       assertBuiltEntrypoint(paths[0] as string, file);
       assert.equal(container.securityContext?.runAsNonRoot, true, file);
+    }
+  });
+
+  test('when a worker Deployment is read, then its build id is its image’s tag, so no image change can leave a build under another’s name', () => {
+    const workers = containers.filter(({ container }) => container.args?.includes('dist/workers/main.js'));
+    assert.ok(workers.length >= 2);
+    for (const { file, container } of workers) {
+      const buildId = container.env?.find((variable) => variable.name === 'WORKER_BUILD_ID')?.value;
+      assert.ok(buildId, `${file} sets WORKER_BUILD_ID`);
+      assert.ok(container.image?.endsWith(`:${buildId}`), `${file}: ${container.image} is tagged ${buildId}`);
     }
   });
 
