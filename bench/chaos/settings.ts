@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { wholeNumberFlag } from '../whole-number-flag';
+import { readBenchFlags } from '../bench-flags';
 
 /** What one run of `npm run bench -- chaos` does; every number lands in bench/results/chaos.json. */
 export interface ChaosSettings {
@@ -46,28 +45,13 @@ export const DEFAULT_SETTINGS: ChaosSettings = {
 const USAGE = 'npm run bench -- chaos [--jobs 240] [--kills 22] [--temporal-restarts 2] [--seed 1203]';
 
 export function parseChaosArgs(argv: string[]): ChaosSettings {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      jobs: { type: 'string' },
-      kills: { type: 'string' },
-      'temporal-restarts': { type: 'string' },
-      seed: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const count = (value: string | undefined, fallback: number, name: string) =>
-    wholeNumberFlag(value, fallback, name, USAGE);
+  const flags = readBenchFlags(argv, ['jobs', 'kills', 'temporal-restarts', 'seed'], USAGE);
   return {
     ...DEFAULT_SETTINGS,
-    jobs: count(values.jobs, DEFAULT_SETTINGS.jobs, 'jobs'),
-    workerKills: count(values.kills, DEFAULT_SETTINGS.workerKills, 'kills'),
-    temporalRestarts: count(values['temporal-restarts'], DEFAULT_SETTINGS.temporalRestarts, 'temporal-restarts'),
-    seed: count(values.seed, DEFAULT_SETTINGS.seed, 'seed'),
+    jobs: flags.count('jobs', DEFAULT_SETTINGS.jobs),
+    workerKills: flags.count('kills', DEFAULT_SETTINGS.workerKills),
+    temporalRestarts: flags.count('temporal-restarts', DEFAULT_SETTINGS.temporalRestarts),
+    seed: flags.count('seed', DEFAULT_SETTINGS.seed),
   };
 }
 

@@ -1,6 +1,4 @@
-import { parseArgs } from 'node:util';
-import { parseDurationMs } from '../../lib/duration';
-import { wholeNumberFlag } from '../whole-number-flag';
+import { readBenchFlags } from '../bench-flags';
 
 /** What one run of `npm run bench -- quota` does; every number lands in bench/results/quota.json. */
 export interface QuotaBenchSettings {
@@ -59,53 +57,27 @@ const USAGE = `npm run bench -- quota [--bulk 1200] [--interactive 24] [--window
                            [--itpm 60000] [--latency 1500ms] [--share 0.25] [--sides slowlane,naive]`;
 
 export function parseQuotaArgs(argv: string[]): QuotaBenchSettings {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      bulk: { type: 'string' },
-      interactive: { type: 'string' },
-      window: { type: 'string' },
-      idle: { type: 'string' },
-      grace: { type: 'string' },
-      'warm-up': { type: 'string' },
-      itpm: { type: 'string' },
-      latency: { type: 'string' },
-      share: { type: 'string' },
-      sides: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const count = (value: string | undefined, fallback: number, name: string) =>
-    wholeNumberFlag(value, fallback, name, USAGE);
-  const duration = (value: string | undefined, fallback: number, name: string) => {
-    if (value === undefined) return fallback;
-    const parsed = parseDurationMs(value);
-    if (parsed === undefined) throw new Error(`--${name} must be a duration such as 90s\n${USAGE}`);
-    return parsed;
-  };
-  const sides = (values.sides ?? DEFAULT_SETTINGS.sides.join(',')).split(',');
-  if (sides.some((side) => side !== 'slowlane' && side !== 'naive'))
-    throw new Error(`--sides takes slowlane and/or naive\n${USAGE}`);
-  const share = values.share === undefined ? DEFAULT_SETTINGS.interactiveShare : Number(values.share);
+  const flags = readBenchFlags(
+    argv,
+    ['bulk', 'interactive', 'window', 'idle', 'grace', 'warm-up', 'itpm', 'latency', 'share', 'sides'],
+    USAGE,
+  );
+  const share = Number(flags.text('share') ?? DEFAULT_SETTINGS.interactiveShare);
   if (!(share >= 0 && share <= 0.9)) throw new Error(`--share must be between 0 and 0.9\n${USAGE}`);
   return {
     ...DEFAULT_SETTINGS,
-    bulkJobs: count(values.bulk, DEFAULT_SETTINGS.bulkJobs, 'bulk'),
-    interactiveJobs: count(values.interactive, DEFAULT_SETTINGS.interactiveJobs, 'interactive'),
-    windowMs: duration(values.window, DEFAULT_SETTINGS.windowMs, 'window'),
-    idleMs: duration(values.idle, DEFAULT_SETTINGS.idleMs, 'idle'),
-    graceMs: duration(values.grace, DEFAULT_SETTINGS.graceMs, 'grace'),
-    warmUpLimitMs: duration(values['warm-up'], DEFAULT_SETTINGS.warmUpLimitMs, 'warm-up'),
+    bulkJobs: flags.count('bulk', DEFAULT_SETTINGS.bulkJobs),
+    interactiveJobs: flags.count('interactive', DEFAULT_SETTINGS.interactiveJobs),
+    windowMs: flags.duration('window', DEFAULT_SETTINGS.windowMs),
+    idleMs: flags.duration('idle', DEFAULT_SETTINGS.idleMs),
+    graceMs: flags.duration('grace', DEFAULT_SETTINGS.graceMs),
+    warmUpLimitMs: flags.duration('warm-up', DEFAULT_SETTINGS.warmUpLimitMs),
     simulator: {
       ...DEFAULT_SETTINGS.simulator,
-      inputTokensPerMinute: count(values.itpm, DEFAULT_SETTINGS.simulator.inputTokensPerMinute, 'itpm'),
-      latencyMs: duration(values.latency, DEFAULT_SETTINGS.simulator.latencyMs, 'latency'),
+      inputTokensPerMinute: flags.count('itpm', DEFAULT_SETTINGS.simulator.inputTokensPerMinute),
+      latencyMs: flags.duration('latency', DEFAULT_SETTINGS.simulator.latencyMs),
     },
     interactiveShare: share,
-    sides: sides as QuotaBenchSettings['sides'],
+    sides: flags.subset('sides', ['slowlane', 'naive'], DEFAULT_SETTINGS.sides),
   };
 }

@@ -9,7 +9,7 @@ import { createLogger } from '../../lib/logger';
 import { Secret } from '../../lib/secret';
 import { startSimulator } from '../../local/simulator/server';
 import { benchDocument } from '../quota/documents';
-import { wholeNumberFlag } from '../whole-number-flag';
+import { readBenchFlags } from '../bench-flags';
 
 const USAGE = 'usage: npm run bench -- repair [--jobs N] [--malformed-percent P] [--repair-percent P] [--seed S]';
 const MODEL = 'claude-sonnet-4-6';
@@ -25,11 +25,6 @@ interface SideFigures {
   cacheReadInputTokens: number;
 }
 
-function flag(argv: string[], name: string): string | undefined {
-  const index = argv.indexOf(`--${name}`);
-  return index >= 0 ? argv[index + 1] : undefined;
-}
-
 /**
  * `npm run bench -- repair`: how many schema-invalid extractions the repair loop turns valid. One in-process
  * simulator (no latency, seeded malformed-output rate), the gateway and the extraction prompt, run twice over the
@@ -39,10 +34,11 @@ function flag(argv: string[], name: string): string | undefined {
  * the model, a fixed answer validates), it does not measure a real model's willingness to fix its output.
  */
 export async function runRepairBenchmark(argv: string[]): Promise<void> {
-  const jobs = wholeNumberFlag(flag(argv, 'jobs'), 400, 'jobs', USAGE);
-  const malformed = wholeNumberFlag(flag(argv, 'malformed-percent'), 20, 'malformed-percent', USAGE) / 100;
-  const repairRate = wholeNumberFlag(flag(argv, 'repair-percent'), 90, 'repair-percent', USAGE) / 100;
-  const seed = wholeNumberFlag(flag(argv, 'seed'), 11, 'seed', USAGE);
+  const flags = readBenchFlags(argv, ['jobs', 'malformed-percent', 'repair-percent', 'seed'], USAGE);
+  const jobs = flags.count('jobs', 400);
+  const malformed = flags.count('malformed-percent', 20) / 100;
+  const repairRate = flags.count('repair-percent', 90) / 100;
+  const seed = flags.count('seed', 11);
   const simulator = await startSimulator({
     port: 0,
     latencyBaseMs: 0,
