@@ -1,7 +1,7 @@
 import { percentile } from '../quota/measure';
 import type { FairnessBenchSettings } from './settings';
 import type { FairnessObservation, TenantRole } from './side';
-import type { JobTimeBreakdown } from './time-breakdown';
+import type { JobTimeBreakdown, JobTimeDetail } from './time-breakdown';
 
 /** p50 and p95 of each part of a job's time (ms) over a set of jobs. */
 export type TimeBreakdownSummary = Record<keyof JobTimeBreakdown, { p50: number; p95: number }> & { jobs: number };
@@ -28,6 +28,8 @@ export interface FairnessFigures {
    * flood's jobs completed in the window, for comparison.
    */
   timeBreakdown: { small: TimeBreakdownSummary; flood: TimeBreakdownSummary };
+  /** Every small-tenant job in submit order: seconds after the window opened, and where its time went. */
+  smallJobs: Array<{ submittedAfterS: number; done: boolean } & JobTimeDetail>;
 }
 
 const PARTS: Array<keyof JobTimeBreakdown> = ['queuedBeforeFirstStepMs', 'waitingForBudgetMs', 'inModelCallsMs', 'otherMs'];
@@ -74,6 +76,12 @@ export function measureFairness(observation: FairnessObservation, settings: Fair
     smallUnfinished: small.filter((job) => times.get(job.jobId)?.closedAt === undefined).length,
     floodQueuedAtWindowEnd: flood.filter((job) => (times.get(job.jobId)?.closedAt ?? Infinity) > windowEnd).length,
     timeBreakdown: { small: breakdownOf('small'), flood: breakdownOf('flood') },
+    smallJobs: small.flatMap((job) => {
+      const detail = observation.breakdowns.get(job.jobId);
+      if (!detail) return [];
+      const done = times.get(job.jobId)?.closedAt !== undefined;
+      return [{ submittedAfterS: Math.round((job.submittedAt - windowStart) / 100) / 10, done, ...detail }];
+    }),
   };
 
   function breakdownOf(tenant: TenantRole): TimeBreakdownSummary {

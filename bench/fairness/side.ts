@@ -6,7 +6,7 @@ import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { benchDocument } from '../quota/documents';
 import { type JobTimes, listJobTimes, simulatorCalls } from '../quota/observe';
 import type { FairnessBenchSettings, FairnessSide } from './settings';
-import { type JobTimeBreakdown, readJobTimeBreakdown } from './time-breakdown';
+import { type JobTimeDetail, readJobTimeBreakdown } from './time-breakdown';
 
 export type TenantRole = 'flood' | 'small';
 
@@ -28,7 +28,7 @@ export interface FairnessObservation {
   /** Answered provider calls of each small-tenant job, from the simulator's call log (model time = calls × latency). */
   smallAnsweredCalls: Map<string, number>;
   /** Where the time went, from each job's history: every small-tenant job, and the flood's jobs done in the window. */
-  breakdowns: Map<string, JobTimeBreakdown>;
+  breakdowns: Map<string, JobTimeDetail>;
   env: Record<string, string>;
 }
 
@@ -144,7 +144,7 @@ export async function runFairnessSide(
         const calls = await simulatorCalls(stack.urls.simulator, job.marker);
         smallAnsweredCalls.set(job.jobId, calls.filter((call) => call.status === 200).length);
       }
-      const breakdowns = new Map<string, JobTimeBreakdown>();
+      const breakdowns = new Map<string, JobTimeDetail>();
       const { client, connection } = await connectBenchClient(stack);
       try {
         const closedInWindow = (jobId: string) => (times.get(jobId)?.closedAt ?? Infinity) <= windowEnd;

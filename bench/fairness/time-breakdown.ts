@@ -23,9 +23,16 @@ export interface JobTimeBreakdown {
   otherMs: number;
 }
 
+/** One job's breakdown with the detail behind it: each model step's wait, and the attempts its calls took. */
+export interface JobTimeDetail extends JobTimeBreakdown {
+  /** Scheduled → started per model step (ms), in the order the steps were scheduled. */
+  modelStepWaits: Array<{ step: string; waitMs: number; attempts: number }>;
+}
+
 interface Step {
   activity: string;
   scheduledAt: number;
+  attempt?: number;
   startedAt?: number;
   closedAt?: number;
 }
@@ -34,7 +41,7 @@ interface Step {
  * Splits a job's history into the parts above. ActivityTaskStarted is written when an attempt ends but carries
  * the time the attempt started, so scheduled → started covers the wait, refused attempts included.
  */
-export function breakDownJobTime(history: temporal.api.history.v1.IHistory, endAt: number): JobTimeBreakdown {
+export function breakDownJobTime(history: temporal.api.history.v1.IHistory, endAt: number): JobTimeDetail {
   const steps = new Map<number, Step>();
   let submittedAt: number | undefined;
   let closedAt: number | undefined;
@@ -58,7 +65,10 @@ export function breakDownJobTime(history: temporal.api.history.v1.IHistory, endA
         break;
       case EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED: {
         const step = steps.get(Number(event.activityTaskStartedEventAttributes?.scheduledEventId));
-        if (step) step.startedAt = at;
+        if (step) {
+          step.startedAt = at;
+          step.attempt = event.activityTaskStartedEventAttributes?.attempt ?? 1;
+        }
         break;
       }
       default: {
@@ -81,11 +91,13 @@ export function breakDownJobTime(history: temporal.api.history.v1.IHistory, endA
   const firstStartedAt = first?.startedAt ?? first?.closedAt ?? end;
   let waitingForBudgetMs = 0;
   let inModelCallsMs = 0;
+  const modelStepWaits: JobTimeDetail['modelStepWaits'] = [];
   for (const step of ordered) {
     if (!MODEL_ACTIVITY_TYPES.has(step.activity)) continue;
     // A step that closed without a started event (cancelled while queued) waited its whole life.
     const startedAt = step.startedAt ?? step.closedAt ?? end;
     waitingForBudgetMs += startedAt - step.scheduledAt;
+    modelStepWaits.push({ step: step.activity, waitMs: startedAt - step.scheduledAt, attempts: step.attempt ?? 0 });
     inModelCallsMs += (step.closedAt ?? end) - startedAt;
   }
   const queuedBeforeFirstStepMs = firstStartedAt - submittedAt;
@@ -94,9 +106,10 @@ export function breakDownJobTime(history: temporal.api.history.v1.IHistory, endA
     waitingForBudgetMs,
     inModelCallsMs,
     otherMs: end - submittedAt - queuedBeforeFirstStepMs - waitingForBudgetMs - inModelCallsMs,
+    modelStepWaits,
   };
 }
 
-export async function readJobTimeBreakdown(client: Client, jobId: string, endAt: number): Promise<JobTimeBreakdown> {
+export async function readJobTimeBreakdown(client: Client, jobId: string, endAt: number): Promise<JobTimeDetail> {
   return breakDownJobTime(await client.workflow.getHandle(jobId).fetchHistory(), endAt);
 }

@@ -93,7 +93,7 @@ const scheduled = (name: string) => ({
 });
 const activityStarted = (scheduledEventId: number) => ({
   eventType: EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED,
-  activityTaskStartedEventAttributes: { scheduledEventId },
+  activityTaskStartedEventAttributes: { scheduledEventId, attempt: 1 },
 });
 const activityCompleted = (scheduledEventId: number) => ({
   eventType: EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
@@ -118,13 +118,17 @@ describe('the fairness benchmark splits a job\'s time by where it went', () => {
       waitingForBudgetMs: 5_000 + 9_000,
       inModelCallsMs: 1_500,
       otherMs: 500,
+      modelStepWaits: [
+        { step: 'classifyDocument', waitMs: 5_000, attempts: 1 },
+        { step: 'extractInvoiceFields', waitMs: 9_000, attempts: 0 },
+      ],
     });
   });
 
   test('when the job finished, then its parts add up to submit → done whatever the end of the run', () => {
     const done = history([
       ...OPEN_JOB,
-      [18, 12_000, activityStarted(17)],
+      [18, 12_000, { ...activityStarted(17), activityTaskStartedEventAttributes: { scheduledEventId: 17, attempt: 3 } }],
       [19, 14_000, activityCompleted(17)],
       [25, 15_000, { eventType: EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED }],
     ]);
@@ -134,6 +138,10 @@ describe('the fairness benchmark splits a job\'s time by where it went', () => {
       waitingForBudgetMs: 5_000 + 1_000,
       inModelCallsMs: 1_500 + 2_000,
       otherMs: 1_500,
+      modelStepWaits: [
+        { step: 'classifyDocument', waitMs: 5_000, attempts: 1 },
+        { step: 'extractInvoiceFields', waitMs: 1_000, attempts: 3 },
+      ],
     });
   });
 });
