@@ -1,16 +1,25 @@
-import { log, proxyActivities } from '@temporalio/workflow';
+import { log, patched, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '../activities';
 import type { ExtractInvoiceFieldsResult, ExtractTextResult, ModelStepInput } from '../activities/contracts';
 import type { Invoice } from '../common/invoice';
 import type { InvoiceJobInput, JobState } from '../common/job';
 import { invoiceJobType } from '../common/job-types/invoice/definition';
-import { extractTextOptions, ledgerOptions, modelCallOptions } from './activity-options';
+import {
+  entryTextOptions,
+  extractTextOptions,
+  firstModelCallOptions,
+  ledgerOptions,
+  modelCallOptions,
+} from './activity-options';
 import { activitySummaries } from './activity-summaries';
 import { beyondCancel, JobRun, type RunStep } from './job-run';
 
 const textSteps = proxyActivities<JobActivities>(extractTextOptions);
 const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
 const ledgerSteps = proxyActivities<JobActivities>(ledgerOptions);
+
+/** Text extraction before model calls, tenants taking turns at the first model call (activity-options.ts). */
+const TENANTS_TAKE_TURNS_PATCH = 'tenants-take-turns-at-first-model-call';
 
 /**
  * One invoice, from uploaded document to ledger entry (DESIGN.md §2). Deterministic orchestration only: every
@@ -23,15 +32,18 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
   const { state, tracker, review, run, notify } = job;
 
   return job.settle(async () => {
+    const tenantsTakeTurns = patched(TENANTS_TAKE_TURNS_PATCH);
+    const textOptions = tenantsTakeTurns ? entryTextOptions : extractTextOptions;
+    const classifyOptions = tenantsTakeTurns ? firstModelCallOptions : modelCallOptions;
     const text = await run('extractText', () =>
-      textSteps.extractText.executeWithOptions({ ...extractTextOptions, summary: activitySummaries.extractText(input) }, [
+      textSteps.extractText.executeWithOptions({ ...textOptions, summary: activitySummaries.extractText(input) }, [
         { ...jobContext(input), document: input.document },
       ]),
     );
     state.textKey = text.textKey;
 
     const classified = await run('classifyDocument', () =>
-      modelSteps.classifyDocument.executeWithOptions({ ...modelCallOptions, summary: activitySummaries.classifyDocument(input) }, [
+      modelSteps.classifyDocument.executeWithOptions({ ...classifyOptions, summary: activitySummaries.classifyDocument(input) }, [
         { ...jobContext(input), ...documentOf(text) },
       ]),
     );

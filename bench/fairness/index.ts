@@ -11,6 +11,8 @@ const TARGET = { smallTenantShareVsWeighted: [0.9, 1.1] };
 
 const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
 const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value).toLocaleString('en-US')} ms` : 'n/a');
+const seconds = (value: number) => (Number.isFinite(value) ? `${(value / 1000).toFixed(1)} s` : 'n/a');
+const p50p95 = (part: { p50: number; p95: number }) => `${seconds(part.p50)} / ${seconds(part.p95)}`;
 const ROWS: Array<[string, (f: FairnessFigures) => string]> = [
   ['small tenant: completed ÷ its weighted due', (f) => f.smallTenantShareVsWeighted.toFixed(2)],
   [
@@ -21,6 +23,12 @@ const ROWS: Array<[string, (f: FairnessFigures) => string]> = [
   ['small tenant p50 / p95 wait', (f) => `${ms(f.smallTenantP50WaitMs)} / ${ms(f.smallTenantP95WaitMs)}`],
   ['small jobs unfinished at the end', (f) => `${f.smallUnfinished} of ${f.smallSubmitted}`],
   ['flood jobs queued at window end', (f) => String(f.floodQueuedAtWindowEnd)],
+  ...(['small', 'flood'] as const).flatMap((tenant): Array<[string, (f: FairnessFigures) => string]> => [
+    [`${tenant} p50/p95 queued before first step`, (f) => p50p95(f.timeBreakdown[tenant].queuedBeforeFirstStepMs)],
+    [`${tenant} p50/p95 waiting for budget`, (f) => p50p95(f.timeBreakdown[tenant].waitingForBudgetMs)],
+    [`${tenant} p50/p95 in model calls`, (f) => p50p95(f.timeBreakdown[tenant].inModelCallsMs)],
+    [`${tenant} p50/p95 other`, (f) => p50p95(f.timeBreakdown[tenant].otherMs)],
+  ]),
 ];
 
 /**

@@ -1,6 +1,10 @@
 import { percentile } from '../quota/measure';
 import type { FairnessBenchSettings } from './settings';
-import type { FairnessObservation } from './side';
+import type { FairnessObservation, TenantRole } from './side';
+import type { JobTimeBreakdown, JobTimeDetail } from './time-breakdown';
+
+/** p50 and p95 of each part of a job's time (ms) over a set of jobs. */
+export type TimeBreakdownSummary = Record<keyof JobTimeBreakdown, { p50: number; p95: number }> & { jobs: number };
 
 export interface FairnessFigures {
   /**
@@ -19,6 +23,25 @@ export interface FairnessFigures {
   /** Small-tenant jobs not done by the end of the grace period; their waits count as of then (a lower bound). */
   smallUnfinished: number;
   floodQueuedAtWindowEnd: number;
+  /**
+   * Where the time of the small tenant's jobs went (all of them, open ones until the end of the run), and of the
+   * flood's jobs completed in the window, for comparison.
+   */
+  timeBreakdown: { small: TimeBreakdownSummary; flood: TimeBreakdownSummary };
+  /** Every small-tenant job in submit order: seconds after the window opened, and where its time went. */
+  smallJobs: Array<{ submittedAfterS: number; done: boolean } & JobTimeDetail>;
+}
+
+const PARTS: Array<keyof JobTimeBreakdown> = ['queuedBeforeFirstStepMs', 'waitingForBudgetMs', 'inModelCallsMs', 'otherMs'];
+
+export function summarizeBreakdowns(breakdowns: JobTimeBreakdown[]): TimeBreakdownSummary {
+  const parts = Object.fromEntries(
+    PARTS.map((part) => {
+      const values = breakdowns.map((breakdown) => breakdown[part]);
+      return [part, { p50: percentile(values, 50), p95: percentile(values, 95) }];
+    }),
+  ) as Record<keyof JobTimeBreakdown, { p50: number; p95: number }>;
+  return { ...parts, jobs: breakdowns.length };
 }
 
 export function measureFairness(observation: FairnessObservation, settings: FairnessBenchSettings): FairnessFigures {
@@ -52,5 +75,22 @@ export function measureFairness(observation: FairnessObservation, settings: Fair
     smallSubmitted: small.length,
     smallUnfinished: small.filter((job) => times.get(job.jobId)?.closedAt === undefined).length,
     floodQueuedAtWindowEnd: flood.filter((job) => (times.get(job.jobId)?.closedAt ?? Infinity) > windowEnd).length,
+    timeBreakdown: { small: breakdownOf('small'), flood: breakdownOf('flood') },
+    smallJobs: small.flatMap((job) => {
+      const detail = observation.breakdowns.get(job.jobId);
+      if (!detail) return [];
+      const done = times.get(job.jobId)?.closedAt !== undefined;
+      return [{ submittedAfterS: Math.round((job.submittedAt - windowStart) / 100) / 10, done, ...detail }];
+    }),
   };
+
+  function breakdownOf(tenant: TenantRole): TimeBreakdownSummary {
+    const of = tenant === 'small' ? small : flood.filter((job) => closedIn(job.jobId));
+    return summarizeBreakdowns(
+      of.flatMap((job) => {
+        const breakdown = observation.breakdowns.get(job.jobId);
+        return breakdown ? [breakdown] : [];
+      }),
+    );
+  }
 }

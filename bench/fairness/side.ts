@@ -2,10 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { generateLocalSecrets, type LocalSecrets } from '../../local/stack/local-secrets';
 import { startLocalRedis } from '../../local/stack/redis-server';
 import type { Stack } from '../../local/stack/stack';
-import { startBenchStack } from '../bench-stack';
+import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { benchDocument } from '../quota/documents';
 import { type JobTimes, listJobTimes, simulatorCalls } from '../quota/observe';
 import type { FairnessBenchSettings, FairnessSide } from './settings';
+import { type JobTimeDetail, readJobTimeBreakdown } from './time-breakdown';
 
 export type TenantRole = 'flood' | 'small';
 
@@ -26,6 +27,8 @@ export interface FairnessObservation {
   times: Map<string, JobTimes>;
   /** Answered provider calls of each small-tenant job, from the simulator's call log (model time = calls × latency). */
   smallAnsweredCalls: Map<string, number>;
+  /** Where the time went, from each job's history: every small-tenant job, and the flood's jobs done in the window. */
+  breakdowns: Map<string, JobTimeDetail>;
   env: Record<string, string>;
 }
 
@@ -141,8 +144,17 @@ export async function runFairnessSide(
         const calls = await simulatorCalls(stack.urls.simulator, job.marker);
         smallAnsweredCalls.set(job.jobId, calls.filter((call) => call.status === 200).length);
       }
+      const breakdowns = new Map<string, JobTimeDetail>();
+      const { client, connection } = await connectBenchClient(stack);
+      try {
+        const closedInWindow = (jobId: string) => (times.get(jobId)?.closedAt ?? Infinity) <= windowEnd;
+        for (const job of jobs.filter((job) => job.tenant === 'small' || closedInWindow(job.jobId)))
+          breakdowns.set(job.jobId, await readJobTimeBreakdown(client, job.jobId, finishedAt));
+      } finally {
+        await connection.close();
+      }
       report(`${side}: done; stopping the stack`);
-      return { side, jobs, windowStart, windowEnd, finishedAt, times, smallAnsweredCalls, env };
+      return { side, jobs, windowStart, windowEnd, finishedAt, times, smallAnsweredCalls, breakdowns, env };
     } finally {
       await bench.stop();
     }

@@ -3,6 +3,10 @@ import { describe, test } from '@jest/globals';
 import { measureFairness } from '../../bench/fairness/measure';
 import { DEFAULT_SETTINGS } from '../../bench/fairness/settings';
 import type { FairnessJob, FairnessObservation } from '../../bench/fairness/side';
+import { breakDownJobTime } from '../../bench/fairness/time-breakdown';
+import { temporal } from '@temporalio/proto';
+
+const EventType = temporal.api.enums.v1.EventType;
 
 const WINDOW = { windowStart: 100_000, windowEnd: 280_000 };
 
@@ -20,7 +24,16 @@ function observation(closed: {
       times.set(jobId, { startedAt: WINDOW.windowStart, status: 'x', ...(closedAt !== undefined ? { closedAt } : {}) });
     });
   }
-  return { side: 'fair', jobs, ...WINDOW, finishedAt: 300_000, times, smallAnsweredCalls: new Map(), env: {} };
+  return {
+    side: 'fair',
+    jobs,
+    ...WINDOW,
+    finishedAt: 300_000,
+    times,
+    smallAnsweredCalls: new Map(),
+    breakdowns: new Map(),
+    env: {},
+  };
 }
 
 const inWindow = (count: number) => Array.from({ length: count }, () => 200_000);
@@ -58,5 +71,77 @@ describe('the fairness benchmark measures the small tenant against its weighted 
     );
     assert.equal(figures.weightedShare, 0.75);
     assert.equal(figures.smallTenantShareVsWeighted, 20 / 30);
+  });
+});
+
+type EventAt = [eventId: number, ms: number, event: Record<string, unknown>];
+
+/** A history of events at the given milliseconds: just the fields the breakdown reads (numbers become Longs). */
+function history(events: EventAt[]): temporal.api.history.v1.IHistory {
+  return temporal.api.history.v1.History.fromObject({
+    events: events.map(([eventId, ms, event]) => ({
+      eventId,
+      eventTime: { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 },
+      ...event,
+    })),
+  });
+}
+const started = { eventType: EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED };
+const scheduled = (name: string) => ({
+  eventType: EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+  activityTaskScheduledEventAttributes: { activityType: { name } },
+});
+const activityStarted = (scheduledEventId: number) => ({
+  eventType: EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED,
+  activityTaskStartedEventAttributes: { scheduledEventId, attempt: 1 },
+});
+const activityCompleted = (scheduledEventId: number) => ({
+  eventType: EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
+  activityTaskCompletedEventAttributes: { scheduledEventId },
+});
+/** Text read after 4 s in the queue, classified after 5 s waiting and 1.5 s calling, the extraction queued since 11 s. */
+const OPEN_JOB: EventAt[] = [
+  [1, 0, started],
+  [5, 1_000, scheduled('extractText')],
+  [6, 4_000, activityStarted(5)],
+  [7, 4_100, activityCompleted(5)],
+  [11, 4_300, scheduled('classifyDocument')],
+  [12, 9_300, activityStarted(11)],
+  [13, 10_800, activityCompleted(11)],
+  [17, 11_000, scheduled('extractInvoiceFields')],
+];
+
+describe('the fairness benchmark splits a job\'s time by where it went', () => {
+  test('when a job is still waiting for a model call at the end, then that wait counts as waiting for budget until the end', () => {
+    assert.deepEqual(breakDownJobTime(history(OPEN_JOB), 20_000), {
+      queuedBeforeFirstStepMs: 4_000,
+      waitingForBudgetMs: 5_000 + 9_000,
+      inModelCallsMs: 1_500,
+      otherMs: 500,
+      modelStepWaits: [
+        { step: 'classifyDocument', waitMs: 5_000, attempts: 1 },
+        { step: 'extractInvoiceFields', waitMs: 9_000, attempts: 0 },
+      ],
+    });
+  });
+
+  test('when the job finished, then its parts add up to submit → done whatever the end of the run', () => {
+    const done = history([
+      ...OPEN_JOB,
+      [18, 12_000, { ...activityStarted(17), activityTaskStartedEventAttributes: { scheduledEventId: 17, attempt: 3 } }],
+      [19, 14_000, activityCompleted(17)],
+      [25, 15_000, { eventType: EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED }],
+    ]);
+    const breakdown = breakDownJobTime(done, 99_000);
+    assert.deepEqual(breakdown, {
+      queuedBeforeFirstStepMs: 4_000,
+      waitingForBudgetMs: 5_000 + 1_000,
+      inModelCallsMs: 1_500 + 2_000,
+      otherMs: 1_500,
+      modelStepWaits: [
+        { step: 'classifyDocument', waitMs: 5_000, attempts: 1 },
+        { step: 'extractInvoiceFields', waitMs: 1_000, attempts: 3 },
+      ],
+    });
   });
 });

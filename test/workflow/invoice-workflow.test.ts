@@ -34,6 +34,26 @@ describe('invoiceWorkflow with mocked activities', () => {
     assert.equal(state.usage.inputTokens, 2000);
   });
 
+  test('when a job runs, then its text is read before any model call and its first model call waits behind started jobs', async () => {
+    const fake = fakeActivities();
+    const history = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await handle.result();
+      return handle.fetchHistory();
+    });
+    const keys = (history.events ?? []).flatMap((event) => {
+      const scheduled = event.activityTaskScheduledEventAttributes;
+      return scheduled ? [[scheduled.activityType?.name, scheduled.priority?.priorityKey]] : [];
+    });
+    // Lower goes first: tenants take turns at classifyDocument (fairness keys order tasks of one priority key only).
+    assert.deepEqual(keys, [
+      ['extractText', 2],
+      ['classifyDocument', 3],
+      ['extractInvoiceFields', 2],
+      ['postInvoiceToLedger', 1],
+    ]);
+  });
+
   test('when confidence is low, then it waits for review and posts the fields the reviewer approved', async () => {
     const fake = fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.6)] });
     const edited = { ...sampleInvoice, totalAmount: 125.5 };
@@ -162,9 +182,10 @@ describe('invoiceWorkflow with mocked activities', () => {
       await handle.signal('reviewed', { fields: sampleInvoice, reviewer: 'sam' });
       const result = await handle.result();
       // The verdict on the fields is in history (a local activity's marker, behind its patch marker), so replay
-      // reads it back instead of judging the fields again by whatever the schema says by then.
+      // reads it back instead of judging the fields again by whatever the schema says by then. (The first patch
+      // marker is the job's step priorities, recorded at its start.)
       const markers = (await handle.fetchHistory()).events?.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
-      assert.deepEqual(markers, ['core_patch', 'core_local_activity']);
+      assert.deepEqual(markers, ['core_patch', 'core_patch', 'core_local_activity']);
       return result;
     });
     assert.equal(state.status, 'posted');
