@@ -11,20 +11,28 @@ import type { Classification, Invoice, InvoiceExtraction } from './invoice';
 import { formatErrors } from './schema-errors';
 
 /**
- * One ajv instance for the schemas in ./schemas. It is workflow-safe (pure computation), so the review
- * Update's validator in the workflow and the activities check against the very same files.
+ * One ajv instance for the schemas in ./schemas and the job types' schemas. It is workflow-safe (pure computation),
+ * so the review Update's validator in the workflow and the activities check against the very same files.
+ *
+ * Nothing is compiled when this module loads: the workflow sandbox evaluates the bundle afresh for every workflow
+ * run, so a compile at import would cost every job (~90 ms of CPU for these schemas) whether or not it validates
+ * anything. The instance and each validator are made on first use and kept for the life of the module.
  */
-const ajv = new Ajv({ allErrors: true, strict: true });
-addFormats(ajv, ['date', 'date-time']);
+let sharedAjv: Ajv | undefined;
 
-const compiled = {
-  invoice: ajv.compile<Invoice>(invoiceSchema),
-  extraction: ajv.compile<InvoiceExtraction>(extractionSchema),
-  classification: ajv.compile<Classification>(classificationSchema),
-  chunkSummary: ajv.compile<ChunkSummary>(chunkSummarySchema),
-  documentSummary: ajv.compile<DocumentSummary>(documentSummarySchema),
-  pageTranscription: ajv.compile<PageTranscription>(pageTranscriptionSchema),
-};
+function ajv(): Ajv {
+  if (!sharedAjv) {
+    sharedAjv = new Ajv({ allErrors: true, strict: true });
+    addFormats(sharedAjv, ['date', 'date-time']);
+  }
+  return sharedAjv;
+}
+
+/** A validator for `schema`, compiled by `instance` the first time it is called and kept from then on. */
+export function compileOnFirstUse<T>(schema: object, instance: () => Ajv = ajv): (value: unknown) => ValidationResult<T> {
+  let validate: ValidateFunction<T> | undefined;
+  return (value) => check((validate ??= instance().compile<T>(schema)), value);
+}
 
 /** What the summarize_chunk tool returns (common/schemas/chunk-summary.schema.json). */
 export interface ChunkSummary {
@@ -51,11 +59,9 @@ function check<T>(validate: ValidateFunction<T>, value: unknown): ValidationResu
   return { ok: false, errors: formatErrors(validate.errors ?? []) };
 }
 
-export const validateInvoice = (value: unknown): ValidationResult<Invoice> => check(compiled.invoice, value);
-export const validateExtraction = (value: unknown): ValidationResult<InvoiceExtraction> =>
-  check(compiled.extraction, value);
-export const validateClassification = (value: unknown): ValidationResult<Classification> =>
-  check(compiled.classification, value);
+export const validateInvoice = compileOnFirstUse<Invoice>(invoiceSchema);
+export const validateExtraction = compileOnFirstUse<InvoiceExtraction>(extractionSchema);
+export const validateClassification = compileOnFirstUse<Classification>(classificationSchema);
 
 /** Each job type's schemas (TypeBox objects) compiled once, on first use, by the same ajv. */
 const compiledTypeSchemas = new WeakMap<TSchema, ValidateFunction>();
@@ -64,18 +70,15 @@ const compiledTypeSchemas = new WeakMap<TSchema, ValidateFunction>();
 export function validateAgainst<S extends TSchema>(schema: S, value: unknown): ValidationResult<Static<S>> {
   let validate = compiledTypeSchemas.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = ajv().compile(schema);
     compiledTypeSchemas.set(schema, validate);
   }
   return check(validate as ValidateFunction<Static<S>>, value);
 }
 
-
-export const validateChunkSummary = (value: unknown): ValidationResult<ChunkSummary> => check(compiled.chunkSummary, value);
-export const validatePageTranscription = (value: unknown): ValidationResult<PageTranscription> =>
-  check(compiled.pageTranscription, value);
-export const validateDocumentSummary = (value: unknown): ValidationResult<DocumentSummary> =>
-  check(compiled.documentSummary, value);
+export const validateChunkSummary = compileOnFirstUse<ChunkSummary>(chunkSummarySchema);
+export const validatePageTranscription = compileOnFirstUse<PageTranscription>(pageTranscriptionSchema);
+export const validateDocumentSummary = compileOnFirstUse<DocumentSummary>(documentSummarySchema);
 
 export const schemas = {
   invoice: invoiceSchema,
