@@ -22,6 +22,12 @@ export const workerArea = {
       default: '10',
       doc: 'workflow task slots per worker process; more only queue tasks inside the worker, where their 10 s timeout runs (a CPU-starved worker then redoes timed-out tasks instead of new ones)',
     }),
+    workflowTaskPolls: setting({
+      env: 'WORKFLOW_TASK_POLLS',
+      type: int({ min: 1, max: 1_000 }),
+      defaultDoc: 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS + 10',
+      doc: "workflow task long polls a worker keeps open per queue, shared between its sticky and normal queue (the SDK's default: the slots, at most 10); more than the slots keep a poll waiting for each task while the slots work (bench: throughput)",
+    }),
     versioning: setting({
       env: 'WORKER_VERSIONING',
       type: bool(),
@@ -49,3 +55,8 @@ export const workerArea = {
     }),
   },
 } satisfies SettingsArea;
+
+/** The workflow task polls a worker keeps open: WORKFLOW_TASK_POLLS, else 10 more than its workflow task slots. */
+export function workflowTaskPolls(worker: { workflowTaskPolls?: number; maxConcurrentWorkflowTasks: number }): number {
+  return worker.workflowTaskPolls ?? worker.maxConcurrentWorkflowTasks + 10;
+}
