@@ -1,0 +1,20 @@
+// Preloaded into the stack's API and workers by `npm run bench -- throughput --loop-delay`: once a second, appends
+// the event loop's delay over that second (p50, p99, max in ms) to <dir>/<process>-<pid>.jsonl. A loop held by
+// CPU work delays every request and every task the process has in hand, whatever the work is.
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setInterval } from 'node:timers';
+
+const dir = process.env.SLOWLANE_LOOP_DELAY_DIR;
+if (dir) {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  const file = join(dir, `${process.argv[1]?.split('/').slice(-2).join('-')}-${process.pid}.jsonl`);
+  const ms = (ns) => Math.round(ns / 1e4) / 100;
+  setInterval(() => {
+    const line = { at: Date.now(), p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
+    histogram.reset();
+    appendFileSync(file, `${JSON.stringify(line)}\n`);
+  }, 1000).unref();
+}
