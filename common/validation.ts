@@ -1,6 +1,8 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type Ajv from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import type addFormats from 'ajv-formats';
+import type { FormatName } from 'ajv-formats';
 import chunkSummarySchema from './schemas/chunk-summary.schema.json';
 import classificationSchema from './schemas/classification.schema.json';
 import documentSummarySchema from './schemas/document-summary.schema.json';
@@ -14,18 +16,27 @@ import { formatErrors } from './schema-errors';
  * One ajv instance for the schemas in ./schemas and the job types' schemas. It is workflow-safe (pure computation),
  * so the review Update's validator in the workflow and the activities check against the very same files.
  *
- * Nothing is compiled when this module loads: the workflow sandbox evaluates the bundle afresh for every workflow
- * run, so a compile at import would cost every job (~90 ms of CPU for these schemas) whether or not it validates
- * anything. The instance and each validator are made on first use and kept for the life of the module.
+ * Nothing is compiled, nor is ajv even loaded, when this module loads: the workflow sandbox evaluates the bundle's
+ * modules afresh for every workflow run, so a compile at import would cost every job (~90 ms of CPU for these
+ * schemas) and ajv's own ~200 modules a few more, whether or not the job validates anything in its workflow (only
+ * the review Update's validator does). The instance and each validator are made on first use and kept.
  */
 let sharedAjv: Ajv | undefined;
 
 function ajv(): Ajv {
-  if (!sharedAjv) {
-    sharedAjv = new Ajv({ allErrors: true, strict: true });
-    addFormats(sharedAjv, ['date', 'date-time']);
-  }
+  sharedAjv ??= newAjv(['date', 'date-time']);
   return sharedAjv;
+}
+
+/** A strict ajv with these formats, ajv and ajv-formats loaded now (in the workflow bundle: on first use). */
+export function newAjv(formats: FormatName[]): Ajv {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, not with this module (above) */
+  const { default: AjvClass } = require('ajv') as { default: typeof Ajv };
+  const { default: withFormats } = require('ajv-formats') as { default: typeof addFormats };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const instance = new AjvClass({ allErrors: true, strict: true });
+  withFormats(instance, formats);
+  return instance;
 }
 
 /** A validator for `schema`, compiled by `instance` the first time it is called and kept from then on. */

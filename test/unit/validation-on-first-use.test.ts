@@ -8,26 +8,29 @@ import type * as digestValidation from '../../common/job-types/tickets-digest/di
 type ValidationModule = typeof validation;
 type DigestValidationModule = typeof digestValidation;
 
+/** Every schema ajv compiles, counted on the real ajv (the modules under test load it on first use). */
+let compileCount = 0;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the very ajv the modules under test will require
+const Ajv = require('ajv') as { default: typeof AjvClass };
+const compile = Ajv.default.prototype.compile;
+Ajv.default.prototype.compile = function countedCompile(this: AjvClass, ...args: Parameters<AjvClass['compile']>) {
+  compileCount++;
+  return compile.apply(this, args);
+} as AjvClass['compile'];
+
 /**
- * Loads fresh copies of ajv and of `modulePath` (jest.isolateModules), counting every schema ajv compiles from then
- * on. The workflow sandbox evaluates the bundle once per workflow run: what a module compiles at import, every job
- * pays for, so the count right after the import must stay 0.
+ * Loads a fresh copy of `modulePath` (jest.isolateModules: nothing compiled by an earlier test) and counts the
+ * schemas compiled from then on. The workflow sandbox evaluates the bundle's modules once per workflow run: what a
+ * module compiles at import, every job pays for, so the count right after the import must stay 0.
  */
 function loadCountingCompiles<M>(modulePath: string): { module: M; compiles: () => number } {
-  let count = 0;
+  const before = compileCount;
   let module: M | undefined;
   jest.isolateModules(() => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the isolated registry's own ajv, to count on
-    const Ajv = require('ajv') as typeof AjvClass;
-    const compile = Ajv.prototype.compile;
-    Ajv.prototype.compile = function countedCompile(this: AjvClass, ...args: Parameters<AjvClass['compile']>) {
-      count++;
-      return compile.apply(this, args);
-    } as AjvClass['compile'];
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after the counter is in place
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy, loaded after the counter is in place
     module = require(modulePath) as M;
   });
-  return { module: module as M, compiles: () => count };
+  return { module: module as M, compiles: () => compileCount - before };
 }
 
 describe('schemas compiled on first use', () => {

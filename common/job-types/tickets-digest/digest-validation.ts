@@ -1,15 +1,11 @@
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
-import { compileOnFirstUse } from '../../validation';
+import type Ajv from 'ajv';
+import { compileOnFirstUse, newAjv } from '../../validation';
 import { DigestNarrative, TicketBatchSummary, TicketsDigest } from './digest';
 
 /** Its own ajv (only `date-time` formats), made and compiled on first use like common/validation.ts's. */
 let digestAjv: Ajv | undefined;
 function ajv(): Ajv {
-  if (!digestAjv) {
-    digestAjv = new Ajv({ allErrors: true, strict: true });
-    addFormats(digestAjv, ['date-time']);
-  }
+  digestAjv ??= newAjv(['date-time']);
   return digestAjv;
 }
 
