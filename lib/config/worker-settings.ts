@@ -25,8 +25,8 @@ export const workerArea = {
     workflowTaskPolls: setting({
       env: 'WORKFLOW_TASK_POLLS',
       type: int({ min: 1, max: 1_000 }),
-      defaultDoc: 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS + 10',
-      doc: "workflow task long polls a worker keeps open per queue, shared between its sticky and normal queue (the SDK's default: the slots, at most 10); more than the slots keep a poll waiting for each task while the slots work (bench: throughput)",
+      defaultDoc: "WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, at most 10 (the SDK's own default)",
+      doc: 'workflow task long polls a worker keeps open per queue, shared between its sticky and normal queue; slots + 10 made no difference the throughput bench could tell from its noise (docs/testing.md)',
     }),
     versioning: setting({
       env: 'WORKER_VERSIONING',
@@ -56,7 +56,10 @@ export const workerArea = {
   },
 } satisfies SettingsArea;
 
-/** The workflow task polls a worker keeps open: WORKFLOW_TASK_POLLS, else 10 more than its workflow task slots. */
+/**
+ * The workflow task polls a worker keeps open: WORKFLOW_TASK_POLLS, else what the SDK opens by itself for fixed slots
+ * (said here because with the token budget's tuner the SDK would open 10 whatever the slots).
+ */
 export function workflowTaskPolls(worker: { workflowTaskPolls?: number; maxConcurrentWorkflowTasks: number }): number {
-  return worker.workflowTaskPolls ?? worker.maxConcurrentWorkflowTasks + 10;
+  return worker.workflowTaskPolls ?? Math.min(worker.maxConcurrentWorkflowTasks, 10);
 }
