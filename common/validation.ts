@@ -1,6 +1,8 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type Ajv from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import type addFormats from 'ajv-formats';
+import type { FormatName } from 'ajv-formats';
 import chunkSummarySchema from './schemas/chunk-summary.schema.json';
 import classificationSchema from './schemas/classification.schema.json';
 import documentSummarySchema from './schemas/document-summary.schema.json';
@@ -11,20 +13,37 @@ import type { Classification, Invoice, InvoiceExtraction } from './invoice';
 import { formatErrors } from './schema-errors';
 
 /**
- * One ajv instance for the schemas in ./schemas. It is workflow-safe (pure computation), so the review
- * Update's validator in the workflow and the activities check against the very same files.
+ * One ajv instance for the schemas in ./schemas and the job types' schemas. It is workflow-safe (pure computation),
+ * so the review Update's validator in the workflow and the activities check against the very same files.
+ *
+ * Nothing is compiled, nor is ajv even loaded, when this module loads: the workflow sandbox evaluates the bundle's
+ * modules afresh for every workflow run, so a compile at import would cost every job (~90 ms of CPU for these
+ * schemas) and ajv's own ~200 modules a few more, whether or not the job validates anything in its workflow (only
+ * the review Update's validator does). The instance and each validator are made on first use and kept.
  */
-const ajv = new Ajv({ allErrors: true, strict: true });
-addFormats(ajv, ['date', 'date-time']);
+let sharedAjv: Ajv | undefined;
 
-const compiled = {
-  invoice: ajv.compile<Invoice>(invoiceSchema),
-  extraction: ajv.compile<InvoiceExtraction>(extractionSchema),
-  classification: ajv.compile<Classification>(classificationSchema),
-  chunkSummary: ajv.compile<ChunkSummary>(chunkSummarySchema),
-  documentSummary: ajv.compile<DocumentSummary>(documentSummarySchema),
-  pageTranscription: ajv.compile<PageTranscription>(pageTranscriptionSchema),
-};
+function ajv(): Ajv {
+  sharedAjv ??= newAjv(['date', 'date-time']);
+  return sharedAjv;
+}
+
+/** A strict ajv with these formats, ajv and ajv-formats loaded now (in the workflow bundle: on first use). */
+export function newAjv(formats: FormatName[]): Ajv {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, not with this module (above) */
+  const { default: AjvClass } = require('ajv') as { default: typeof Ajv };
+  const { default: withFormats } = require('ajv-formats') as { default: typeof addFormats };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const instance = new AjvClass({ allErrors: true, strict: true });
+  withFormats(instance, formats);
+  return instance;
+}
+
+/** A validator for `schema`, compiled by `instance` the first time it is called and kept from then on. */
+export function compileOnFirstUse<T>(schema: object, instance: () => Ajv = ajv): (value: unknown) => ValidationResult<T> {
+  let validate: ValidateFunction<T> | undefined;
+  return (value) => check((validate ??= instance().compile<T>(schema)), value);
+}
 
 /** What the summarize_chunk tool returns (common/schemas/chunk-summary.schema.json). */
 export interface ChunkSummary {
@@ -51,11 +70,9 @@ function check<T>(validate: ValidateFunction<T>, value: unknown): ValidationResu
   return { ok: false, errors: formatErrors(validate.errors ?? []) };
 }
 
-export const validateInvoice = (value: unknown): ValidationResult<Invoice> => check(compiled.invoice, value);
-export const validateExtraction = (value: unknown): ValidationResult<InvoiceExtraction> =>
-  check(compiled.extraction, value);
-export const validateClassification = (value: unknown): ValidationResult<Classification> =>
-  check(compiled.classification, value);
+export const validateInvoice = compileOnFirstUse<Invoice>(invoiceSchema);
+export const validateExtraction = compileOnFirstUse<InvoiceExtraction>(extractionSchema);
+export const validateClassification = compileOnFirstUse<Classification>(classificationSchema);
 
 /** Each job type's schemas (TypeBox objects) compiled once, on first use, by the same ajv. */
 const compiledTypeSchemas = new WeakMap<TSchema, ValidateFunction>();
@@ -64,18 +81,15 @@ const compiledTypeSchemas = new WeakMap<TSchema, ValidateFunction>();
 export function validateAgainst<S extends TSchema>(schema: S, value: unknown): ValidationResult<Static<S>> {
   let validate = compiledTypeSchemas.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = ajv().compile(schema);
     compiledTypeSchemas.set(schema, validate);
   }
   return check(validate as ValidateFunction<Static<S>>, value);
 }
 
-
-export const validateChunkSummary = (value: unknown): ValidationResult<ChunkSummary> => check(compiled.chunkSummary, value);
-export const validatePageTranscription = (value: unknown): ValidationResult<PageTranscription> =>
-  check(compiled.pageTranscription, value);
-export const validateDocumentSummary = (value: unknown): ValidationResult<DocumentSummary> =>
-  check(compiled.documentSummary, value);
+export const validateChunkSummary = compileOnFirstUse<ChunkSummary>(chunkSummarySchema);
+export const validatePageTranscription = compileOnFirstUse<PageTranscription>(pageTranscriptionSchema);
+export const validateDocumentSummary = compileOnFirstUse<DocumentSummary>(documentSummarySchema);
 
 export const schemas = {
   invoice: invoiceSchema,

@@ -14,6 +14,7 @@ import {
 import { createActivities, type ActivityDeps } from '../activities';
 import { type Priority, taskQueueFor } from '../common/task-queues';
 import type { Config } from '../lib/config';
+import { workflowTaskPolls } from '../lib/config/worker-settings';
 import { dataConverterFor, FAILURE_CONVERTER_PATH } from '../lib/payload-codec/data-converter';
 import { workerTelemetry, type WorkerTelemetry } from '../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from './activity-failure-interceptor';
@@ -97,6 +98,7 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Work
         },
         sinks: telemetry.sinks,
         ...slotOptions(options, priority),
+        workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: workflowTaskPolls(options.config.worker) },
         shutdownGraceTime: options.config.worker.shutdownGraceMs,
         ...(options.deployment ? { workerDeploymentOptions: options.deployment } : {}),
       }),

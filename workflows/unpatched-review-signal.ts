@@ -1,7 +1,7 @@
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import type { Invoice } from '../common/invoice';
 import { formatErrors } from '../common/schema-errors';
+import { newAjv } from '../common/validation';
 import recordedSchema from './unpatched-review-signal.invoice.schema.json';
 
 let validate: ValidateFunction<Invoice> | undefined;
@@ -13,9 +13,7 @@ let validate: ValidateFunction<Invoice> | undefined;
  */
 export function errorsAsBeforeReviewSignalCheck(fields: unknown): string[] {
   if (!validate) {
-    const ajv = new Ajv({ allErrors: true, strict: true });
-    addFormats(ajv, ['date']);
-    validate = ajv.compile<Invoice>(recordedSchema);
+    validate = newAjv(['date']).compile<Invoice>(recordedSchema);
   }
   return validate(fields) ? [] : formatErrors(validate.errors ?? []);
 }

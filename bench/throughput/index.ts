@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connectBenchClient, startBenchStack, ZERO_LATENCY_MODEL } from '../bench-stack';
 import type { StackOptions } from '../../local/stack/stack';
 import { percentile } from '../quota/measure';
 import { startBareCeiling } from './bare-ceiling';
+import { addCpu, type CpuReading, cpuSpent, readCpu } from './cpu-meter';
+import { readLoopDelays } from './loop-delay';
 import { BENCH_JOB_KINDS, type BenchJobKind } from './job-kinds';
 import { closedLoop, openLoop, type Submitted } from './load';
 import { writeServerFigures } from './report';
@@ -19,6 +23,33 @@ interface SideTotals {
   seconds: number;
   failed: number;
   acceptMs: number[];
+  /** CPU ms each group of processes spent during this side's rounds. */
+  cpu: CpuReading;
+  /** Jobs settled in each second of each round, from the round's first submission (--timeline). */
+  timeline: number[][];
+  /** [from, to] epoch ms of each round (--loop-delay reads the samples inside them). */
+  windows: Array<[number, number]>;
+}
+
+function sideTotals(): SideTotals {
+  return { jobs: 0, seconds: 0, failed: 0, acceptMs: [], cpu: { product: 0, server: 0, bench: 0 }, timeline: [], windows: [] };
+}
+
+/** CPU ms per job of each group, rounded to 0.1 ms. */
+function perJob(totals: SideTotals): CpuReading {
+  const round = (ms: number) => Math.round((ms / totals.jobs) * 10) / 10;
+  return { product: round(totals.cpu.product), server: round(totals.cpu.server), bench: round(totals.cpu.bench) };
+}
+
+/** How many of `settledAt` fall into each second from `startedAt`. */
+function perSecond(startedAt: number, settledAt: number[]): number[] {
+  const counts: number[] = [];
+  for (const at of settledAt) {
+    const second = Math.max(0, Math.floor((at - startedAt) / 1000));
+    while (counts.length <= second) counts.push(0);
+    counts[second] = (counts[second] ?? 0) + 1;
+  }
+  return counts;
 }
 
 /** The Temporal servers the stack can run the benchmark against (`--temporal`). */
@@ -33,7 +64,7 @@ const SETTLE_DEADLINE_MS = 10 * 60_000;
 
 /**
  * `npm run bench -- throughput [--jobs 300] [--submitters 16] [--job-type invoice|order.score] [--temporal dev|postgres]
- * [--open-seconds 30] [--rounds 4] [--cpu-prof dir]`: capacity, not latency. The model answers at once, so the stack
+ * [--open-seconds 30] [--rounds 4] [--timeline] [--loop-delay] [--cpu-prof dir]`: capacity, not latency. The model answers at once, so the stack
  * itself is what is measured:
  *  1. flood: `--jobs` jobs through POST /jobs from `--submitters` closed-loop clients, in `--rounds` rounds; a round's
  *     time runs from its first submission to its last job closed, and settled jobs/s is jobs ÷ the rounds' times;
@@ -41,7 +72,10 @@ const SETTLE_DEADLINE_MS = 10 * 60_000;
  *     in rounds that alternate with the product's (A B B A …), so both sides see the same machine;
  *  3. jobs offered open-loop at 80 % of the settled rate just measured, for `--open-seconds`: POST /jobs p50/p99
  *     while the workers run.
- * Writes bench/results/throughput.json (one entry per server and job type).
+ * Writes bench/results/throughput.json (one entry per server and job type), with the CPU each side spent per job.
+ * To see where the time goes: `--timeline` prints jobs settled per second of each round, `--loop-delay` the API's
+ * and workers' event-loop delay during the product's rounds, `--cpu-prof <dir>` has node write the API's and
+ * workers' CPU profiles, one per thread (the workflow sandbox runs in the workers' threads), when the stack stops.
  */
 export async function runThroughputBenchmark(argv: string[]): Promise<void> {
   const jobs = numberFlag(argv, '--jobs', 300);
@@ -50,8 +84,10 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
   const rounds = numberFlag(argv, '--rounds', 4);
   const jobTypeName = textFlag(argv, '--job-type', 'invoice');
   const server = textFlag(argv, '--temporal', 'dev');
-  // The API's and workers' CPU profiles (node --cpu-prof), written into this folder when the stack stops.
   const cpuProfileDir = flagValue(argv, '--cpu-prof');
+  const showTimeline = argv.includes('--timeline');
+  const loopDelayDir = argv.includes('--loop-delay') ? await mkdtemp(join(tmpdir(), 'slowlane-loop-delay-')) : undefined;
+  if (cpuProfileDir) await mkdir(resolve(cpuProfileDir), { recursive: true });
   const kind = BENCH_JOB_KINDS[jobTypeName];
   if (!kind) throw new Error(`--job-type is one of ${Object.keys(BENCH_JOB_KINDS).join(', ')}`);
   const serverOptions = SERVERS[server];
@@ -62,8 +98,9 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
     secrets: SECRETS,
     simulatorEnv: ZERO_LATENCY_MODEL,
     ...serverOptions,
-    ...(cpuProfileDir
-      ? { productEnv: { NODE_OPTIONS: `--import=${join(__dirname, 'cpu-profiler.mjs')}`, SLOWLANE_CPU_PROFILE_DIR: resolve(cpuProfileDir) } }
+    ...(cpuProfileDir ? { productNodeArgs: ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfileDir)}`] } : {}),
+    ...(loopDelayDir
+      ? { productEnv: { NODE_OPTIONS: `--import=${join(__dirname, 'loop-delay.mjs')}`, SLOWLANE_LOOP_DELAY_DIR: loopDelayDir } }
       : {}),
   });
   const { client, connection } = await connectBenchClient(stack);
@@ -78,24 +115,31 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
     const bare = await startBareCeiling(client, stack.urls.temporal, activities);
     // Rounds alternate A B B A …, so a machine that grows busier or quieter during the run (other engineers' tests)
     // weighs on both sides alike; each side's rate is all its jobs over the sum of its rounds' times.
-    const product: SideTotals = { jobs: 0, seconds: 0, failed: 0, acceptMs: [] };
-    const ceiling: SideTotals = { jobs: 0, seconds: 0, failed: 0, acceptMs: [] };
+    const product = sideTotals();
+    const ceiling = sideTotals();
     try {
       for (let round = 0; round < rounds; round++) {
         const count = Math.round((jobs * (round + 1)) / rounds) - Math.round((jobs * round) / rounds);
         for (const side of round % 2 === 0 ? (['product', 'bare'] as const) : (['bare', 'product'] as const)) {
+          const cpuBefore = readCpu(stack);
+          const startedAtEpoch = Date.now();
           const load =
             side === 'product'
               ? await closedLoop(count, submitters, (index) => submit(`flood-${round}-${index}`))
               : await bare.flood(count, submitters, String(round));
           const settled = await waitSettled(client, load.ids, SETTLE_DEADLINE_MS);
           const totals = side === 'product' ? product : ceiling;
+          addCpu(totals.cpu, cpuSpent(cpuBefore, readCpu(stack)));
+          totals.windows.push([startedAtEpoch, Date.now()]);
+          const timeline = perSecond(load.startedAt, settled.settledAt);
+          totals.timeline.push(timeline);
           const seconds = (settled.lastSettledAt - load.startedAt) / 1000;
           totals.jobs += count;
           totals.seconds += seconds;
           totals.failed += settled.failed;
           totals.acceptMs.push(...load.acceptMs);
           say(`round ${round + 1}/${rounds} ${side}: ${count} in ${seconds.toFixed(1)} s (${(count / seconds).toFixed(1)}/s)`);
+          if (showTimeline) say(`  settled per second: ${timeline.join(' ')}`);
         }
       }
     } finally {
@@ -104,6 +148,17 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
     const settledPerSec = product.jobs / product.seconds;
     const bareSettledPerSec = ceiling.jobs / ceiling.seconds;
     say(`settled ${settledPerSec.toFixed(1)} jobs/s; bare ${bareSettledPerSec.toFixed(1)} workflows/s of ${activities} no-op activities`);
+    // The product side's own work is its API and workers (product) plus this process's submitters and waits (bench);
+    // the bare side's is this process alone (its worker, client and waits), beside the idle product workers' polls.
+    const cpuMsPerJob = { product: perJob(product), bare: perJob(ceiling) };
+    say(
+      `CPU per job: API + workers ${cpuMsPerJob.product.product} ms, bench ${cpuMsPerJob.product.bench} ms, server ${cpuMsPerJob.product.server} ms; ` +
+        `bare: bench (its worker and client) ${cpuMsPerJob.bare.bench} ms, server ${cpuMsPerJob.bare.server} ms`,
+    );
+    const loopDelay = loopDelayDir ? await readLoopDelays(loopDelayDir, product.windows) : undefined;
+    for (const delay of loopDelay ?? []) {
+      say(`event-loop delay of ${delay.process} in the product's rounds: p50 ${delay.p50Ms} ms, p99 ${delay.p99Ms} ms, max ${delay.maxMs} ms`);
+    }
 
     const openLoopPerSec = settledPerSec * OPEN_LOOP_LOAD;
     const openLoopJobs = Math.max(1, Math.round(openLoopPerSec * openSeconds));
@@ -127,8 +182,11 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
       acceptP50Ms: percentile(open.acceptMs, 50),
       acceptP99Ms: percentile(open.acceptMs, 99),
       failed: product.failed + openSettled.failed + ceiling.failed,
+      cpuMsPerJob,
+      ...(showTimeline ? { timeline: { product: product.timeline, bare: ceiling.timeline } } : {}),
+      ...(loopDelay ? { loopDelay } : {}),
       finishedAt: new Date().toISOString(),
-      command: `npm run bench -- throughput --jobs ${jobs} --submitters ${submitters} --job-type ${kind.type} --temporal ${server} --open-seconds ${openSeconds} --rounds ${rounds}`,
+      command: `npm run bench -- throughput --jobs ${jobs} --submitters ${submitters} --job-type ${kind.type} --temporal ${server} --open-seconds ${openSeconds} --rounds ${rounds}${showTimeline ? ' --timeline' : ''}${loopDelayDir ? ' --loop-delay' : ''}`,
     };
     console.log(JSON.stringify(figures, null, 2));
     say(
@@ -142,6 +200,7 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
     // timer outlives the call's caller) would otherwise fire on a closed channel while the stack stops and crash the
     // run with "Channel has been shut down" after its figures were written.
     await stop();
+    if (loopDelayDir) await rm(loopDelayDir, { recursive: true, force: true });
     await connection.close();
   }
 }

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { CpuReading } from './cpu-meter';
+import type { LoopDelay } from './loop-delay';
 
 export interface ServerFigures {
   jobType: string;
@@ -23,6 +25,15 @@ export interface ServerFigures {
   acceptP99Ms: number;
   /** Jobs that ended failed (a healthy run has none). */
   failed: number;
+  /**
+   * CPU ms per job during each side's rounds: `product` is the API and workers, `server` the Temporal server, `bench`
+   * this process (on the bare side: the bare worker and its client; on the product side: the submitters and waits).
+   */
+  cpuMsPerJob: { product: CpuReading; bare: CpuReading };
+  /** --timeline: jobs settled in each second of each round. */
+  timeline?: { product: number[][]; bare: number[][] };
+  /** --loop-delay: each product process's event-loop delay during the product's rounds. */
+  loopDelay?: LoopDelay[];
   finishedAt: string;
   command: string;
 }

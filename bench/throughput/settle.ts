@@ -3,6 +3,8 @@ import { type Client, WorkflowFailedError } from '@temporalio/client';
 export interface Settled {
   /** performance.now() when the last job closed, as this process learned it. */
   lastSettledAt: number;
+  /** performance.now() of each job's close, as this process learned it, in that order (for --timeline). */
+  settledAt: number[];
   failed: number;
 }
 
@@ -13,6 +15,7 @@ export interface Settled {
 export async function waitSettled(client: Client, ids: string[], deadlineMs: number): Promise<Settled> {
   let failed = 0;
   let lastSettledAt = 0;
+  const settledAt: number[] = [];
   const all = Promise.all(
     ids.map(async (id) => {
       try {
@@ -21,7 +24,9 @@ export async function waitSettled(client: Client, ids: string[], deadlineMs: num
         if (!(error instanceof WorkflowFailedError)) throw error;
         failed++;
       }
-      lastSettledAt = Math.max(lastSettledAt, performance.now());
+      const now = performance.now();
+      settledAt.push(now);
+      lastSettledAt = Math.max(lastSettledAt, now);
     }),
   );
   let timer: NodeJS.Timeout | undefined;
@@ -33,7 +38,7 @@ export async function waitSettled(client: Client, ids: string[], deadlineMs: num
   } finally {
     clearTimeout(timer);
   }
-  return { lastSettledAt, failed };
+  return { lastSettledAt, settledAt, failed };
 }
 
 /** How many activities one settled job ran: the bare ceiling runs the same number. */

@@ -22,6 +22,12 @@ export const workerArea = {
       default: '10',
       doc: 'workflow task slots per worker process; more only queue tasks inside the worker, where their 10 s timeout runs (a CPU-starved worker then redoes timed-out tasks instead of new ones)',
     }),
+    workflowTaskPolls: setting({
+      env: 'WORKFLOW_TASK_POLLS',
+      type: int({ min: 1, max: 1_000 }),
+      defaultDoc: "WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, at most 10 (the SDK's own default)",
+      doc: 'workflow task long polls a worker keeps open per queue, shared between its sticky and normal queue; slots + 10 made no difference the throughput bench could tell from its noise (docs/testing.md)',
+    }),
     versioning: setting({
       env: 'WORKER_VERSIONING',
       type: bool(),
@@ -49,3 +55,11 @@ export const workerArea = {
     }),
   },
 } satisfies SettingsArea;
+
+/**
+ * The workflow task polls a worker keeps open: WORKFLOW_TASK_POLLS, else what the SDK opens by itself for fixed slots
+ * (said here because with the token budget's tuner the SDK would open 10 whatever the slots).
+ */
+export function workflowTaskPolls(worker: { workflowTaskPolls?: number; maxConcurrentWorkflowTasks: number }): number {
+  return worker.workflowTaskPolls ?? Math.min(worker.maxConcurrentWorkflowTasks, 10);
+}

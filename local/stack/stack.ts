@@ -35,6 +35,8 @@ export interface StackOptions {
   pathEnv: string;
   /** Settings for the product's processes (worker, API) on top of what the stack derives. */
   productEnv?: Record<string, string>;
+  /** Node flags for the product's processes that NODE_OPTIONS refuses (a benchmark's `--cpu-prof`). */
+  productNodeArgs?: string[];
   /** The credentials the stack runs with; by default those kept in `<dataDir>/local-secrets.json` (made if absent). */
   secrets?: LocalSecrets;
   /** The tenants of generated secrets (default: `demo`). */
@@ -236,7 +238,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const managed = await supervisor.start({
         name,
         command: process.execPath,
-        args: [...TSX, join(REPO_ROOT, 'workers', 'main.ts')],
+        args: [...(options.productNodeArgs ?? []), ...TSX, join(REPO_ROOT, 'workers', 'main.ts')],
         env: { ...productEnv, ...extraEnv },
         // Ready once the server sees this very process polling; log levels and old log lines cannot fool it.
         ready: async ({ pid }) => workerIsPolling(urls.temporal, temporalConfig.namespace, pid),
@@ -250,7 +252,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         await supervisor.start({
           name: 'api',
           command: process.execPath,
-          args: [...TSX, join(REPO_ROOT, 'api', 'main.ts')],
+          args: [...(options.productNodeArgs ?? []), ...TSX, join(REPO_ROOT, 'api', 'main.ts')],
           env: { ...productEnv, ...extraEnv },
           ready: httpOk(`${urls.api}/readyz`),
         }),

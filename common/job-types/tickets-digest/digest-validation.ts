@@ -1,17 +1,14 @@
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
-import { formatErrors } from '../../schema-errors';
-import type { ValidationResult } from '../../validation';
+import type Ajv from 'ajv';
+import { compileOnFirstUse, newAjv } from '../../validation';
 import { DigestNarrative, TicketBatchSummary, TicketsDigest } from './digest';
 
-const ajv = new Ajv({ allErrors: true, strict: true });
-addFormats(ajv, ['date-time']);
-
-function checker<T>(validate: ValidateFunction<T>) {
-  return (value: unknown): ValidationResult<T> =>
-    validate(value) ? { ok: true, value } : { ok: false, errors: formatErrors(validate.errors ?? []) };
+/** Its own ajv (only `date-time` formats), made and compiled on first use like common/validation.ts's. */
+let digestAjv: Ajv | undefined;
+function ajv(): Ajv {
+  digestAjv ??= newAjv(['date-time']);
+  return digestAjv;
 }
 
-export const validateTicketBatchSummary = checker(ajv.compile<TicketBatchSummary>(TicketBatchSummary));
-export const validateDigestNarrative = checker(ajv.compile<DigestNarrative>(DigestNarrative));
-export const validateTicketsDigest = checker(ajv.compile<TicketsDigest>(TicketsDigest));
+export const validateTicketBatchSummary = compileOnFirstUse<TicketBatchSummary>(TicketBatchSummary, ajv);
+export const validateDigestNarrative = compileOnFirstUse<DigestNarrative>(DigestNarrative, ajv);
+export const validateTicketsDigest = compileOnFirstUse<TicketsDigest>(TicketsDigest, ajv);
