@@ -4,7 +4,7 @@ import type { BatchLaneDeps } from '../activities/batch-lane/batch-lane-deps';
 import { batchCollectorWorkflowId, batchEntrySignal } from '../common/batch-lane';
 import { taskQueueFor } from '../common/task-queues';
 import { messageBatches } from '../gateway/batch/message-batches';
-import type { WiredGateway } from '../gateway/gateway-from-config';
+import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import type { ModelGateway } from '../gateway/model-call';
 import { createAnthropicClient } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
@@ -13,12 +13,12 @@ import { createObjectStore, type ObjectStore } from '../lib/object-store';
 /**
  * The real clients the activities run with; tests build their own ActivityDeps. The gateway comes from
  * gatewayFromConfig (gateway/gateway-from-config.ts), which the process also needs for its activity slots; the
- * model gateway behind the tenants' spend caps (gateway/spend/spend-from-config.ts). With a Temporal client and
+ * model and embeddings gateways behind the tenants' spend caps (gateway/spend/spend-from-config.ts). With a Temporal client and
  * BATCH_LANE on, the batch lane's activities can reach the collectors.
  */
 export function createActivityDeps(
   config: Config,
-  wired: Pick<WiredGateway, 'embeddings'> & { gateway: ModelGateway },
+  wired: { gateway: ModelGateway; embeddings: EmbeddingsGateway },
   temporal?: Client,
 ): ActivityDeps {
   const store = createObjectStore(config.s3);
