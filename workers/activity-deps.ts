@@ -1,13 +1,15 @@
 import type { Client } from '@temporalio/client';
+import type { Registry } from 'prom-client';
 import type { ActivityDeps } from '../activities';
 import type { BatchLaneDeps } from '../activities/batch-lane/batch-lane-deps';
 import { batchCollectorWorkflowId, batchEntrySignal } from '../common/batch-lane';
 import { taskQueueFor } from '../common/task-queues';
-import { messageBatches } from '../gateway/batch/message-batches';
+import { type MessageBatches, messageBatches } from '../gateway/batch/message-batches';
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import type { ModelGateway } from '../gateway/model-call';
 import { createAnthropicClient } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
+import { type BatchLaneEvent, batchLaneMetricsListener } from '../lib/metrics-batch-lane';
 import { createObjectStore, type ObjectStore } from '../lib/object-store';
 
 /**
@@ -20,21 +22,24 @@ export function createActivityDeps(
   config: Config,
   wired: { gateway: ModelGateway; embeddings: EmbeddingsGateway },
   temporal?: Client,
+  /** The worker's metrics registry: the batch lane's counts go there (lib/metrics-batch-lane.ts). */
+  registry?: Registry,
 ): ActivityDeps {
   const store = createObjectStore(config.s3);
+  const onLaneEvent = registry ? batchLaneMetricsListener(registry) : () => undefined;
   return {
     store,
     gateway: wired.gateway,
     embeddings: wired.embeddings,
     config,
-    ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal) } : {}),
+    ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal, onLaneEvent) } : {}),
   };
 }
 
-function batchLaneDeps(config: Config, store: ObjectStore, temporal: Client): BatchLaneDeps {
+function batchLaneDeps(config: Config, store: ObjectStore, temporal: Client, onEvent: (event: BatchLaneEvent) => void): BatchLaneDeps {
   return {
     store,
-    batches: messageBatches(createAnthropicClient(config.anthropic)),
+    batches: countedBatches(messageBatches(createAnthropicClient(config.anthropic)), onEvent),
     prices: config.anthropic.prices,
     settings: {
       collectWindowMs: config.batchLane.collectWindowMs,
@@ -50,6 +55,24 @@ function batchLaneDeps(config: Config, store: ObjectStore, temporal: Client): Ba
         signal: batchEntrySignal,
         signalArgs: [entry],
       });
+      onEvent({ type: 'enqueued', model });
+    },
+  };
+}
+
+/** The Message Batches client, counted as it creates batches and reads their results; the lane's code stays as it is. */
+function countedBatches(batches: MessageBatches, onEvent: (event: BatchLaneEvent) => void): MessageBatches {
+  return {
+    ...batches,
+    async create(entries) {
+      const batchId = await batches.create(entries);
+      onEvent({ type: 'submitted', model: entries[0]?.call.model ?? 'unknown', entries: entries.length, at: Date.now() });
+      return batchId;
+    },
+    async results(batchId) {
+      const results = await batches.results(batchId);
+      onEvent({ type: 'results', outcomes: results.map((result) => result.outcome) });
+      return results;
     },
   };
 }

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
       config,
       { gateway: spendCaps.gateway, embeddings: spendCaps.embeddings },
       new Client({ connection, namespace: config.temporal.namespace, dataConverter: dataConverterFor(config.temporal) }),
+      observability.telemetry.metrics.registry,
     ),
     activitySlots: (priority) => gateway.activitySlots(priority),
     workflowBundle,
