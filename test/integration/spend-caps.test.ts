@@ -65,7 +65,7 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
 
     await capped.stop();
     harness.supervisor.forget(capped);
-    await workerWithCap(100);
+    const raised = await workerWithCap(100);
     const client = await harness.temporalClient();
     let woken = 0;
     for (let i = 0; i < 100 && woken === 0; i++) {
@@ -74,6 +74,9 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
     }
     assert.equal(woken, 1);
     const state = await handle.result();
+    // The next test's worker must be the only one polling, with its own cap.
+    await raised.stop();
+    harness.supervisor.forget(raised);
     assert.equal(state.status, 'posted');
     const day = new Date().toISOString().slice(0, 10);
     const spent = Number(await redis.client().get(`${prefix}:{demo}:day:${day}`));
