@@ -3,6 +3,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
 import { SlowlaneError } from '../common/errors';
 import type { WorkerMetrics } from './metrics-worker';
+import type { Usage } from '../common/job';
 
 interface FailureKind {
   type: string;
@@ -22,7 +23,7 @@ export function failureKind(error: unknown, nonRetryableTypes: readonly string[]
 }
 
 interface ModelStepResult {
-  usage: { inputTokens: number; outputTokens: number; costUsd: number };
+  usage: Pick<Usage, 'inputTokens' | 'outputTokens' | 'costUsd' | 'byLane'>;
 }
 
 function hasUsage(result: unknown): result is ModelStepResult {
@@ -66,6 +67,9 @@ export class ActivityMetricsInterceptor implements ActivityInboundCallsIntercept
     const labels = { activity, tenant: tenantId, priority };
     this.metrics.tokens.inc({ ...labels, direction: 'input' }, usage.inputTokens);
     this.metrics.tokens.inc({ ...labels, direction: 'output' }, usage.outputTokens);
-    this.metrics.cost.inc(labels, usage.costUsd);
+    // Each lane's share of the cost under its own label; cost no lane claims (older results) was live.
+    const batchUsd = usage.byLane?.batch?.costUsd ?? 0;
+    if (batchUsd > 0) this.metrics.cost.inc({ ...labels, lane: 'batch' }, batchUsd);
+    this.metrics.cost.inc({ ...labels, lane: 'live' }, Math.max(0, usage.costUsd - batchUsd));
   }
 }

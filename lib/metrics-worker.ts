@@ -93,8 +93,8 @@ export function createWorkerMetrics(registry: Registry) {
     }),
     cost: new Counter({
       name: name('model_cost_usd_total'),
-      help: 'Model cost in USD of completed model steps',
-      labelNames: ['activity', 'tenant', 'priority'] as const,
+      help: 'Model cost in USD of completed model steps, by the lane the calls took (live, batch at half price)',
+      labelNames: ['activity', 'tenant', 'priority', 'lane'] as const,
       registers,
     }),
   };

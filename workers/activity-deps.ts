@@ -1,40 +1,45 @@
 import type { Client } from '@temporalio/client';
+import type { Registry } from 'prom-client';
 import type { ActivityDeps } from '../activities';
 import type { BatchLaneDeps } from '../activities/batch-lane/batch-lane-deps';
 import { batchCollectorWorkflowId, batchEntrySignal } from '../common/batch-lane';
 import { taskQueueFor } from '../common/task-queues';
-import { messageBatches } from '../gateway/batch/message-batches';
-import type { WiredGateway } from '../gateway/gateway-from-config';
+import { type MessageBatches, messageBatches } from '../gateway/batch/message-batches';
+import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import type { ModelGateway } from '../gateway/model-call';
 import { createAnthropicClient } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
+import { type BatchLaneEvent, batchLaneMetricsListener } from '../lib/metrics-batch-lane';
 import { createObjectStore, type ObjectStore } from '../lib/object-store';
 
 /**
  * The real clients the activities run with; tests build their own ActivityDeps. The gateway comes from
  * gatewayFromConfig (gateway/gateway-from-config.ts), which the process also needs for its activity slots; the
- * model gateway behind the tenants' spend caps (gateway/spend/spend-from-config.ts). With a Temporal client and
+ * model and embeddings gateways behind the tenants' spend caps (gateway/spend/spend-from-config.ts). With a Temporal client and
  * BATCH_LANE on, the batch lane's activities can reach the collectors.
  */
 export function createActivityDeps(
   config: Config,
-  wired: Pick<WiredGateway, 'embeddings'> & { gateway: ModelGateway },
+  wired: { gateway: ModelGateway; embeddings: EmbeddingsGateway },
   temporal?: Client,
+  /** The worker's metrics registry: the batch lane's counts go there (lib/metrics-batch-lane.ts). */
+  registry?: Registry,
 ): ActivityDeps {
   const store = createObjectStore(config.s3);
+  const onLaneEvent = registry ? batchLaneMetricsListener(registry) : () => undefined;
   return {
     store,
     gateway: wired.gateway,
     embeddings: wired.embeddings,
     config,
-    ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal) } : {}),
+    ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal, onLaneEvent) } : {}),
   };
 }
 
-function batchLaneDeps(config: Config, store: ObjectStore, temporal: Client): BatchLaneDeps {
+function batchLaneDeps(config: Config, store: ObjectStore, temporal: Client, onEvent: (event: BatchLaneEvent) => void): BatchLaneDeps {
   return {
     store,
-    batches: messageBatches(createAnthropicClient(config.anthropic)),
+    batches: countedBatches(messageBatches(createAnthropicClient(config.anthropic)), onEvent),
     prices: config.anthropic.prices,
     settings: {
       collectWindowMs: config.batchLane.collectWindowMs,
@@ -50,6 +55,24 @@ function batchLaneDeps(config: Config, store: ObjectStore, temporal: Client): Ba
         signal: batchEntrySignal,
         signalArgs: [entry],
       });
+      onEvent({ type: 'enqueued', model });
+    },
+  };
+}
+
+/** The Message Batches client, counted as it creates batches and reads their results; the lane's code stays as it is. */
+function countedBatches(batches: MessageBatches, onEvent: (event: BatchLaneEvent) => void): MessageBatches {
+  return {
+    ...batches,
+    async create(entries) {
+      const batchId = await batches.create(entries);
+      onEvent({ type: 'submitted', model: entries[0]?.call.model ?? 'unknown', entries: entries.length, at: Date.now() });
+      return batchId;
+    },
+    async results(batchId) {
+      const results = await batches.results(batchId);
+      onEvent({ type: 'results', outcomes: results.map((result) => result.outcome) });
+      return results;
     },
   };
 }

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const connection = await connectWorker(config.temporal);
   const gateway = gatewayFromConfig(config, log);
   recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events, gateway.embeddings.events);
-  const spendCaps = spendCapsFromConfig(config, gateway.gateway, log, observability.telemetry.metrics.registry);
+  const spendCaps = spendCapsFromConfig(config, { gateway: gateway.gateway, embeddings: gateway.embeddings }, log, observability.telemetry.metrics.registry);
   const workflowBundle = await workflowBundleForProcess();
   const deployment = await workerDeploymentOptions(config.worker, workflowBundle);
   const workers = await createWorkers({
@@ -36,8 +36,9 @@ async function main(): Promise<void> {
     // The batch lane's activities signal-with-start the collectors through this client, on the worker's connection.
     deps: createActivityDeps(
       config,
-      { ...gateway, gateway: spendCaps.gateway },
+      { gateway: spendCaps.gateway, embeddings: spendCaps.embeddings },
       new Client({ connection, namespace: config.temporal.namespace, dataConverter: dataConverterFor(config.temporal) }),
+      observability.telemetry.metrics.registry,
     ),
     activitySlots: (priority) => gateway.activitySlots(priority),
     workflowBundle,

@@ -11,7 +11,7 @@ import {
   setHandler,
   TimeoutFailure,
 } from '@temporalio/workflow';
-import { currentErrorType, type FailureDetails, TenantSpendCapReachedError, TokenBudgetExhaustedError } from '../common/errors';
+import { currentErrorType, type FailureDetails, TokenBudgetExhaustedError } from '../common/errors';
 import type { JobStart, JobState, JobStep, TerminalStatus } from '../common/job';
 import type { JobTypeDefinition } from '../common/job-types/job-type';
 import { statusQuery } from '../common/messages';
@@ -20,7 +20,7 @@ import { jobMetrics } from './job-metrics';
 import { JobTracker } from './job-tracker';
 import { notifyClient } from './notifications';
 import { Review } from './review';
-import { type SpendCapRefusal, SpendCapWait } from './spend-cap-wait';
+import { SpendCapWait, spendCapRefusalOf } from './spend-cap-wait';
 
 /** An operator abandoned a dead-lettered job, or its dead-letter wait expired. */
 class JobAbandoned extends Error {
@@ -70,9 +70,16 @@ export class JobRun {
     const { input, tracker, state } = this;
     let startedAt = Date.now();
     for (;;) {
-      tracker.setStatus('processing', step);
       try {
-        const result = await activity();
+        const result = await this.withSpendCapWaits(
+          step,
+          () => {
+            tracker.setStatus('processing', step);
+            return activity();
+          },
+          // Hours in budget_wait are not the token budget's refusals: its limit counts from the step's new start.
+          () => (startedAt = Date.now()),
+        );
         // An activity that finished just as the cancel came: its result is not acted on.
         if (CancellationScope.current().consideredCancelled) throw new CancelledFailure('the job was cancelled');
         state.attempts[step] = result.attempt;
@@ -84,14 +91,6 @@ export class JobRun {
         const jobError = describeFailure(step, error);
         const billed = failureDetailsOf(error)?.billedUsage;
         if (billed) tracker.addUsage(billed);
-        const spendCap = failureDetailsOf(error)?.spendCap as SpendCapRefusal | undefined;
-        // Only jobs on code that knows the error ever saw it: no patch needed, older histories never take this branch.
-        if (jobError.type === TenantSpendCapReachedError.name && spendCap) {
-          await this.spendCapWait.wait(step, spendCap, this.notify);
-          // Hours in budget_wait are not the token budget's refusals: its limit counts from the step's new start.
-          startedAt = Date.now();
-          continue;
-        }
         if (
           currentErrorType(jobError.type) === TokenBudgetExhaustedError.name &&
           Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS &&
@@ -112,6 +111,29 @@ export class JobRun {
       }
     }
   };
+
+  /**
+   * Runs `work` (one try of a step, or of a fan-out) until it ends without a spend-cap refusal: a refused paid call
+   * (a TenantSpendCapReachedError from an activity or child, or SpendCapStopped from a fan-out) puts the job in
+   * `budget_wait` on `step` (workflows/spend-cap-wait.ts) until the window turns or the cap is raised, then `work`
+   * runs again, `onResumed` first. Every other outcome is `work`'s own. The one wait loop of every job workflow.
+   */
+  async withSpendCapWaits<T>(step: JobStep, work: () => Promise<T>, onResumed?: () => void): Promise<T> {
+    for (;;) {
+      try {
+        return await work();
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        // Only code that knows the refusal ever saw it: older histories never take this branch, no patch needed.
+        const refusal = spendCapRefusalOf(error);
+        if (!refusal) throw error;
+        const billed = failureDetailsOf(error)?.billedUsage;
+        if (billed) this.tracker.addUsage(billed);
+        await this.spendCapWait.wait(step, refusal, this.notify);
+        onResumed?.();
+      }
+    }
+  }
 
   /**
    * Parks the job with a failure that belongs to no single activity (a fan-out's failed chunks) until an operator

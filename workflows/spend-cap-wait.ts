@@ -1,10 +1,36 @@
-import { condition, log, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, log, setHandler } from '@temporalio/workflow';
+import { type FailureDetails, TenantSpendCapReachedError } from '../common/errors';
 import type { BudgetWait, JobStep } from '../common/job';
 import { spendCapRaisedSignal } from '../common/messages';
 import type { JobTracker } from './job-tracker';
 
 /** What a TenantSpendCapReachedError carries in its details (gateway/spend/spend-capped-gateway.ts). */
 export type SpendCapRefusal = Omit<BudgetWait, 'since'>;
+
+/**
+ * Spend caps on every paid call (chunk calls, embeddings): a chunk group that stops on a refusal, and the document
+ * job that then waits, are new commands; histories recorded before them replay the old way.
+ */
+export const SPEND_CAPS_EVERYWHERE_PATCH = 'spend-caps-everywhere';
+
+/**
+ * Thrown by workflow code whose fan-out stopped on a spend-cap refusal (the document's chunk groups report one
+ * instead of failing): JobRun.withSpendCapWaits waits on it as on a refused activity.
+ */
+export class SpendCapStopped extends Error {
+  constructor(readonly refusal: SpendCapRefusal) {
+    super('a paid call would pass the tenant’s spend cap');
+  }
+}
+
+/** The refusal a failure carries: an activity's or a child's TenantSpendCapReachedError, or a stopped fan-out. */
+export function spendCapRefusalOf(error: unknown): SpendCapRefusal | undefined {
+  if (error instanceof SpendCapStopped) return error.refusal;
+  if (!(error instanceof ActivityFailure) && !(error instanceof ChildWorkflowFailure)) return undefined;
+  const cause = error.cause;
+  if (!(cause instanceof ApplicationFailure) || cause.type !== TenantSpendCapReachedError.name) return undefined;
+  return (cause.details?.[0] as FailureDetails | undefined)?.spendCap as SpendCapRefusal | undefined;
+}
 
 /** Never wake sooner than this after a refusal, so a skewed clock near a window's turn cannot spin the step. */
 const MIN_WAIT_MS = 1_000;

@@ -4,6 +4,8 @@ export const documentKeys = {
   prefix: (tenantId: string, jobId: string): string => `documents/${tenantId}/${encodeURIComponent(jobId)}`,
   chunkText: (prefix: string, index: number): string => `${prefix}/chunks/${index}.txt`,
   chunkResult: (prefix: string, index: number): string => `${prefix}/chunks/${index}.json`,
+  /** The parts of a chunk already paid for while its result is not written yet (chunk-partial.ts). */
+  chunkPartial: (prefix: string, index: number): string => `${prefix}/chunks/${index}.partial.json`,
   /** A scanned page's chunk: the page cut out as a one-page PDF, what the model reads instead of text. */
   chunkScan: (prefix: string, index: number): string => `${prefix}/chunks/${index}.pdf`,
   chunksJsonl: (prefix: string): string => `${prefix}/chunks.jsonl`,

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ModelOutputInvalidError } from '../../common/errors';
-import { addUsage } from '../../common/usage-sum';
+import { emptyUsage } from '../../common/job-types/document/document-job';
 import type { Usage } from '../../common/job';
 import { validateChunkSummary, validatePageTranscription, type ValidationResult } from '../../common/validation';
 import type { EmbeddingsGateway } from '../../gateway/embeddings/embeddings-call';
@@ -9,6 +9,7 @@ import type { ObjectStore } from '../../lib/object-store';
 import { withHeartbeats } from '../heartbeat';
 import { usageOfCall } from '../usage';
 import { estimateTokens } from './chunk-pages';
+import { type ChunkEmbedding, ChunkPartial, type PaidPart } from './chunk-partial';
 import type { ChunkRecord, ProcessDocumentChunkInput, ProcessDocumentChunkResult } from './document-contracts';
 import { documentKeys } from './document-keys';
 import {
@@ -33,10 +34,12 @@ export interface ProcessDocumentChunkDeps {
 type StoredChunk = ChunkRecord & { usage: Usage };
 
 /**
- * The map step of one chunk: its embedding (embeddings provider) and its short summary (Messages API), written to
- * S3 as one object. A result already in S3 is an attempt that finished and was never reported (the worker died in
- * between): it is returned as it is, so no call is paid for twice. A scanned page's chunk is read by the model
- * from the page itself (a one-page PDF): one call transcribes and summarises it, then its text is embedded.
+ * The map step of one chunk: its embedding (embeddings provider) and its short summary (Messages API), both
+ * counted against the tenant's spend caps, written to S3 as one object. A result already in S3 is an attempt that
+ * finished and was never reported (the worker died in between): it is returned as it is, so no call is paid for
+ * twice; nor is a call whose answer an earlier attempt kept (chunk-partial.ts: the other call was refused by the
+ * cap or failed). A scanned page's chunk is read by the model from the page itself (a one-page PDF): one call
+ * transcribes and summarises it, then its text is embedded.
  */
 export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
   return async function processDocumentChunk(input: ProcessDocumentChunkInput): Promise<ProcessDocumentChunkResult> {
@@ -46,24 +49,29 @@ export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
       const stored = JSON.parse((await deps.store.getBytes(resultKey)).toString('utf8')) as StoredChunk;
       return { index: input.index, usage: stored.usage, reused: true, attempt };
     }
-    if (input.span.scanned) return processScannedPage(deps, input, resultKey, attempt);
+    const partial = await ChunkPartial.read(deps.store, documentKeys.chunkPartial(input.prefix, input.index));
+    if (input.span.scanned) return processScannedPage(deps, input, partial, resultKey, attempt);
     const text = (await deps.store.getBytes(documentKeys.chunkText(input.prefix, input.index))).toString('utf8');
     return withHeartbeats(async (signal) => {
-      const call = { jobId: input.jobId, priority: input.priority, signal };
-      const [embedded, summarized] = await Promise.all([
-        deps.embeddings.embed({ ...call, inputs: [text], inputType: 'document' }),
-        deps.gateway.callTool({
-          ...call,
-          model: deps.summarizeModel,
-          system: SUMMARIZE_CHUNK_SYSTEM,
-          documentText: text,
-          instruction: SUMMARIZE_CHUNK_INSTRUCTION,
-          tool: SUMMARIZE_CHUNK_TOOL,
-          maxTokens: SUMMARIZE_CHUNK_MAX_TOKENS,
-        }),
-      ]);
-      const usage = addUsage(usageOfCall(embedded.usage), usageOfCall(summarized.usage));
-      const summary = checkedAnswer(validateChunkSummary(summarized.toolInput), 'chunk summary', usage);
+      const call = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, signal };
+      await partial.pay({
+        embedding: () => embedText(deps, call, text),
+        answer: async () => {
+          const summarized = await deps.gateway.callTool({
+            ...call,
+            model: deps.summarizeModel,
+            system: SUMMARIZE_CHUNK_SYSTEM,
+            documentText: text,
+            instruction: SUMMARIZE_CHUNK_INSTRUCTION,
+            tool: SUMMARIZE_CHUNK_TOOL,
+            maxTokens: SUMMARIZE_CHUNK_MAX_TOKENS,
+          });
+          const usage = usageOfCall(summarized.usage);
+          return { value: checkedAnswer(validateChunkSummary(summarized.toolInput), 'chunk summary', usage), usage };
+        },
+      });
+      const summary = checkedAnswer(validateChunkSummary(partial.value('answer')), 'kept chunk summary', emptyUsage());
+      const embedded = partial.value('embedding');
       return storeChunk(deps.store, resultKey, attempt, {
         index: input.index,
         firstPage: input.span.firstPage,
@@ -72,36 +80,51 @@ export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
         text,
         summary: summary.summary,
         keyTerms: summary.keyTerms,
-        embedding: embedded.vectors[0] ?? [],
+        embedding: embedded.vector,
         embeddingModel: embedded.model,
-        usage,
+        usage: partial.uncountedUsage(),
       });
     });
   };
 }
 
+type ChunkCall = { jobId: string; tenantId: string; priority: ProcessDocumentChunkInput['priority']; signal: AbortSignal };
+
+async function embedText(deps: ProcessDocumentChunkDeps, call: ChunkCall, text: string): Promise<PaidPart<ChunkEmbedding>> {
+  const embedded = await deps.embeddings.embed({ ...call, inputs: [text], inputType: 'document' });
+  return { value: { vector: embedded.vectors[0] ?? [], model: embedded.model }, usage: usageOfCall(embedded.usage) };
+}
+
 async function processScannedPage(
   deps: ProcessDocumentChunkDeps,
   input: ProcessDocumentChunkInput,
+  partial: ChunkPartial,
   resultKey: string,
   attempt: number,
 ): Promise<ProcessDocumentChunkResult> {
-  const scan = await deps.store.getBytes(documentKeys.chunkScan(input.prefix, input.index));
+  const scan = partial.has('answer') ? undefined : await deps.store.getBytes(documentKeys.chunkScan(input.prefix, input.index));
   return withHeartbeats(async (signal) => {
-    const call = { jobId: input.jobId, priority: input.priority, signal };
-    const transcribed = await deps.gateway.callTool({
-      ...call,
-      model: deps.summarizeModel,
-      system: TRANSCRIBE_PAGE_SYSTEM,
-      documentText: '',
-      documentMedia: { mediaType: 'application/pdf', base64: scan.toString('base64'), pages: 1 },
-      instruction: TRANSCRIBE_PAGE_INSTRUCTION,
-      tool: TRANSCRIBE_PAGE_TOOL,
-      maxTokens: TRANSCRIBE_PAGE_MAX_TOKENS,
+    const call = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, signal };
+    await partial.pay({
+      answer: async () => {
+        const transcribed = await deps.gateway.callTool({
+          ...call,
+          model: deps.summarizeModel,
+          system: TRANSCRIBE_PAGE_SYSTEM,
+          documentText: '',
+          documentMedia: { mediaType: 'application/pdf', base64: (scan ?? Buffer.alloc(0)).toString('base64'), pages: 1 },
+          instruction: TRANSCRIBE_PAGE_INSTRUCTION,
+          tool: TRANSCRIBE_PAGE_TOOL,
+          maxTokens: TRANSCRIBE_PAGE_MAX_TOKENS,
+        });
+        const usage = usageOfCall(transcribed.usage);
+        return { value: checkedAnswer(validatePageTranscription(transcribed.toolInput), 'page transcription', usage), usage };
+      },
     });
-    const page = checkedAnswer(validatePageTranscription(transcribed.toolInput), 'page transcription', usageOfCall(transcribed.usage));
+    const page = checkedAnswer(validatePageTranscription(partial.value('answer')), 'kept page transcription', emptyUsage());
     // A page of pictures only has no text to embed: its summary stands in for it in the search index.
-    const embedded = await deps.embeddings.embed({ ...call, inputs: [page.text.trim() || page.summary], inputType: 'document' });
+    await partial.pay({ embedding: () => embedText(deps, call, page.text.trim() || page.summary) });
+    const embedded = partial.value('embedding');
     return storeChunk(deps.store, resultKey, attempt, {
       index: input.index,
       firstPage: input.span.firstPage,
@@ -110,9 +133,9 @@ async function processScannedPage(
       text: page.text,
       summary: page.summary,
       keyTerms: page.keyTerms,
-      embedding: embedded.vectors[0] ?? [],
+      embedding: embedded.vector,
       embeddingModel: embedded.model,
-      usage: addUsage(usageOfCall(transcribed.usage), usageOfCall(embedded.usage)),
+      usage: partial.uncountedUsage(),
     });
   });
 }

@@ -3,6 +3,8 @@ import type { CallUsage } from '../model-call';
 
 export interface EmbedRequest {
   jobId: string;
+  /** The tenant whose spend caps the call counts against (gateway/spend/); none: uncounted (benchmarks, tools). */
+  tenantId?: string;
   priority: Priority;
   /** One vector per input, in order. */
   inputs: string[];

@@ -2,26 +2,32 @@ import { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { Config } from '../../lib/config';
 import type { Logger } from '../../lib/logger';
+import type { EmbeddingsGateway } from '../embeddings/embeddings-call';
 import type { ModelGateway } from '../model-call';
 import { InProcessSpendStore } from './local-spend-store';
 import { RedisSpendStore } from './redis-spend-store';
+import { withEmbeddingsSpendCaps } from './spend-capped-embeddings';
 import { withSpendCaps } from './spend-capped-gateway';
 import { spendMetricsListener } from './spend-metrics';
 import type { SpendStore } from './spend-store';
+import { createTenantSpend } from './tenant-spend';
 
+/** Every paid door of the worker, each behind the tenants' spend caps. */
 export interface WiredSpendCaps {
   gateway: ModelGateway;
+  embeddings: EmbeddingsGateway;
   store: SpendStore;
   close(): Promise<void>;
 }
 
 /**
- * The worker's gateway behind the tenants' spend caps: totals in Redis when REDIS_URL is set (the token budget's
- * server, its own connection and keys), in the process otherwise, as the token budget does.
+ * The worker's model and embeddings gateways behind the tenants' spend caps, both counting into one store: totals
+ * in Redis when REDIS_URL is set (the token budget's server, its own connection and keys), in the process
+ * otherwise, as the token budget does.
  */
 export function spendCapsFromConfig(
-  config: Pick<Config, 'anthropic' | 'gateway' | 'spend'>,
-  gateway: ModelGateway,
+  config: Pick<Config, 'anthropic' | 'embeddings' | 'gateway' | 'spend'>,
+  doors: { gateway: ModelGateway; embeddings: EmbeddingsGateway },
   log: Logger,
   registry?: Registry,
 ): WiredSpendCaps {
@@ -34,8 +40,14 @@ export function spendCapsFromConfig(
     store = new InProcessSpendStore();
   }
   const onEvent = registry ? spendMetricsListener(registry, config.spend.caps) : undefined;
+  const spend = createTenantSpend({ store, caps: config.spend.caps, ...(onEvent ? { onEvent } : {}) });
   return {
-    gateway: withSpendCaps(gateway, { store, caps: config.spend.caps, prices: config.anthropic.prices, ...(onEvent ? { onEvent } : {}) }),
+    gateway: withSpendCaps(doors.gateway, { spend, prices: config.anthropic.prices }),
+    embeddings: withEmbeddingsSpendCaps(doors.embeddings, {
+      spend,
+      model: config.embeddings.model,
+      pricePerMTok: config.embeddings.pricePerMTok,
+    }),
     store,
     close: () => store.close(),
   };

@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { METRIC_PREFIX } from '../../lib/metrics';
-import type { SpendEvent } from './spend-capped-gateway';
+import type { SpendEvent } from './tenant-spend';
 import type { SpendCaps } from './spend-windows';
 
 /** Each tenant's model spend against its caps, as this worker process last saw it settle or refuse a call. */

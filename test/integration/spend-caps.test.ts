@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { JobState } from '../../common/job';
 import { statusQuery } from '../../common/messages';
+import type { DocumentJobState } from '../../common/job-types/document/document-job';
+import { longDocumentPage } from '../../local/samples/long-document';
 import { startLocalRedis, type LocalRedis } from '../../local/stack/redis-server';
 import { wakeBudgetWaits } from '../../ops/spend-cap-raised';
 import { cleanTextInvoice, FaultHarness } from '../support/fault-harness';
@@ -26,8 +28,18 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
     await redis?.stop();
   });
 
-  const workerWithCap = (dailyUsd: number) =>
-    harness.startWorker({ REDIS_URL: redis.url, SPEND_REDIS_PREFIX: prefix, TENANT_SPEND_CAPS: JSON.stringify({ demo: { dailyUsd } }) });
+  const workerWithCap = (dailyUsd: number, spendPrefix = prefix) =>
+    harness.startWorker({ REDIS_URL: redis.url, SPEND_REDIS_PREFIX: spendPrefix, TENANT_SPEND_CAPS: JSON.stringify({ demo: { dailyUsd } }) });
+
+  /** Polls the job's status query until it is `status`, or gives up after a minute. */
+  async function stateWhen<S extends JobState>(handle: { query: (query: typeof statusQuery) => Promise<JobState> }, status: string): Promise<S | undefined> {
+    let state: JobState | undefined;
+    for (let i = 0; i < 600 && state?.status !== status; i++) {
+      state = await handle.query(statusQuery).catch(() => undefined);
+      if (state?.status !== status) await pause(100);
+    }
+    return state as S | undefined;
+  }
 
   test('when the next call would pass the cap, then the job waits in budget_wait, and resumes after the cap is raised', async () => {
     const marker = `spend-${randomUUID()}`;
@@ -53,7 +65,7 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
 
     await capped.stop();
     harness.supervisor.forget(capped);
-    await workerWithCap(100);
+    const raised = await workerWithCap(100);
     const client = await harness.temporalClient();
     let woken = 0;
     for (let i = 0; i < 100 && woken === 0; i++) {
@@ -62,9 +74,48 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
     }
     assert.equal(woken, 1);
     const state = await handle.result();
+    // The next test's worker must be the only one polling, with its own cap.
+    await raised.stop();
+    harness.supervisor.forget(raised);
     assert.equal(state.status, 'posted');
     const day = new Date().toISOString().slice(0, 10);
     const spent = Number(await redis.client().get(`${prefix}:{demo}:day:${day}`));
+    assert.ok(Math.abs(spent - state.usage.costUsd) < 1e-12, `the tenant's day total ${spent} is the job's cost ${state.usage.costUsd}`);
+  });
+
+  test('when a document’s chunk calls would pass the cap, then the job waits in budget_wait on processDocumentChunk, and after the raise every call is paid once and counted in the tenant’s total', async () => {
+    const marker = `spend-doc-${randomUUID()}`;
+    // Its own totals: the tenant's spend in the invoice test above must not count here.
+    const documentPrefix = `${prefix}-doc`;
+    const document = Array.from({ length: 6 }, (_, page) => `${marker} ${longDocumentPage(page + 1).paragraphs.join(' ')}`).join('\f');
+    // A chunk's embedding and summary are held at once: the empty window admits the first, the cap refuses the second.
+    const capped = await workerWithCap(0.000001, documentPrefix);
+    const handle = await harness.startDocumentJob(document, { chunksPerGroup: 2, parallelGroups: 1, parallelChunks: 1 });
+    const waiting = await stateWhen<DocumentJobState>(handle, 'budget_wait');
+    assert.equal(waiting?.status, 'budget_wait', `the job is ${waiting?.status}`);
+    assert.equal(waiting.step, 'processDocumentChunk');
+    assert.equal(waiting.budgetWait?.window, 'day');
+    assert.ok((await harness.simulatorCalls(marker, 'summarize_chunk')).length <= 1, 'no chunk summary after the refusal');
+
+    await capped.stop();
+    harness.supervisor.forget(capped);
+    await workerWithCap(100, documentPrefix);
+    const client = await harness.temporalClient();
+    let woken = 0;
+    for (let i = 0; i < 100 && woken === 0; i++) {
+      woken = (await wakeBudgetWaits(client, 'demo', 'ops-oliver')).woken;
+      if (woken === 0) await pause(200);
+    }
+    assert.equal(woken, 1);
+    const state = (await handle.result()) as DocumentJobState;
+    assert.equal(state.status, 'completed');
+    const chunks = state.result?.chunks ?? 0;
+    const summaries = (await harness.simulatorCalls(marker, 'summarize_chunk')).filter((call) => call.status === 200);
+    assert.equal(summaries.length, chunks, 'every chunk summary was paid for once');
+    // Embeddings and summaries, refused or kept or new: the tenant's total is exactly what the job says it cost.
+    const day = new Date().toISOString().slice(0, 10);
+    const spent = Number(await redis.client().get(`${documentPrefix}:{demo}:day:${day}`));
+    assert.ok(state.usage.calls >= 2 * chunks + 1, `${state.usage.calls} calls for ${chunks} chunks and the summary`);
     assert.ok(Math.abs(spent - state.usage.costUsd) < 1e-12, `the tenant's day total ${spent} is the job's cost ${state.usage.costUsd}`);
   });
 });

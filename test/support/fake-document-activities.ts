@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { DocumentActivities } from '../../activities';
 import type { ProcessDocumentChunkInput } from '../../activities/document/document-contracts';
-import { ModelRequestInvalidError } from '../../common/errors';
+import { ModelRequestInvalidError, TenantSpendCapReachedError } from '../../common/errors';
 import type { Usage } from '../../common/job';
 import type { DocumentJobSettings } from '../../common/job-types/document/document-job';
 
@@ -21,17 +21,20 @@ export interface FakeDocumentOptions {
   chunks: number;
   /** Chunks that fail for good (non-retryable) on their first `n` runs. */
   failing?: Map<number, number>;
+  /** Chunks refused by the tenant's spend cap on their first `n` runs, the window turning at `resumesAt()`. */
+  capRefused?: { chunks: Map<number, number>; resumesAt: () => Date };
   /** Called as each chunk starts; may block (a worker about to be killed). */
   onChunk?: (index: number) => Promise<void>;
 }
 
 /**
  * In-memory document steps: a document of `chunks` chunks of three pages each, chunk calls counted per index,
- * chosen chunks failing for good a given number of times.
+ * chosen chunks failing for good, or refused by the spend cap, a given number of times.
  */
 export function fakeDocumentActivities(options: FakeDocumentOptions) {
   const chunkRuns = new Map<number, number>();
   const failing = new Map(options.failing ?? []);
+  const refused = new Map(options.capRefused?.chunks ?? []);
   const activities: DocumentActivities = {
     async readDocumentPages(input) {
       return {
@@ -49,6 +52,14 @@ export function fakeDocumentActivities(options: FakeDocumentOptions) {
     async processDocumentChunk(input: ProcessDocumentChunkInput) {
       chunkRuns.set(input.index, (chunkRuns.get(input.index) ?? 0) + 1);
       await options.onChunk?.(input.index);
+      const refusalsLeft = refused.get(input.index) ?? 0;
+      if (refusalsLeft > 0 && options.capRefused) {
+        refused.set(input.index, refusalsLeft - 1);
+        const resumesAt = options.capRefused.resumesAt().toISOString();
+        throw new TenantSpendCapReachedError(`tenant ${input.tenantId} has spent its daily cap`, {
+          details: { spendCap: { window: 'day', capUsd: 5, spentUsd: 5, resumesAt } },
+        });
+      }
       const failuresLeft = failing.get(input.index) ?? 0;
       if (failuresLeft > 0) {
         failing.set(input.index, failuresLeft - 1);

@@ -5,6 +5,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { Counter, Registry } from 'prom-client';
 import { InvalidDocumentError } from '../../common/errors';
 import { ActivityMetricsInterceptor, failureKind } from '../../lib/metrics-activity';
+import { batchLaneMetricsListener } from '../../lib/metrics-batch-lane';
 import { type MetricsServer, startMetricsServer } from '../../lib/metrics-server';
 import { cached } from '../../lib/metrics-temporal';
 import { createWorkerMetrics } from '../../lib/metrics-worker';
@@ -115,6 +116,36 @@ describe('ActivityMetricsInterceptor', () => {
     assert.equal(await valueOf(metrics.tokens, { tenant: 'acme', direction: 'output' }), 80);
     assert.equal(await valueOf(metrics.cost, { tenant: 'acme' }), 0.0042);
     assert.equal(await valueOf(metrics.activityAttempts, { outcome: 'completed' }), 1);
+    assert.equal(await valueOf(metrics.cost, { tenant: 'acme', lane: 'live' }), 0.0042, 'cost no lane claims was live');
+  });
+
+  test('when a step’s first call took the batch lane and its repair went live, then each lane’s cost counts under its label', async () => {
+    const metrics = createWorkerMetrics(new Registry());
+    const byLane = { batch: { calls: 1, costUsd: 0.002 }, live: { calls: 1, costUsd: 0.003 } };
+    const result = { usage: { inputTokens: 2000, outputTokens: 100, costUsd: 0.005, calls: 2, byLane } };
+    const input = { args: [{ tenantId: 'acme', priority: 'bulk', jobId: 'j' }], headers: {} };
+    await new ActivityMetricsInterceptor(metrics, activityContext(1, 6)).execute(input, async () => result);
+    assert.equal(await valueOf(metrics.cost, { tenant: 'acme', lane: 'batch' }), 0.002);
+    assert.equal(await valueOf(metrics.cost, { tenant: 'acme', lane: 'live' }), 0.003);
+  });
+});
+
+describe('the batch lane metrics', () => {
+  test('when entries are enqueued, a batch is submitted and its results read, then each is counted by model or outcome', async () => {
+    const registry = new Registry();
+    const listen = batchLaneMetricsListener(registry);
+    listen({ type: 'enqueued', model: 'claude-haiku-4-5' });
+    listen({ type: 'enqueued', model: 'claude-haiku-4-5' });
+    listen({ type: 'enqueued', model: 'claude-haiku-4-5' });
+    listen({ type: 'submitted', model: 'claude-haiku-4-5', entries: 3, at: Date.UTC(2026, 11, 4, 12) });
+    listen({ type: 'results', outcomes: ['succeeded', 'succeeded', 'expired'] });
+    const text = await registry.metrics();
+    assert.match(text, /slowlane_batch_lane_entries_enqueued_total\{model="claude-haiku-4-5"\} 3/);
+    assert.match(text, /slowlane_batch_lane_entries_submitted_total\{model="claude-haiku-4-5"\} 3/);
+    assert.match(text, /slowlane_batch_lane_batches_submitted_total\{model="claude-haiku-4-5"\} 1/);
+    assert.match(text, /slowlane_batch_lane_entry_results_total\{outcome="succeeded"\} 2/);
+    assert.match(text, /slowlane_batch_lane_entry_results_total\{outcome="expired"\} 1/);
+    assert.match(text, new RegExp(`slowlane_batch_lane_last_submit_timestamp_seconds\\{model="claude-haiku-4-5"\\} ${Date.UTC(2026, 11, 4, 12) / 1000}`));
   });
 });
 

@@ -10,6 +10,7 @@ import { createApiMetrics } from '../../lib/metrics-api';
 import { createGatewayMetrics } from '../../gateway/gateway-metrics';
 import { createSpendMetrics } from '../../gateway/spend/spend-metrics';
 import { registerTemporalGauges } from '../../lib/metrics-temporal';
+import { createBatchLaneMetrics } from '../../lib/metrics-batch-lane';
 import { createWorkerMetrics } from '../../lib/metrics-worker';
 
 const DEPLOY = join(__dirname, '..', '..', 'deploy');
@@ -28,6 +29,7 @@ function exportedNames(): Set<string> {
   createWorkerMetrics(registry);
   createGatewayMetrics(registry);
   createSpendMetrics(registry);
+  createBatchLaneMetrics(registry);
   createApiMetrics(registry);
   // Registering reads nothing from Temporal; only a scrape would call the client.
   registerTemporalGauges(registry, {} as unknown as Client, localTestConfig());
@@ -95,6 +97,8 @@ describe('the Grafana dashboard and the alert rules', () => {
     assert.match(byName.get('SlowlaneDeadLettersGrowing')?.expr ?? '', /slowlane_jobs\{status="dead_letter"\}/);
     assert.match(byName.get('SlowlaneProvider429Share')?.expr ?? '', /status="429".*> 0\.01/s);
     assert.match(byName.get('SlowlaneTenantSpendCapReached')?.expr ?? '', /sum by \(tenant, window\) \(increase\(slowlane_spend_cap_refusals_total/);
+    assert.match(byName.get('SlowlaneBatchEntriesFailing')?.expr ?? '', /slowlane_batch_lane_entry_results_total\{outcome=~"errored\|expired"\}/);
+    assert.match(byName.get('SlowlaneBatchCollectorNotSubmitting')?.expr ?? '', /slowlane_batch_lane_entries_enqueued_total.*slowlane_batch_lane_batches_submitted_total/s);
     for (const rule of rules) {
       assert.ok(rule.labels?.severity, `${rule.alert} has a severity`);
       assert.ok(rule.annotations?.summary, `${rule.alert} has a summary`);

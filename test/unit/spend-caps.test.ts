@@ -6,6 +6,7 @@ import { InProcessSpendStore } from '../../gateway/spend/local-spend-store';
 import type { ModelGateway, ToolCallRequest, ToolCallResult } from '../../gateway/model-call';
 import { type SpendEvent, withSpendCaps } from '../../gateway/spend/spend-capped-gateway';
 import { spendMetricsListener } from '../../gateway/spend/spend-metrics';
+import { createTenantSpend } from '../../gateway/spend/tenant-spend';
 import { windowsAt } from '../../gateway/spend/spend-windows';
 import { NEW_YEARS_EVE, spendStoreScenarios } from '../support/spend-store-scenarios';
 
@@ -63,13 +64,13 @@ describe('the gateway behind spend caps', () => {
     const provider = billing(0.5);
     const events: SpendEvent[] = [];
     const now = Date.UTC(2026, 11, 3, 17);
-    const gateway = withSpendCaps(provider, {
+    const spend = createTenantSpend({
       store: new InProcessSpendStore(),
       caps: { demo: { dailyUsd: 1 } },
-      prices,
       now: () => now,
       onEvent: (event) => events.push(event),
     });
+    const gateway = withSpendCaps(provider, { spend, prices });
     await gateway.callTool(request('demo'));
     await gateway.callTool(request('demo'));
     const refusal = await gateway.callTool(request('demo')).catch((error: unknown) => error);
@@ -83,7 +84,10 @@ describe('the gateway behind spend caps', () => {
 
   test('when a call names no tenant or a tenant without caps, then it goes out whatever was spent', async () => {
     const provider = billing(5);
-    const gateway = withSpendCaps(provider, { store: new InProcessSpendStore(), caps: { demo: { dailyUsd: 1 } }, prices });
+    const gateway = withSpendCaps(provider, {
+      spend: createTenantSpend({ store: new InProcessSpendStore(), caps: { demo: { dailyUsd: 1 } } }),
+      prices,
+    });
     await gateway.callTool(request('other'));
     await gateway.callTool(request('other'));
     await gateway.callTool(request());

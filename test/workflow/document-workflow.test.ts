@@ -164,6 +164,52 @@ describe('documentWorkflow with mocked activities', () => {
     assert.equal(state.progress?.done, 9);
   });
 
+  test('when a chunk would pass the tenant’s spend cap, then the fan-out stops, the job waits in budget_wait on processDocumentChunk, and when the window turns only the chunks that did not run are run', async () => {
+    // One group and one chunk at a time, so which chunks ran before the refusal is fixed: 0 to 5.
+    const fake = fakeDocumentActivities({
+      chunks: 12,
+      capRefused: { chunks: new Map([[5, 1]]), resumesAt: () => new Date(Date.now() + 3_000) },
+    });
+    const { waiting, state } = await withWorker(fake.activities, async (start) => {
+      const handle = await start({ chunksPerGroup: 4, parallelGroups: 1, parallelChunks: 1 });
+      const waiting = await waitForState(handle, (s) => s.status === 'budget_wait');
+      const runsWhileWaiting = new Map(fake.chunkRuns);
+      return { waiting: { ...waiting, runsWhileWaiting }, state: (await handle.result()) as DocumentJobState };
+    });
+    assert.equal(waiting.step, 'processDocumentChunk');
+    assert.equal(waiting.budgetWait?.window, 'day');
+    assert.equal(waiting.error, undefined, 'waiting for the budget is no failure');
+    assert.deepEqual([...waiting.runsWhileWaiting.keys()].sort((a, b) => a - b), [0, 1, 2, 3, 4, 5], 'no chunk started after the refusal');
+    assert.equal(state.status, 'completed');
+    assert.equal(fake.chunkRuns.size, 12);
+    assert.equal(fake.chunkRuns.get(5), 2, 'the refused chunk ran again once the window turned');
+    for (const [index, runs] of fake.chunkRuns) if (index !== 5) assert.equal(runs, 1, `chunk ${index} ran ${runs} times`);
+    assert.equal(state.progress?.done, 12);
+    assert.equal(state.usage.calls, 12 * chunkUsage.calls + reduceUsage.calls);
+    assert.equal(state.budgetWait, undefined);
+    assert.equal(state.deadLetter, undefined);
+    const steps = state.events.map((event) => `${event.status}${event.step ? `:${event.step}` : ''}`);
+    const waited = steps.indexOf('budget_wait:processDocumentChunk');
+    assert.deepEqual(steps.slice(waited - 1, waited + 2), ['processing:processDocumentChunk', 'budget_wait:processDocumentChunk', 'processing:processDocumentChunk'], steps.join(', '));
+  });
+
+  test('when an operator raises the cap, then a document job waiting in budget_wait runs its waiting chunks before the window turns', async () => {
+    const fake = fakeDocumentActivities({
+      chunks: 6,
+      capRefused: { chunks: new Map([[0, 1]]), resumesAt: () => new Date(Date.now() + 24 * 60 * 60 * 1000) },
+    });
+    const state = await withWorker(fake.activities, async (start) => {
+      const handle = await start({ chunksPerGroup: 3, parallelGroups: 1, parallelChunks: 1 });
+      await waitForState(handle, (s) => s.status === 'budget_wait');
+      await handle.signal('spendCapRaised', { operator: 'ops-oliver' });
+      return (await handle.result()) as DocumentJobState;
+    });
+    assert.equal(state.status, 'completed');
+    assert.equal(fake.chunkRuns.get(0), 2);
+    assert.equal(fake.chunkRuns.size, 6);
+    assert.equal(state.progress?.done, 6);
+  });
+
   test('when several chunks fail, then the dead letter names them with their pages', async () => {
     const fake = fakeDocumentActivities({ chunks: 8, failing: new Map([[1, 1], [6, 1]]) });
     await withWorker(fake.activities, async (start) => {

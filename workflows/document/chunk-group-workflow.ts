@@ -1,4 +1,4 @@
-import { isCancellation, log, proxyActivities } from '@temporalio/workflow';
+import { isCancellation, log, patched, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
 import { currentErrorType, TokenBudgetExhaustedError } from '../../common/errors';
 import type { Usage } from '../../common/job';
@@ -7,6 +7,7 @@ import { addUsage } from '../../common/usage-sum';
 import { describeChunk } from '../../common/job-types/document/chunk-groups';
 import type { Priority } from '../../common/task-queues';
 import { modelCallOptions } from '../activity-options';
+import { SPEND_CAPS_EVERYWHERE_PATCH, type SpendCapRefusal, spendCapRefusalOf } from '../spend-cap-wait';
 import { summarizeFailure } from './step-failure';
 
 const steps = proxyActivities<JobActivities>(modelCallOptions);
@@ -29,18 +30,28 @@ export interface ChunkGroupResult {
   failed: ChunkFailure[];
   /** Tokens and cost of the group, failed chunks' billed calls included. */
   usage: Usage;
+  /**
+   * Present when a chunk's paid call would have passed the tenant's spend cap: the group stopped taking chunks,
+   * and these (the refused ones and those never started) wait for the parent to run them after its budget_wait.
+   */
+  spendCap?: SpendCapRefusal;
+  waiting?: number[];
 }
 
 /**
  * One group of a document's chunks (the map step), in a child workflow of its own so the parent's history holds a
  * few events per group instead of several per chunk. A chunk that fails for good is reported, not thrown: the
- * group finishes the others, and the parent parks the job naming the failed chunks.
+ * group finishes the others, and the parent parks the job naming the failed chunks. A chunk refused by the
+ * tenant's spend cap stops the group cleanly: no new chunk starts, those in flight finish, and the rest are
+ * handed back as waiting, so the parent can show budget_wait and run them when the cap allows.
  */
 export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promise<ChunkGroupResult> {
   const done: number[] = [];
   const failed: ChunkFailure[] = [];
   let usage = emptyUsage();
   const queue = [...input.chunks];
+  const waiting: number[] = [];
+  let spendCap: SpendCapRefusal | undefined;
 
   const processChunk = async (chunk: { index: number; span: ChunkSpan }): Promise<void> => {
     const startedAt = Date.now();
@@ -58,6 +69,13 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
         if (isCancellation(error)) throw error;
         const failure = summarizeFailure(error);
         if (failure.billedUsage) usage = addUsage(usage, failure.billedUsage);
+        const refusal = spendCapRefusalOf(error);
+        if (refusal && patched(SPEND_CAPS_EVERYWHERE_PATCH)) {
+          log.info('the tenant’s spend cap refused a chunk; the group stops taking chunks', { chunk: chunk.index });
+          spendCap ??= refusal;
+          waiting.push(chunk.index);
+          return;
+        }
         if (currentErrorType(failure.type) === TokenBudgetExhaustedError.name && Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS) {
           log.info('every attempt was refused by the token budget; scheduling the chunk again', { chunk: chunk.index });
           continue;
@@ -70,8 +88,11 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
 
   // A few lanes take chunks off one queue: bounded parallelism, in a deterministic order.
   const lanes = Array.from({ length: Math.min(input.parallelChunks, queue.length) }, async () => {
-    for (let chunk = queue.shift(); chunk; chunk = queue.shift()) await processChunk(chunk);
+    for (let chunk = spendCap ? undefined : queue.shift(); chunk; chunk = spendCap ? undefined : queue.shift()) await processChunk(chunk);
   });
   await Promise.all(lanes);
-  return { done: done.sort((a, b) => a - b), failed: failed.sort((a, b) => a.index - b.index), usage };
+  const result = { done: done.sort((a, b) => a - b), failed: failed.sort((a, b) => a.index - b.index), usage };
+  if (!spendCap) return result;
+  waiting.push(...queue.map((chunk) => chunk.index));
+  return { ...result, spendCap, waiting: waiting.sort((a, b) => a - b) };
 }

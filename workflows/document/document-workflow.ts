@@ -1,4 +1,4 @@
-import { executeChild, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { executeChild, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
 import type { Usage } from '../../common/job';
 import { describeChunk, planChunkGroups } from '../../common/job-types/document/chunk-groups';
@@ -13,6 +13,7 @@ import {
 import { documentFileOptions, modelCallOptions } from '../activity-options';
 import type { StepFailure } from '../dead-letters';
 import { JobRun } from '../job-run';
+import { SPEND_CAPS_EVERYWHERE_PATCH, type SpendCapRefusal, SpendCapStopped } from '../spend-cap-wait';
 import { documentChunkGroupWorkflow } from './chunk-group-workflow';
 import { summarizeFailure } from './step-failure';
 
@@ -27,7 +28,8 @@ const NAMED_FAILURES = 5;
  * every chunk is embedded and summarised in child workflows of a bounded size, a bounded number at a time (the map);
  * the chunks go to S3 as JSONL and one summary of the whole document is written from the chunk summaries (the
  * reduce). A chunk that fails for good parks the job as a dead letter naming it; `retry` reruns only the failed
- * chunks. Progress (pages, chunks done of total, tokens and cost) is in the status query and the memo.
+ * chunks. A chunk refused by the tenant's spend cap stops the fan-out: the job waits in `budget_wait` on
+ * processDocumentChunk, then runs the chunks that did not run (JobRun.withSpendCapWaits). Progress (pages, chunks done of total, tokens and cost) is in the status query and the memo.
  */
 export async function documentWorkflow(input: DocumentJobInput): Promise<DocumentJobState> {
   const job = new JobRun(input, documentJobType);
@@ -39,19 +41,25 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
   // One publish (a memo upsert) per group, not per chunk: the parent's history stays bounded.
   const publishProgress = (): void => job.tracker.publishProgress(counts);
 
-  /** The map over `pending` chunks, a few child workflows at a time; returns the chunks that failed for good. */
+  /**
+   * The map over `pending` chunks, a few child workflows at a time; returns the chunks that failed for good and,
+   * when a group stopped on the tenant's spend cap (no new group starts then), the refusal and the chunks that
+   * did not run.
+   */
   const fanOut = async (
     settings: DocumentJobSettings,
     prefix: string,
     spans: ChunkSpan[],
     pending: number[],
     round: number,
-  ): Promise<ChunkFailure[]> => {
+  ): Promise<{ failures: ChunkFailure[]; spendCap?: SpendCapRefusal; waiting: number[] }> => {
     const groups = planChunkGroups(pending, settings.chunksPerGroup);
     const failures: ChunkFailure[] = [];
+    const waiting: number[] = [];
+    let spendCap: SpendCapRefusal | undefined;
     let next = 0;
     const lanes = Array.from({ length: Math.min(settings.parallelGroups, groups.length) }, async () => {
-      while (next < groups.length) {
+      while (next < groups.length && !spendCap) {
         const groupNumber = next++;
         const group = groups[groupNumber] ?? [];
         try {
@@ -70,6 +78,10 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
           addUsage(result.usage);
           counts.done += result.done.length;
           failures.push(...result.failed);
+          if (result.spendCap && patched(SPEND_CAPS_EVERYWHERE_PATCH)) {
+            spendCap ??= result.spendCap;
+            waiting.push(...(result.waiting ?? []));
+          }
         } catch (error) {
           // A cancelled job cancels its children; that is the job ending, not chunks failing.
           if (isCancellation(error)) throw error;
@@ -82,7 +94,8 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
       }
     });
     await Promise.all(lanes);
-    return failures.sort((a, b) => a.index - b.index);
+    if (spendCap) waiting.push(...groups.slice(next).flat());
+    return { failures: failures.sort((a, b) => a.index - b.index), ...(spendCap ? { spendCap } : {}), waiting: waiting.sort((a, b) => a - b) };
   };
 
   return (await job.settle(async () => {
@@ -98,9 +111,20 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
     publishProgress();
 
     let pending = read.spans.map((_, index) => index);
-    for (let round = 0; pending.length > 0; round++) {
-      job.tracker.setStatus('processing', 'processDocumentChunk');
-      const failures = await fanOut(read.settings, read.prefix, read.spans, pending, round);
+    // Each fan-out has its own round, so its children's ids never meet the closed children of an earlier one.
+    let round = 0;
+    while (pending.length > 0) {
+      const failures: ChunkFailure[] = [];
+      await job.withSpendCapWaits('processDocumentChunk', async () => {
+        job.tracker.setStatus('processing', 'processDocumentChunk');
+        const outcome = await fanOut(read.settings, read.prefix, read.spans, pending, round++);
+        failures.push(...outcome.failures);
+        counts.failed = failures.length;
+        if (outcome.spendCap) {
+          pending = outcome.waiting;
+          throw new SpendCapStopped(outcome.spendCap);
+        }
+      });
       if (failures.length === 0) break;
       await job.park(deadLetterFor(failures, read.spans));
       pending = failures.map((failure) => failure.index);

@@ -1,0 +1,71 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { BatchEntryOutcome } from '../common/batch-lane';
+import { METRIC_PREFIX } from './metrics';
+
+/** What the batch lane does, as the worker's batch-lane activities see it (workers/activity-deps.ts emits these). */
+export type BatchLaneEvent =
+  | { type: 'enqueued'; model: string }
+  | { type: 'submitted'; model: string; entries: number; at: number }
+  | { type: 'results'; outcomes: readonly BatchEntryOutcome[] };
+
+/**
+ * The Message Batches lane: entries in, batches out, entries back by outcome. Counted where the calls are made (the
+ * activities), so every worker process counts what it did; sum over workers. The collector's age is
+ * `time() - max(slowlane_batch_lane_last_submit_timestamp_seconds)`: how long since any collector submitted.
+ */
+export function createBatchLaneMetrics(registry: Registry) {
+  const registers = [registry];
+  const name = (suffix: string) => `${METRIC_PREFIX}batch_lane_${suffix}`;
+  return {
+    enqueued: new Counter({
+      name: name('entries_enqueued_total'),
+      help: 'Model requests handed to a batch collector (a retried enqueue counts again; the collector drops it)',
+      labelNames: ['model'] as const,
+      registers,
+    }),
+    submittedEntries: new Counter({
+      name: name('entries_submitted_total'),
+      help: 'Model requests sent to the provider inside a Message Batch',
+      labelNames: ['model'] as const,
+      registers,
+    }),
+    batches: new Counter({
+      name: name('batches_submitted_total'),
+      help: 'Message Batches created at the provider',
+      labelNames: ['model'] as const,
+      registers,
+    }),
+    results: new Counter({
+      name: name('entry_results_total'),
+      help: 'Batch entries read back, by outcome (succeeded; errored, expired, canceled: their jobs ask live)',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    lastSubmit: new Gauge({
+      name: name('last_submit_timestamp_seconds'),
+      help: 'When this worker last created a Message Batch for the model (epoch seconds; take max over workers)',
+      labelNames: ['model'] as const,
+      registers,
+    }),
+  };
+}
+
+/** The listener that keeps the batch-lane metrics. */
+export function batchLaneMetricsListener(registry: Registry): (event: BatchLaneEvent) => void {
+  const metrics = createBatchLaneMetrics(registry);
+  return (event) => {
+    switch (event.type) {
+      case 'enqueued':
+        metrics.enqueued.inc({ model: event.model });
+        return;
+      case 'submitted':
+        metrics.batches.inc({ model: event.model });
+        metrics.submittedEntries.inc({ model: event.model }, event.entries);
+        metrics.lastSubmit.set({ model: event.model }, event.at / 1000);
+        return;
+      case 'results':
+        for (const outcome of event.outcomes) metrics.results.inc({ outcome });
+        return;
+    }
+  };
+}
