@@ -65,7 +65,8 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
             args: [
               {
                 ...context,
-                ...laneTerms,
+                // An operator's retry of failed chunks wants its answer now: only the first round takes the lane.
+                ...(round === 0 ? laneTerms : {}),
                 prefix,
                 chunks: group.map((index) => ({ index, span: spans[index] ?? { firstPage: 0, lastPage: 0 } })),
                 parallelChunks: settings.parallelChunks,
