@@ -134,16 +134,24 @@ export async function runBatchBenchmark(argv: string[]): Promise<void> {
         Array.from({ length: jobs }, async (_, n) => {
           const submittedAt = Date.now();
           const deadline = submittedAt + deadlineMs;
-          const { body, contentType } = submission(jobType, n, new Date(deadline).toISOString(), documentPdf);
-          const response = await fetch(`${bench.stack.urls.api}/jobs`, {
-            method: 'POST',
-            headers: {
-              authorization: `Bearer ${API_KEY}`,
-              ...(contentType ? { 'content-type': contentType } : {}),
-              'idempotency-key': `${name}-${n}-${randomUUID()}`,
-            },
-            body,
-          });
+          // Uploads are limited per tenant (API_MAX_UPLOADS_PER_TENANT): a 429 is waited out as its Retry-After says.
+          const idempotencyKey = `${name}-${n}-${randomUUID()}`;
+          let response: Response;
+          for (;;) {
+            const { body, contentType } = submission(jobType, n, new Date(deadline).toISOString(), documentPdf);
+            response = await fetch(`${bench.stack.urls.api}/jobs`, {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${API_KEY}`,
+                ...(contentType ? { 'content-type': contentType } : {}),
+                'idempotency-key': idempotencyKey,
+              },
+              body,
+            });
+            if (response.status !== 429) break;
+            await response.text();
+            await new Promise((resolve) => setTimeout(resolve, 1_000 * Number(response.headers.get('retry-after') ?? 1)));
+          }
           if (response.status !== 202) throw new Error(`POST /jobs answered ${response.status}: ${await response.text()}`);
           const { jobId } = (await response.json()) as { jobId: string };
           return { jobId, submittedAt, deadline };
