@@ -3,6 +3,10 @@ import type { DocumentMedia } from '../common/model-media';
 import type { ValidationResult } from '../common/validation';
 import type { ModelGateway, ToolCallRequest, ToolCallResult, ToolSpec } from '../gateway/model-call';
 import type { ObjectStore } from '../lib/object-store';
+import type { FromBatch } from '../common/batch-lane';
+import type { BatchToolCall } from '../gateway/batch/message-batches';
+import type { BatchLaneDeps } from './batch-lane/batch-lane-deps';
+import { firstCallFromBatch } from './batch-lane/first-call-from-batch';
 import type { JobContext, ModelStepInput } from './contracts';
 import { withHeartbeats } from './heartbeat';
 import { answerWithRepairs, type RepairedAnswer } from './repair-loop';
@@ -13,6 +17,8 @@ export interface ModelStepDeps {
   model: string;
   /** Calls after a schema-invalid answer that show the model what was wrong (MODEL_REPAIR_TRIES). */
   repairTries: number;
+  /** The Message Batches lane, where a bulk job's first call may have been answered (`fromBatch`). */
+  lane?: BatchLaneDeps;
 }
 
 export interface TextPrompt {
@@ -82,15 +88,24 @@ export function toolCallOf(
   };
 }
 
-/** Reads the job's extracted text (or its scan) from S3 once and asks the model about it (askWithRepairs). */
+/** The first call of a model step on the job's document: what the step sends live, and what its batch entry carries. */
+export async function firstModelStepCall(deps: ModelStepDeps, input: ModelStepInput, prompt: TextPrompt): Promise<BatchToolCall> {
+  return toolCallOf(deps, input, await documentFor(deps.store, input, prompt.maxCharacters), prompt);
+}
+
+/**
+ * Reads the job's extracted text (or its scan) from S3 once and asks the model about it (askWithRepairs); the first
+ * call's answer comes from the batch lane when the job took it.
+ */
 export async function callModelOnText<T>(
   deps: ModelStepDeps,
-  input: ModelStepInput,
+  input: ModelStepInput & FromBatch,
   prompt: TextPrompt,
   validate: (toolInput: unknown) => ValidationResult<T>,
 ): Promise<RepairedAnswer<T>> {
   const document = await documentFor(deps.store, input, prompt.maxCharacters);
-  const answer = await askWithRepairs(deps, input, document, prompt, validate);
+  const first = await firstCallFromBatch(deps.lane, input, { model: deps.model, tool: prompt.tool });
+  const answer = await askWithRepairs(deps, input, document, prompt, validate, first);
   if (answer.repairError !== undefined) {
     log.warn('a repair call failed; the last answer stands', { jobId: input.jobId, error: String(answer.repairError) });
   }

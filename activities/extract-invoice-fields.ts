@@ -1,12 +1,20 @@
 import { Context } from '@temporalio/activity';
 import { overallConfidence, type Invoice, type InvoiceExtraction } from '../common/invoice';
 import { validateExtraction, validateInvoice } from '../common/validation';
-import { callModelOnText, type ModelStepDeps } from './call-model-on-text';
+import type { FromBatch } from '../common/batch-lane';
+import { callModelOnText, type ModelStepDeps, type TextPrompt } from './call-model-on-text';
 import type { ExtractInvoiceFieldsResult, ModelStepInput } from './contracts';
 import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from './prompts';
 
 /** Raw output kept for the reviewer is capped: it travels in workflow history. */
 const RAW_OUTPUT_LIMIT = 16_000;
+
+export const EXTRACT_PROMPT: TextPrompt = {
+  system: EXTRACT_SYSTEM,
+  instruction: EXTRACT_INSTRUCTION,
+  tool: EXTRACT_TOOL,
+  maxTokens: EXTRACT_MAX_TOKENS,
+};
 
 export function createExtractInvoiceFields(deps: ModelStepDeps) {
   /**
@@ -14,14 +22,9 @@ export function createExtractInvoiceFields(deps: ModelStepDeps) {
    * job to review with the raw output attached. Validation happens here, so its outcome is recorded in history
    * and a schema change in a later deploy cannot change how an old job replays.
    */
-  return async function extractInvoiceFields(input: ModelStepInput): Promise<ExtractInvoiceFieldsResult> {
+  return async function extractInvoiceFields(input: ModelStepInput & FromBatch): Promise<ExtractInvoiceFieldsResult> {
     const { attempt } = Context.current().info;
-    const { call, checked, usage } = await callModelOnText(
-      deps,
-      input,
-      { system: EXTRACT_SYSTEM, instruction: EXTRACT_INSTRUCTION, tool: EXTRACT_TOOL, maxTokens: EXTRACT_MAX_TOKENS },
-      validateExtraction,
-    );
+    const { call, checked, usage } = await callModelOnText(deps, input, EXTRACT_PROMPT, validateExtraction);
     if (!checked.ok) {
       const reason = call.toolInput === undefined ? [`no ${EXTRACT_TOOL.name} call (stop reason ${call.stopReason})`] : [];
       return {

@@ -5,13 +5,15 @@ import type { Config } from '../lib/config';
 import type { ObjectStore } from '../lib/object-store';
 import type { BatchLaneDeps } from './batch-lane/batch-lane-deps';
 import { createCollectorActivities } from './batch-lane/collector-activities';
-import { createClassifyDocument } from './classify-document';
+import { createEnqueueBatchEntry } from './batch-lane/enqueue-batch-entry';
+import { firstModelStepCall, type ModelStepDeps } from './call-model-on-text';
+import { CLASSIFY_PROMPT, createClassifyDocument } from './classify-document';
 import { createDeliverWebhook } from './deliver-webhook';
-import { createProcessDocumentChunk } from './document/process-document-chunk';
+import { createProcessDocumentChunk, firstChunkCall } from './document/process-document-chunk';
 import { createReadDocumentPages } from './document/read-document-pages';
-import { createSummarizeDocument } from './document/summarize-document';
+import { createSummarizeDocument, documentSummaryCall } from './document/summarize-document';
 import { createWriteDocumentChunks } from './document/write-document-chunks';
-import { createExtractInvoiceFields } from './extract-invoice-fields';
+import { createExtractInvoiceFields, EXTRACT_PROMPT } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
 import { createScoreOrder } from './order-score/score-order';
 import { createScoreOrderBatchActivities } from './order-score/score-order-batch';
@@ -28,8 +30,12 @@ export interface ActivityDeps {
   batchLane?: BatchLaneDeps;
 }
 
-/** The batch lane's activities: a job's side (enqueue, read the answer) and the collector's (submit, poll, store). */
+/**
+ * The batch lane's activities: a job's side (enqueue; order.score's own pair, kept for the jobs that started with
+ * it) and the collector's (submit, poll, store). The other steps read their batch answer themselves (`fromBatch`).
+ */
 export const BATCH_LANE_ACTIVITIES = [
+  'enqueueBatchEntry',
   'enqueueScoreOrderBatch',
   'scoreOrderFromBatch',
   'submitMessageBatch',
@@ -50,19 +56,19 @@ export function createActivities(deps: ActivityDeps) {
 
 /** The steps of the types that run a few steps (invoice, order.score, tickets.digest), and what every type shares (webhooks). */
 export function createInvoiceActivities(deps: ActivityDeps) {
+  const classify = modelStepDeps(deps, deps.config.anthropic.classifyModel);
+  const extract = modelStepDeps(deps, deps.config.anthropic.extractModel);
+  const document = { store: deps.store, summarizeModel: deps.config.document.summarizeModel };
   return {
     extractText: createExtractText({ store: deps.store, maxScannedPages: deps.config.anthropic.scannedMaxPages }),
-    classifyDocument: createClassifyDocument({
-      store: deps.store,
-      gateway: deps.gateway,
-      model: deps.config.anthropic.classifyModel,
-      repairTries: deps.config.anthropic.repairTries,
-    }),
-    extractInvoiceFields: createExtractInvoiceFields({
-      store: deps.store,
-      gateway: deps.gateway,
-      model: deps.config.anthropic.extractModel,
-      repairTries: deps.config.anthropic.repairTries,
+    classifyDocument: createClassifyDocument(classify),
+    extractInvoiceFields: createExtractInvoiceFields(extract),
+    // Every lane step's first call, built by the function its live activity uses.
+    enqueueBatchEntry: createEnqueueBatchEntry(deps.batchLane, {
+      classifyDocument: (input) => firstModelStepCall(classify, input, CLASSIFY_PROMPT),
+      extractInvoiceFields: (input) => firstModelStepCall(extract, input, EXTRACT_PROMPT),
+      processDocumentChunk: (input) => firstChunkCall(document, input),
+      summarizeDocument: (input) => documentSummaryCall(document, input),
     }),
     postInvoiceToLedger: createPostInvoiceToLedger({ ledger: deps.config.ledger }),
     scoreOrder: createScoreOrder({
@@ -91,16 +97,33 @@ export function createInvoiceActivities(deps: ActivityDeps) {
   };
 }
 
+function modelStepDeps(deps: ActivityDeps, model: string): ModelStepDeps {
+  return {
+    store: deps.store,
+    gateway: deps.gateway,
+    model,
+    repairTries: deps.config.anthropic.repairTries,
+    ...(deps.batchLane ? { lane: deps.batchLane } : {}),
+  };
+}
+
 export type InvoiceActivities = ReturnType<typeof createInvoiceActivities>;
 
 /** The `document` job type's steps (workflows/document/). */
-export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gateway' | 'embeddings' | 'config'>) {
+export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gateway' | 'embeddings' | 'config' | 'batchLane'>) {
   const { summarizeModel, ...settings } = deps.config.document;
+  const lane = deps.batchLane ? { lane: deps.batchLane } : {};
   return {
     readDocumentPages: createReadDocumentPages({ store: deps.store, settings }),
-    processDocumentChunk: createProcessDocumentChunk({ ...deps, summarizeModel }),
+    processDocumentChunk: createProcessDocumentChunk({
+      store: deps.store,
+      gateway: deps.gateway,
+      embeddings: deps.embeddings,
+      summarizeModel,
+      ...lane,
+    }),
     writeDocumentChunks: createWriteDocumentChunks({ store: deps.store }),
-    summarizeDocument: createSummarizeDocument({ store: deps.store, gateway: deps.gateway, summarizeModel }),
+    summarizeDocument: createSummarizeDocument({ store: deps.store, gateway: deps.gateway, summarizeModel, ...lane }),
   };
 }
 

@@ -102,6 +102,7 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
           priority: priorityFor(jobType, form.priority),
           upload,
           ...(callbackUrl !== undefined ? { callbackUrl } : {}),
+          ...(form.deadline !== undefined ? { deadline: form.deadline } : {}),
         }),
       );
     } finally {

@@ -7,8 +7,8 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage:
-  slowlane submit <file|folder>… [--type TYPE] [--priority interactive|bulk] [--wait] [--timeout 1h]
-                  [--callback-url URL] [--json] [--api URL] [--key KEY]
+  slowlane submit <file|folder>… [--type TYPE] [--priority interactive|bulk] [--deadline 6h|ISO-TIME] [--wait]
+                  [--timeout 1h] [--callback-url URL] [--json] [--api URL] [--key KEY]
   slowlane status <jobId> [--json] [--api URL] [--key KEY]
   slowlane schedule create|list|show|pause|resume|trigger|delete …   (slowlane schedule --help)
 
@@ -17,6 +17,8 @@ submit   Uploads each PDF, .txt or PNG/JPEG scan (folders: every .pdf/.txt/.png/
          ones: a backfill can be re-run safely after an interruption.
          --type names the job type (${JOB_TYPES.join(', ')}; default invoice). A type that takes JSON reads
          one JSON input per file argument, or from stdin when the argument is -.
+         --deadline says when the results are due (a date-time, or a duration from now): a bulk job's model
+         calls take the half-price batch lane unless that leaves too little time.
          --wait follows the jobs until each is posted, rejected, failed, expired or waiting for a reviewer.
 status   Shows one job.
 schedule Runs a job type on a timetable (a Temporal Schedule whose runs are ordinary jobs).
@@ -78,6 +80,8 @@ export type Command =
       wait: boolean;
       timeoutMs: number;
       callbackUrl?: string;
+      /** ISO 8601; a duration given on the command line is resolved from now. */
+      deadline?: string;
       json: boolean;
       api?: string;
       key?: string;
@@ -87,13 +91,23 @@ export type Command =
 const DURATION = /^(\d+)(ms|s|m|h)?$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
-function durationMs(text: string): number {
+function durationMs(text: string, flag = '--timeout'): number {
   const match = DURATION.exec(text.trim());
-  if (!match?.[1]) throw new UsageError(`--timeout ${text}: use a number with s, m or h, e.g. 90s, 30m, 2h`);
+  if (!match?.[1]) throw new UsageError(`${flag} ${text}: use a number with s, m or h, e.g. 90s, 30m, 2h`);
   return Number(match[1]) * (UNIT_MS[match[2] ?? 's'] ?? 1_000);
 }
 
-export function parseCommand(argv: string[]): Command {
+/** `--deadline`: a date-time with its offset (as the API takes it), or a duration from now. */
+function deadlineOf(text: string, now: number): string {
+  if (DURATION.test(text.trim())) return new Date(now + durationMs(text, '--deadline')).toISOString();
+  const at = Date.parse(text);
+  if (!/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:\d{2})$/i.test(text) || Number.isNaN(at)) {
+    throw new UsageError(`--deadline ${text}: use a date-time with its offset (2026-12-05T08:00:00Z) or a duration from now (6h)`);
+  }
+  return new Date(at).toISOString();
+}
+
+export function parseCommand(argv: string[], now = Date.now()): Command {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -104,6 +118,7 @@ export function parseCommand(argv: string[]): Command {
       wait: { type: 'boolean', default: false },
       timeout: { type: 'string', default: '1h' },
       'callback-url': { type: 'string' },
+      deadline: { type: 'string' },
       json: { type: 'boolean', default: false },
       api: { type: 'string' },
       key: { type: 'string' },
@@ -116,7 +131,12 @@ export function parseCommand(argv: string[]): Command {
   if (name === 'schedule') {
     if (values.help || rest.length === 0 || rest[0] === 'help') return { name: 'help', topic: 'schedule' };
     // A submit flag here is a slip (the schedule's body sets its priority and callback URL), not something to ignore.
-    const submitFlags = [values.priority !== undefined && '--priority', values['callback-url'] !== undefined && '--callback-url', values.wait && '--wait'];
+    const submitFlags = [
+      values.priority !== undefined && '--priority',
+      values['callback-url'] !== undefined && '--callback-url',
+      values.deadline !== undefined && '--deadline',
+      values.wait && '--wait',
+    ];
     const misplaced = submitFlags.filter((flag): flag is string => typeof flag === 'string');
     if (misplaced.length > 0) throw new UsageError(`${misplaced.join(', ')}: submit flags; a schedule takes them in its JSON body ("priority", "callbackUrl")`);
     return parseScheduleCommand(rest, { json: values.json, ...(values.note !== undefined ? { note: values.note } : {}), ...connection });
@@ -136,6 +156,7 @@ export function parseCommand(argv: string[]): Command {
       wait: values.wait,
       timeoutMs: durationMs(values.timeout),
       ...(values['callback-url'] ? { callbackUrl: values['callback-url'] } : {}),
+      ...(values.deadline !== undefined ? { deadline: deadlineOf(values.deadline, now) } : {}),
       json: values.json,
       ...connection,
     };

@@ -66,11 +66,20 @@ export function createSlowlaneClient(options: ClientOptions) {
 
   return {
     /** A job of a type that takes a file (invoice, document). */
-    async submit(input: { type?: string; bytes: Uint8Array; fileName: string; idempotencyKey: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
+    async submit(input: {
+      type?: string;
+      bytes: Uint8Array;
+      fileName: string;
+      idempotencyKey: string;
+      priority: Priority;
+      callbackUrl?: string;
+      deadline?: string;
+    }): Promise<Submitted> {
       const form = new FormData();
       form.set('type', input.type ?? 'invoice');
       form.set('priority', input.priority);
       if (input.callbackUrl) form.set('callbackUrl', input.callbackUrl);
+      if (input.deadline) form.set('deadline', input.deadline);
       form.set('file', new Blob([input.bytes]), input.fileName);
       const response = await call('/jobs', { method: 'POST', headers: { 'idempotency-key': input.idempotencyKey }, body: form });
       const body = (await response.json()) as { jobId: string; status: string };
@@ -78,8 +87,14 @@ export function createSlowlaneClient(options: ClientOptions) {
     },
 
     /** A job of a type that takes JSON input. */
-    async submitJson(input: { type: string; input: unknown; idempotencyKey: string; priority: Priority; callbackUrl?: string }): Promise<Submitted> {
-      const body = { type: input.type, input: input.input, priority: input.priority, ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}) };
+    async submitJson(input: { type: string; input: unknown; idempotencyKey: string; priority: Priority; callbackUrl?: string; deadline?: string }): Promise<Submitted> {
+      const body = {
+        type: input.type,
+        input: input.input,
+        priority: input.priority,
+        ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
+        ...(input.deadline ? { deadline: input.deadline } : {}),
+      };
       const response = await call('/jobs', {
         method: 'POST',
         headers: { 'idempotency-key': input.idempotencyKey, 'content-type': 'application/json' },

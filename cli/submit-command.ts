@@ -21,6 +21,8 @@ export interface SubmitOptions {
   wait: boolean;
   timeoutMs: number;
   callbackUrl?: string;
+  /** When the results are due (ISO 8601). */
+  deadline?: string;
   json: boolean;
 }
 
@@ -72,6 +74,7 @@ export async function submitCommand(client: SlowlaneClient, options: SubmitOptio
         idempotencyKey: document.idempotencyKey,
         priority: options.priority,
         ...(options.callbackUrl ? { callbackUrl: options.callbackUrl } : {}),
+        ...(options.deadline ? { deadline: options.deadline } : {}),
       });
       Object.assign(outcome, { jobId: answer.jobId, status: answer.status, replayed: answer.replayed });
       if (!options.json) terminal.out(`submitted ${document.fileName} → ${answer.jobId}${answer.replayed ? ' (already known)' : ''}`);
@@ -124,6 +127,7 @@ async function submitJsonCommand(client: SlowlaneClient, options: SubmitOptions 
         idempotencyKey,
         priority: options.priority,
         ...(options.callbackUrl ? { callbackUrl: options.callbackUrl } : {}),
+        ...(options.deadline ? { deadline: options.deadline } : {}),
       });
       Object.assign(outcome, { jobId: answer.jobId, status: answer.status, replayed: answer.replayed });
       if (!options.json) terminal.out(`submitted ${outcome.file} → ${answer.jobId}${answer.replayed ? ' (already known)' : ''}`);

@@ -11,6 +11,20 @@ export interface BatchEntry {
   customId: string;
   /** The workflow waiting for the answer: the collector signals it batchAnswerSignal. */
   replyTo: string;
+  /** The request's size as stored (its JSON): the collector closes a batch before the provider's byte limit. */
+  requestBytes?: number;
+}
+
+/**
+ * The steps whose first model call may take the batch lane: each is an activity whose input may carry `fromBatch`
+ * (activities/batch-lane/first-call-from-batch.ts), and enqueueBatchEntry builds its request.
+ */
+export const BATCH_LANE_STEPS = ['classifyDocument', 'extractInvoiceFields', 'processDocumentChunk', 'summarizeDocument'] as const;
+export type BatchLaneStep = (typeof BATCH_LANE_STEPS)[number];
+
+/** On a lane step's input: its first call was answered in a batch, under this custom id; absent, it asks live. */
+export interface FromBatch {
+  fromBatch?: { customId: string };
 }
 
 /** How an entry ended, in the provider's words; anything but `succeeded` sends the job to the live path. */
@@ -31,6 +45,35 @@ export interface BatchCollectorSettings {
   maxRequests: number;
   /** How often a submitted batch is asked whether it has ended (a durable timer). */
   pollIntervalMs: number;
+  /**
+   * …or as soon as the next request would take its requests past this many bytes (the provider refuses a batch
+   * past 256 MB). Absent in collectors started before it existed: no byte limit.
+   */
+  maxBatchBytes?: number;
+}
+
+/** Where a batch closes by size: 200 MB of requests, well inside the provider's 256 MB (FACTS.md §2.4). */
+export const MAX_BATCH_BYTES = 200 * 1024 * 1024;
+
+/**
+ * How many of the waiting entries (in arrival order) the next batch takes: at most `maxRequests`, and no more than
+ * fit in `maxBytes` of requests — but always the first, so one oversized request cannot stall the lane (the
+ * provider's answer to it comes back as a failed submission, and its job goes live).
+ */
+export function entriesForNextBatch(waiting: readonly BatchEntry[], settings: BatchCollectorSettings): number {
+  const limit = Math.min(waiting.length, settings.maxRequests);
+  if (settings.maxBatchBytes === undefined) return limit;
+  let bytes = 0;
+  for (let taken = 0; taken < limit; taken++) {
+    bytes += waiting[taken]?.requestBytes ?? 0;
+    if (bytes > settings.maxBatchBytes) return Math.max(1, taken);
+  }
+  return limit;
+}
+
+/** True when the waiting entries fill a batch (by count or by bytes): it goes out without waiting for the window. */
+export function batchIsFull(waiting: readonly BatchEntry[], settings: BatchCollectorSettings): boolean {
+  return waiting.length >= settings.maxRequests || entriesForNextBatch(waiting, settings) < waiting.length;
 }
 
 /** A batch the collector submitted and still waits on, with the entries it carries. */

@@ -6,6 +6,7 @@ import { abandonUpdate, retryUpdate, submitReviewUpdate } from '../common/messag
 import { historyToFileText } from './history-files';
 import { replayJob } from './replay';
 import { fakeActivities, sampleInvoice, validExtraction } from '../test/support/fake-activities';
+import { scriptedBatchLane } from '../test/support/scripted-batch-lane';
 import { createWorkflowHarness, type StartJob, waitForStatus, type WorkflowHarness } from '../test/support/workflow-harness';
 import type { invoiceWorkflow } from '../workflows';
 
@@ -20,10 +21,12 @@ import type { invoiceWorkflow } from '../workflows';
 const OUT_DIR = join(__dirname, '..', 'test', 'histories');
 
 type Handle = WorkflowHandle<typeof invoiceWorkflow>;
+type InvoiceActivities = ReturnType<typeof fakeActivities>['activities'];
 interface Scenario {
   name: string;
   what: string;
-  activities: ReturnType<typeof fakeActivities>;
+  /** The scripted steps, or a function of the harness when they need its client (the batch lane's collector). */
+  activities: { activities: InvoiceActivities } | ((harness: WorkflowHarness) => { activities: InvoiceActivities });
   /** Drives the job to its end and returns the run whose history is kept. */
   run(start: StartJob, harness: WorkflowHarness): Promise<Handle>;
 }
@@ -33,6 +36,12 @@ const settle = async (handle: Handle) => {
   return handle;
 };
 const lowConfidence = () => fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.5)] });
+
+/** A bulk invoice whose classify and extract are answered in a batch (the scripted lane's real collector). */
+function throughBatchLane(harness: WorkflowHarness): { activities: InvoiceActivities } {
+  const lane = scriptedBatchLane(harness.env.client);
+  return { activities: { ...fakeActivities().activities, ...lane.activities } };
+}
 
 const scenarios: Scenario[] = [
   {
@@ -87,6 +96,12 @@ const scenarios: Scenario[] = [
       await handle.signal('rejected', { reason: 'duplicate', reviewer: 'rita' });
       return settle(handle);
     },
+  },
+  {
+    name: 'posted-through-batch-lane',
+    what: "a bulk invoice's classify and extract take their first answers from a Message Batch (batch-lane-steps)",
+    activities: throughBatchLane,
+    run: async (start) => settle(await start({ priority: 'bulk', batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 120_000 } })),
   },
   {
     name: 'rejected-not-an-invoice',
@@ -186,7 +201,8 @@ async function main(): Promise<void> {
   await mkdir(OUT_DIR, { recursive: true });
   try {
     for (const scenario of chosen) {
-      const handle = await harness.withWorker(scenario.activities.activities, (start) => scenario.run(start, harness));
+      const { activities } = typeof scenario.activities === 'function' ? scenario.activities(harness) : scenario.activities;
+      const handle = await harness.withWorker(activities, (start) => scenario.run(start, harness));
       const history = await handle.fetchHistory();
       const file = join(OUT_DIR, `${scenario.name}.json`);
       await writeFile(file, historyToFileText(history));

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Registry } from 'prom-client';
 import type { ActivityDeps } from '../activities';
 import type { BatchLaneDeps } from '../activities/batch-lane/batch-lane-deps';
-import { batchCollectorWorkflowId, batchEntrySignal } from '../common/batch-lane';
+import { batchCollectorWorkflowId, batchEntrySignal, MAX_BATCH_BYTES } from '../common/batch-lane';
 import { taskQueueFor } from '../common/task-queues';
 import { type MessageBatches, messageBatches } from '../gateway/batch/message-batches';
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
@@ -45,6 +45,7 @@ function batchLaneDeps(config: Config, store: ObjectStore, temporal: Client, onE
       collectWindowMs: config.batchLane.collectWindowMs,
       maxRequests: config.batchLane.maxRequests,
       pollIntervalMs: config.batchLane.pollIntervalMs,
+      maxBatchBytes: MAX_BATCH_BYTES,
     },
     async signalCollector(model, settings, entry) {
       // The collectors run on the bulk queue: the lane is for bulk work only.

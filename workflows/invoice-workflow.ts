@@ -1,6 +1,7 @@
 import { log, patched, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '../activities';
 import type { ExtractInvoiceFieldsResult, ExtractTextResult, ModelStepInput } from '../activities/contracts';
+import type { FromBatch } from '../common/batch-lane';
 import type { Invoice } from '../common/invoice';
 import type { InvoiceJobInput, JobState } from '../common/job';
 import { invoiceJobType } from '../common/job-types/invoice/definition';
@@ -12,6 +13,7 @@ import {
   modelCallOptions,
 } from './activity-options';
 import { activitySummaries } from './activity-summaries';
+import { BatchLaneWait } from './batch-lane/batch-lane-wait';
 import { beyondCancel, JobRun, type RunStep } from './job-run';
 
 const textSteps = proxyActivities<JobActivities>(extractTextOptions);
@@ -30,6 +32,7 @@ const TENANTS_TAKE_TURNS_PATCH = 'tenants-take-turns-at-first-model-call';
 export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState> {
   const job = new JobRun(input, invoiceJobType);
   const { state, tracker, review, run, notify } = job;
+  const batchLane = new BatchLaneWait(input);
 
   return job.settle(async () => {
     const tenantsTakeTurns = patched(TENANTS_TAKE_TURNS_PATCH);
@@ -42,9 +45,14 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
     );
     state.textKey = text.textKey;
 
+    const modelStepInput = { ...jobContext(input), ...documentOf(text) };
+    // A bulk job's first call of each model step may take the batch lane (half the price); repairs go live.
+    const classifyFromBatch = await batchLane.firstCall({ step: 'classifyDocument', input: modelStepInput }, () =>
+      tracker.setStatus('processing', 'classifyDocument'),
+    );
     const classified = await run('classifyDocument', () =>
       modelSteps.classifyDocument.executeWithOptions({ ...classifyOptions, summary: activitySummaries.classifyDocument(input) }, [
-        { ...jobContext(input), ...documentOf(text) },
+        { ...modelStepInput, ...classifyFromBatch() },
       ]),
     );
     tracker.addUsage(classified.usage);
@@ -59,7 +67,10 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
       return await job.finish('rejected');
     }
 
-    const extracted = await extractWithRetries(input, documentOf(text), run, (usage) => tracker.addUsage(usage));
+    const extractFromBatch = await batchLane.firstCall({ step: 'extractInvoiceFields', input: modelStepInput }, () =>
+      tracker.setStatus('processing', 'extractInvoiceFields'),
+    );
+    const extracted = await extractWithRetries(input, documentOf(text), extractFromBatch, run, (usage) => tracker.addUsage(usage));
     let fields: Invoice | undefined;
     if (extracted.outcome === 'valid') {
       state.extraction = extracted.extraction;
@@ -113,10 +124,14 @@ function jobContext(input: InvoiceJobInput) {
   return { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority };
 }
 
-/** Asks again (bounded) when the model's answer does not match the schema; the last answer goes to review. */
+/**
+ * Asks again (bounded) when the model's answer does not match the schema; the last answer goes to review. Only the
+ * first try may read a batch answer (`fromBatch` yields it once): every try after it asks live.
+ */
 async function extractWithRetries(
   input: InvoiceJobInput,
   document: Pick<ModelStepInput, 'textKey' | 'visual'>,
+  fromBatch: () => FromBatch,
   run: RunStep,
   addUsage: (usage: ExtractInvoiceFieldsResult['usage']) => void,
 ): Promise<ExtractInvoiceFieldsResult> {
@@ -124,7 +139,7 @@ async function extractWithRetries(
   for (let tryNumber = 1; tryNumber <= input.maxExtractionTries; tryNumber++) {
     const summary = activitySummaries.extractInvoiceFields(input, tryNumber);
     result = await run('extractInvoiceFields', () =>
-      modelSteps.extractInvoiceFields.executeWithOptions({ ...modelCallOptions, summary }, [{ ...jobContext(input), ...document }]),
+      modelSteps.extractInvoiceFields.executeWithOptions({ ...modelCallOptions, summary }, [{ ...jobContext(input), ...document, ...fromBatch() }]),
     );
     addUsage(result.usage);
     if (result.outcome === 'valid') return result;

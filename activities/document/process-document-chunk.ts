@@ -4,8 +4,12 @@ import { emptyUsage } from '../../common/job-types/document/document-job';
 import type { Usage } from '../../common/job';
 import { validateChunkSummary, validatePageTranscription, type ValidationResult } from '../../common/validation';
 import type { EmbeddingsGateway } from '../../gateway/embeddings/embeddings-call';
+import type { FromBatch } from '../../common/batch-lane';
+import type { BatchToolCall } from '../../gateway/batch/message-batches';
 import type { ModelGateway } from '../../gateway/model-call';
 import type { ObjectStore } from '../../lib/object-store';
+import type { BatchLaneDeps } from '../batch-lane/batch-lane-deps';
+import { firstCallFromBatch } from '../batch-lane/first-call-from-batch';
 import { withHeartbeats } from '../heartbeat';
 import { usageOfCall } from '../usage';
 import { estimateTokens } from './chunk-pages';
@@ -28,6 +32,50 @@ export interface ProcessDocumentChunkDeps {
   gateway: ModelGateway;
   embeddings: EmbeddingsGateway;
   summarizeModel: string;
+  /** The Message Batches lane, where a bulk job's summary or transcription may have been answered (`fromBatch`). */
+  lane?: BatchLaneDeps;
+}
+
+type ChunkCallDeps = Pick<ProcessDocumentChunkDeps, 'summarizeModel'>;
+
+/** A text chunk's summary call: what the step sends live, and what its batch entry carries. */
+export function chunkSummaryCall(deps: ChunkCallDeps, input: ProcessDocumentChunkInput, text: string): BatchToolCall {
+  return {
+    jobId: input.jobId,
+    tenantId: input.tenantId,
+    priority: input.priority,
+    model: deps.summarizeModel,
+    system: SUMMARIZE_CHUNK_SYSTEM,
+    documentText: text,
+    instruction: SUMMARIZE_CHUNK_INSTRUCTION,
+    tool: SUMMARIZE_CHUNK_TOOL,
+    maxTokens: SUMMARIZE_CHUNK_MAX_TOKENS,
+  };
+}
+
+/** A scanned page's transcription call (the page as a one-page PDF): live, or as its batch entry. */
+export function pageTranscriptionCall(deps: ChunkCallDeps, input: ProcessDocumentChunkInput, scan: Buffer): BatchToolCall {
+  return {
+    jobId: input.jobId,
+    tenantId: input.tenantId,
+    priority: input.priority,
+    model: deps.summarizeModel,
+    system: TRANSCRIBE_PAGE_SYSTEM,
+    documentText: '',
+    documentMedia: { mediaType: 'application/pdf', base64: scan.toString('base64'), pages: 1 },
+    instruction: TRANSCRIBE_PAGE_INSTRUCTION,
+    tool: TRANSCRIBE_PAGE_TOOL,
+    maxTokens: TRANSCRIBE_PAGE_MAX_TOKENS,
+  };
+}
+
+/** The chunk's model call, read from S3 as the step reads it: a scanned page's transcription or a text's summary. */
+export async function firstChunkCall(
+  deps: ChunkCallDeps & { store: ObjectStore },
+  input: ProcessDocumentChunkInput,
+): Promise<BatchToolCall> {
+  if (input.span.scanned) return pageTranscriptionCall(deps, input, await deps.store.getBytes(documentKeys.chunkScan(input.prefix, input.index)));
+  return chunkSummaryCall(deps, input, (await deps.store.getBytes(documentKeys.chunkText(input.prefix, input.index))).toString('utf8'));
 }
 
 /** The chunk's result as stored, with the usage it cost, so an attempt that finds it can report that usage. */
@@ -42,7 +90,7 @@ type StoredChunk = ChunkRecord & { usage: Usage };
  * transcribes and summarises it, then its text is embedded.
  */
 export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
-  return async function processDocumentChunk(input: ProcessDocumentChunkInput): Promise<ProcessDocumentChunkResult> {
+  return async function processDocumentChunk(input: ProcessDocumentChunkInput & FromBatch): Promise<ProcessDocumentChunkResult> {
     const { attempt } = Context.current().info;
     const resultKey = documentKeys.chunkResult(input.prefix, input.index);
     if (await deps.store.exists(resultKey)) {
@@ -52,20 +100,14 @@ export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
     const partial = await ChunkPartial.read(deps.store, documentKeys.chunkPartial(input.prefix, input.index));
     if (input.span.scanned) return processScannedPage(deps, input, partial, resultKey, attempt);
     const text = (await deps.store.getBytes(documentKeys.chunkText(input.prefix, input.index))).toString('utf8');
+    const request = chunkSummaryCall(deps, input, text);
+    const fromBatch = await firstCallFromBatch(deps.lane, input, request);
     return withHeartbeats(async (signal) => {
       const call = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, signal };
       await partial.pay({
         embedding: () => embedText(deps, call, text),
         answer: async () => {
-          const summarized = await deps.gateway.callTool({
-            ...call,
-            model: deps.summarizeModel,
-            system: SUMMARIZE_CHUNK_SYSTEM,
-            documentText: text,
-            instruction: SUMMARIZE_CHUNK_INSTRUCTION,
-            tool: SUMMARIZE_CHUNK_TOOL,
-            maxTokens: SUMMARIZE_CHUNK_MAX_TOKENS,
-          });
+          const summarized = fromBatch ?? (await deps.gateway.callTool({ ...request, signal }));
           const usage = usageOfCall(summarized.usage);
           return { value: checkedAnswer(validateChunkSummary(summarized.toolInput), 'chunk summary', usage), usage };
         },
@@ -97,30 +139,26 @@ async function embedText(deps: ProcessDocumentChunkDeps, call: ChunkCall, text: 
 
 async function processScannedPage(
   deps: ProcessDocumentChunkDeps,
-  input: ProcessDocumentChunkInput,
+  input: ProcessDocumentChunkInput & FromBatch,
   partial: ChunkPartial,
   resultKey: string,
   attempt: number,
 ): Promise<ProcessDocumentChunkResult> {
+  // A kept transcription needs neither the page nor its call.
   const scan = partial.has('answer') ? undefined : await deps.store.getBytes(documentKeys.chunkScan(input.prefix, input.index));
+  const request = scan && pageTranscriptionCall(deps, input, scan);
+  const fromBatch = request && (await firstCallFromBatch(deps.lane, input, request));
   return withHeartbeats(async (signal) => {
     const call = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, signal };
-    await partial.pay({
-      answer: async () => {
-        const transcribed = await deps.gateway.callTool({
-          ...call,
-          model: deps.summarizeModel,
-          system: TRANSCRIBE_PAGE_SYSTEM,
-          documentText: '',
-          documentMedia: { mediaType: 'application/pdf', base64: (scan ?? Buffer.alloc(0)).toString('base64'), pages: 1 },
-          instruction: TRANSCRIBE_PAGE_INSTRUCTION,
-          tool: TRANSCRIBE_PAGE_TOOL,
-          maxTokens: TRANSCRIBE_PAGE_MAX_TOKENS,
-        });
-        const usage = usageOfCall(transcribed.usage);
-        return { value: checkedAnswer(validatePageTranscription(transcribed.toolInput), 'page transcription', usage), usage };
-      },
-    });
+    if (request) {
+      await partial.pay({
+        answer: async () => {
+          const transcribed = fromBatch ?? (await deps.gateway.callTool({ ...request, signal }));
+          const usage = usageOfCall(transcribed.usage);
+          return { value: checkedAnswer(validatePageTranscription(transcribed.toolInput), 'page transcription', usage), usage };
+        },
+      });
+    }
     const page = checkedAnswer(validatePageTranscription(partial.value('answer')), 'kept page transcription', emptyUsage());
     // A page of pictures only has no text to embed: its summary stands in for it in the search index.
     await partial.pay({ embedding: () => embedText(deps, call, page.text.trim() || page.summary) });

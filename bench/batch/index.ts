@@ -3,13 +3,21 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobState } from '../../common/job';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
+import { renderLongDocument } from '../../local/samples/long-document';
+import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
 import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { percentile } from '../quota/measure';
 import { wholeNumberFlag } from '../whole-number-flag';
 
 const USAGE =
-  'usage: npm run bench -- batch [--jobs N] [--deadline-seconds S] [--batch-seconds S] [--error-percent P] [--expired-percent P]';
+  'usage: npm run bench -- batch [--job-type order.score|invoice|document] [--jobs N] [--deadline-seconds S] [--batch-seconds S] [--error-percent P] [--expired-percent P]';
+const JOB_TYPES = ['order.score', 'invoice', 'document'] as const;
+type BenchJobType = (typeof JOB_TYPES)[number];
+/** How a job of each type ends when all went well (no person in the loop). */
+const SUCCESS: Record<BenchJobType, string> = { 'order.score': 'completed', invoice: 'posted', document: 'completed' };
+/** Pages of the generated report a document job reads: a few chunks, each a lane entry, and the reduce. */
+const DOCUMENT_PAGES = 6;
 /** The margin the run's jobs get (BATCH_DEADLINE_MARGIN): a live-side job's deadline is set inside it. */
 const DEADLINE_MARGIN_S = 60;
 /** Whatever happens, the run ends: a job not settled by then counts as missing its deadline. */
@@ -33,6 +41,27 @@ function benchOrder(n: number): OrderScoreInput {
   };
 }
 
+/** A clean invoice the simulator posts, made unique per job (its own reference line) so no two share a cached prefix. */
+function benchInvoice(n: number): Blob {
+  const sample = SAMPLE_CATALOG.find((candidate) => candidate.format === 'txt' && candidate.expectedOutcome === 'posted');
+  if (sample?.format !== 'txt') throw new Error('the sample catalogue has no clean text invoice');
+  return new Blob([`${sample.text}\nReference: bench-batch-${n}-${randomUUID()}\n`], { type: 'text/plain' });
+}
+
+/** The body of POST /jobs for job `n` of the type: JSON for order.score, a multipart upload for the file types. */
+function submission(type: BenchJobType, n: number, deadline: string, documentPdf: Buffer): { body: string | FormData; contentType?: string } {
+  if (type === 'order.score') {
+    return { body: JSON.stringify({ type, priority: 'bulk', input: benchOrder(n), deadline }), contentType: 'application/json' };
+  }
+  const form = new FormData();
+  form.set('type', type);
+  form.set('priority', 'bulk');
+  form.set('deadline', deadline);
+  if (type === 'invoice') form.set('file', benchInvoice(n), `invoice-${n}.txt`);
+  else form.set('file', new Blob([new Uint8Array(documentPdf)], { type: 'application/pdf' }), `report-${n}.pdf`);
+  return { body: form };
+}
+
 interface Finished {
   state: JobState;
   finishMs: number;
@@ -48,8 +77,8 @@ interface SideFigures {
   timeToFinishMs: { p50: number; p95: number; max: number };
 }
 
-function figuresOf(finished: Finished[], jobs: number): SideFigures {
-  const completed = finished.filter((job) => job.state.status === 'completed');
+function figuresOf(finished: Finished[], jobs: number, success: string): SideFigures {
+  const completed = finished.filter((job) => job.state.status === success);
   const cost = finished.reduce((sum, job) => sum + job.state.usage.costUsd, 0);
   const times = finished.map((job) => job.finishMs);
   return {
@@ -60,26 +89,31 @@ function figuresOf(finished: Finished[], jobs: number): SideFigures {
       live: finished.reduce((sum, job) => sum + (job.state.usage.byLane?.live?.calls ?? 0), 0),
       batch: finished.reduce((sum, job) => sum + (job.state.usage.byLane?.batch?.calls ?? 0), 0),
     },
-    withinDeadlineShare: finished.filter((job) => job.withinDeadline && job.state.status === 'completed').length / jobs,
+    withinDeadlineShare: finished.filter((job) => job.withinDeadline && job.state.status === success).length / jobs,
     timeToFinishMs: { p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(0, ...times) },
   };
 }
 
 /**
  * `npm run bench -- batch`: what the batch lane saves on bulk jobs and whether they still meet their deadline.
- * One private stack; `--jobs` bulk `order.score` jobs through POST /jobs twice, side by side in the same run:
+ * One private stack; `--jobs` bulk jobs of `--job-type` (order.score by default; invoice and document upload a file,
+ * multipart, and take the lane for each of their model steps) through POST /jobs twice, side by side in the same run:
  * with a deadline `--deadline-seconds` away (they take the Message Batches lane) and with one inside the deadline
  * margin (they take the live path at once, as any job whose deadline is at risk). The simulator ends each batch
  * after `--batch-seconds` and can err or expire entries (`--error-percent`, `--expired-percent`): those go live.
- * Writes bench/results/batch.json: costRatio (batch ÷ live cost per job), withinDeadlineShare, time to finish.
+ * Writes bench/results/batch.json (order.score; another type writes batch-<type>.json beside it): costRatio (batch
+ * ÷ live cost per job), withinDeadlineShare, time to finish.
  */
 export async function runBatchBenchmark(argv: string[]): Promise<void> {
+  const jobType = (flag(argv, 'job-type') ?? 'order.score') as BenchJobType;
+  if (!JOB_TYPES.includes(jobType)) throw new Error(USAGE);
   const jobs = wholeNumberFlag(flag(argv, 'jobs'), 30, 'jobs', USAGE);
   const deadlineSeconds = wholeNumberFlag(flag(argv, 'deadline-seconds'), 300, 'deadline-seconds', USAGE);
   const batchSeconds = wholeNumberFlag(flag(argv, 'batch-seconds'), 10, 'batch-seconds', USAGE);
   const errorPercent = wholeNumberFlag(flag(argv, 'error-percent'), 0, 'error-percent', USAGE);
   const expiredPercent = wholeNumberFlag(flag(argv, 'expired-percent'), 0, 'expired-percent', USAGE);
-  console.log(`batch: ${jobs} bulk order.score jobs per side, batches end after ${batchSeconds} s, deadline ${deadlineSeconds} s`);
+  console.log(`batch: ${jobs} bulk ${jobType} jobs per side, batches end after ${batchSeconds} s, deadline ${deadlineSeconds} s`);
+  const documentPdf = jobType === 'document' ? await renderLongDocument(DOCUMENT_PAGES) : Buffer.alloc(0);
   const bench = await startBenchStack('batch', {
     secrets: SECRETS,
     productEnv: {
@@ -100,11 +134,24 @@ export async function runBatchBenchmark(argv: string[]): Promise<void> {
         Array.from({ length: jobs }, async (_, n) => {
           const submittedAt = Date.now();
           const deadline = submittedAt + deadlineMs;
-          const response = await fetch(`${bench.stack.urls.api}/jobs`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', 'idempotency-key': `${name}-${n}-${randomUUID()}` },
-            body: JSON.stringify({ type: 'order.score', priority: 'bulk', input: benchOrder(n), deadline: new Date(deadline).toISOString() }),
-          });
+          // Uploads are limited per tenant (API_MAX_UPLOADS_PER_TENANT): a 429 is waited out as its Retry-After says.
+          const idempotencyKey = `${name}-${n}-${randomUUID()}`;
+          let response: Response;
+          for (;;) {
+            const { body, contentType } = submission(jobType, n, new Date(deadline).toISOString(), documentPdf);
+            response = await fetch(`${bench.stack.urls.api}/jobs`, {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${API_KEY}`,
+                ...(contentType ? { 'content-type': contentType } : {}),
+                'idempotency-key': idempotencyKey,
+              },
+              body,
+            });
+            if (response.status !== 429) break;
+            await response.text();
+            await new Promise((resolve) => setTimeout(resolve, 1_000 * Number(response.headers.get('retry-after') ?? 1)));
+          }
           if (response.status !== 202) throw new Error(`POST /jobs answered ${response.status}: ${await response.text()}`);
           const { jobId } = (await response.json()) as { jobId: string };
           return { jobId, submittedAt, deadline };
@@ -117,7 +164,7 @@ export async function runBatchBenchmark(argv: string[]): Promise<void> {
           const limit = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), settleBy - Date.now()).unref());
           const state = await Promise.race([result, limit]);
           if (!state) throw new Error(`${jobId} did not settle within ${SETTLE_LIMIT_MS / 60_000} min`);
-          if (state.status !== 'completed') console.warn(`${jobId} ended ${state.status}`);
+          if (state.status !== SUCCESS[jobType]) console.warn(`${jobId} ended ${state.status}`);
           const finishedAt = Date.now();
           return { state, finishMs: finishedAt - submittedAt, withinDeadline: finishedAt <= deadline };
         }),
@@ -126,12 +173,12 @@ export async function runBatchBenchmark(argv: string[]): Promise<void> {
 
     // Both sides at once, so they share the machine's load.
     const [batch, live] = await Promise.all([side('batch', deadlineSeconds * 1000), side('live', (DEADLINE_MARGIN_S / 2) * 1000)]);
-    const slowlane = figuresOf(batch, jobs);
-    const naive = figuresOf(live, jobs);
+    const slowlane = figuresOf(batch, jobs, SUCCESS[jobType]);
+    const naive = figuresOf(live, jobs, SUCCESS[jobType]);
     const report = {
       benchmark: 'batch',
       at: new Date().toISOString(),
-      settings: { jobs, deadlineSeconds, batchSeconds, errorPercent, expiredPercent, deadlineMarginSeconds: DEADLINE_MARGIN_S },
+      settings: { jobType, jobs, deadlineSeconds, batchSeconds, errorPercent, expiredPercent, deadlineMarginSeconds: DEADLINE_MARGIN_S },
       costRatio: slowlane.costPerJobUsd / naive.costPerJobUsd,
       withinDeadlineShare: slowlane.withinDeadlineShare,
       timeToFinishMs: slowlane.timeToFinishMs,
@@ -141,7 +188,8 @@ export async function runBatchBenchmark(argv: string[]): Promise<void> {
     console.log(JSON.stringify(report, null, 2));
     const dir = join(__dirname, '..', 'results');
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'batch.json'), `${JSON.stringify(report, null, 2)}\n`);
+    const file = jobType === 'order.score' ? 'batch.json' : `batch-${jobType.replace('.', '-')}.json`;
+    await writeFile(join(dir, file), `${JSON.stringify(report, null, 2)}\n`);
   } finally {
     await connection.close();
     await bench.stop();

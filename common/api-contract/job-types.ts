@@ -2,6 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import type { JobTypeDefinition } from '../job-types/job-type';
 import { componentPrefixOf, JOB_TYPE_DEFINITIONS, type RegisteredResult } from '../job-types/registry';
 import type { PRIORITIES } from '../task-queues';
+import { Deadline } from './deadline';
 import { closed, COMPONENTS_PATH, stringEnum } from './schema-kit';
 
 /**
@@ -39,13 +40,7 @@ const priority = Type.Optional(
   Type.Unsafe<(typeof PRIORITIES)[number]>({ $ref: `${COMPONENTS_PATH}Priority`, description: 'Defaults to the type’s default priority.' }),
 );
 
-const deadline = Type.Optional(
-  Type.String({
-    format: 'date-time',
-    description:
-      'When the result is due. A `bulk` job’s model calls take the Message Batches lane (half the price, minutes to hours) unless this leaves too little time, then the live path (docs/gateway.md#the-batch-lane).',
-  }),
-);
+const deadline = Type.Optional(Deadline);
 
 function submissionOf(definition: JobTypeDefinition): TSchema {
   return closed(

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Deadline } from './deadline';
 import { Links } from './job-parts';
 import { closed, ref } from './schema-kit';
 import { FileJobType } from './job-types';
@@ -24,6 +25,7 @@ export const SubmitJobForm = closed({
         'Where signed webhooks go (Standard Webhooks). http(s) only; loopback, private and link-local targets are refused unless the deployment allows them. Defaults to the tenant’s `defaultCallbackUrl`.',
     }),
   ),
+  deadline: Type.Optional(Deadline),
 });
 export type SubmitJobForm = Static<typeof SubmitJobForm>;
 

@@ -68,7 +68,8 @@ function recordedReviewFields(): Array<{ history: string; fields: unknown }> {
       const payload =
         event.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0] ??
         event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.args?.payloads?.[0];
-      if (!payload?.data) continue;
+      // Only plain JSON can be a review decision here: the collector's batch answers arrive through the codec.
+      if (!payload?.data || Buffer.from(payload.metadata?.encoding ?? '').toString('utf8') !== 'json/plain') continue;
       const decision = JSON.parse(Buffer.from(payload.data).toString('utf8')) as { fields?: unknown };
       if (decision.fields !== undefined) found.push({ history: name, fields: decision.fields });
     }

@@ -161,6 +161,7 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
     summariseTicketBatch: notAnInvoiceStep('summariseTicketBatch'),
     writeTicketDigest: notAnInvoiceStep('writeTicketDigest'),
     // No job here allows the batch lane (no `batchLane` in its input).
+    enqueueBatchEntry: notAnInvoiceStep('enqueueBatchEntry'),
     enqueueScoreOrderBatch: notAnInvoiceStep('enqueueScoreOrderBatch'),
     scoreOrderFromBatch: notAnInvoiceStep('scoreOrderFromBatch'),
     submitMessageBatch: notAnInvoiceStep('submitMessageBatch'),

@@ -7,7 +7,7 @@ import type { InvoiceJobInput, JsonJobInput } from '../../common/job';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import type { DocumentJobInput, DocumentJobSettings } from '../../common/job-types/document/document-job';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
-import { taskQueueFor } from '../../common/task-queues';
+import { type Priority, taskQueueFor } from '../../common/task-queues';
 import { loadConfig } from '../../lib/config';
 import { createObjectStore, objectKeys } from '../../lib/object-store';
 import { type ManagedProcess, Supervisor } from '../../local/stack/supervisor';
@@ -106,17 +106,22 @@ export class FaultHarness {
   }
 
   /** Puts a document in the test stack's S3 and starts an invoice job for it directly on our server. */
-  async startJob(document: string | Uint8Array, fileName = 'invoice.txt') {
+  async startJob(document: string | Uint8Array, fileName = 'invoice.txt', extra: Partial<InvoiceJobInput> = {}) {
     const { jobId, base } = await this.jobStart('invoice', document, fileName);
-    const input: InvoiceJobInput = base;
+    const input: InvoiceJobInput = { ...base, ...extra };
     const client = await this.temporalClient();
     return client.workflow.start<typeof invoiceWorkflow>('invoiceWorkflow', this.startOptions(jobId, 'invoice', input));
   }
 
   /** Puts a PDF or a text (pages split at form feeds) in the test stack's S3 and starts a document job for it on our server. */
-  async startDocumentJob(document: string | Uint8Array, settings: Partial<DocumentJobSettings>, fileName = 'document.txt') {
+  async startDocumentJob(
+    document: string | Uint8Array,
+    settings: Partial<DocumentJobSettings>,
+    fileName = 'document.txt',
+    extra: Partial<DocumentJobInput> = {},
+  ) {
     const { jobId, base } = await this.jobStart('document', document, fileName);
-    const input: DocumentJobInput = { ...base, settings };
+    const input: DocumentJobInput = { ...base, settings, ...extra };
     const client = await this.temporalClient();
     return client.workflow.start<typeof documentWorkflow>('documentWorkflow', this.startOptions(jobId, 'document', input));
   }
@@ -145,16 +150,17 @@ export class FaultHarness {
     return { jobId, base };
   }
 
-  private startOptions<Input>(jobId: string, type: 'invoice' | 'document', input: Input) {
+  /** On the queue of the job's priority (interactive unless the test's `extra` says bulk). */
+  private startOptions<Input extends { priority: Priority }>(jobId: string, type: 'invoice' | 'document', input: Input) {
     return {
       workflowId: jobId,
-      taskQueue: taskQueueFor('interactive', this.taskQueuePrefix),
+      taskQueue: taskQueueFor(input.priority, this.taskQueuePrefix),
       args: [input] as [Input],
       typedSearchAttributes: [
         { key: TenantIdKey, value: 'demo' },
         { key: JobTypeKey, value: type },
         { key: JobStatusKey, value: 'queued' },
-        { key: PriorityKey, value: 'interactive' },
+        { key: PriorityKey, value: input.priority },
         { key: NeedsReviewKey, value: false },
       ],
     };

@@ -16,6 +16,18 @@ describe('slowlane CLI: arguments and documents', () => {
     assert.deepEqual(parseCommand([]), { name: 'help' });
   });
 
+  test('when submit is given --deadline, then a duration counts from now and a date-time is kept with its offset resolved', () => {
+    const now = Date.parse('2026-12-04T19:00:00Z');
+    const inTwoHours = parseCommand(['submit', 'a.pdf', '--priority', 'bulk', '--deadline', '2h'], now) as { deadline?: string };
+    assert.equal(inTwoHours.deadline, '2026-12-04T21:00:00.000Z');
+    const at = parseCommand(['submit', 'a.pdf', '--deadline', '2026-12-05T08:00:00+01:00'], now) as { deadline?: string };
+    assert.equal(at.deadline, '2026-12-05T07:00:00.000Z');
+    assert.equal((parseCommand(['submit', 'a.pdf'], now) as { deadline?: string }).deadline, undefined);
+    assert.throws(() => parseCommand(['submit', 'a.pdf', '--deadline', 'tomorrow'], now), /--deadline tomorrow/);
+    assert.throws(() => parseCommand(['submit', 'a.pdf', '--deadline', '2026-12-05'], now), /--deadline/);
+    assert.throws(() => parseCommand(['schedule', 'list', '--deadline', '2h'], now), /--deadline: submit flags/);
+  });
+
   test('when the command line is wrong, then a usage error says what is wrong', () => {
     assert.throws(() => parseCommand(['submit']), UsageError);
     assert.throws(() => parseCommand(['submit', 'a.pdf', '--priority', 'urgent']), /--priority/);

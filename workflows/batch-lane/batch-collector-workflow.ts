@@ -18,6 +18,8 @@ import {
   type BatchEntryOutcome,
   batchAnswerSignal,
   batchEntrySignal,
+  batchIsFull,
+  entriesForNextBatch,
 } from '../../common/batch-lane';
 import { batchLaneOptions } from './batch-lane-options';
 
@@ -32,7 +34,7 @@ const HISTORY_EVENTS_LIMIT = 10_000;
 
 /**
  * One per model (workflow id `batch-collector:<model>`, started by signal-with-start): gathers the entries the job
- * workflows enqueue for up to BATCH_COLLECT_WINDOW or BATCH_MAX_REQUESTS, submits them as one Message Batch, polls
+ * workflows enqueue for up to BATCH_COLLECT_WINDOW, BATCH_MAX_REQUESTS or MAX_BATCH_BYTES of requests, submits them as one Message Batch, polls
  * it on durable timers and signals each waiting workflow its own answer. An entry whose batch could not be
  * submitted is answered `errored`, so its job takes the live path. Continues as new to keep its history short.
  */
@@ -67,7 +69,7 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
   }
 
   async function submit(): Promise<void> {
-    const entries = carry.waiting.splice(0, settings.maxRequests);
+    const entries = carry.waiting.splice(0, entriesForNextBatch(carry.waiting, settings));
     windowOpenedAt = carry.waiting.length > 0 ? Date.now() : undefined;
     try {
       // The key is chosen here, in history, so every retry of this submission carries the same one.
@@ -104,7 +106,7 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
     const info = workflowInfo();
     if (info.continueAsNewSuggested || info.historyLength > HISTORY_EVENTS_LIMIT) break;
     const windowEndsAt = windowOpenedAt === undefined ? undefined : windowOpenedAt + settings.collectWindowMs;
-    if (carry.waiting.length >= settings.maxRequests || (windowEndsAt !== undefined && Date.now() >= windowEndsAt)) {
+    if (batchIsFull(carry.waiting, settings) || (windowEndsAt !== undefined && Date.now() >= windowEndsAt)) {
       await submit();
       continue;
     }
@@ -124,7 +126,7 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
     const waiting = carry.waiting.length;
     // Wake at the next deadline, when the batch fills up, or when the first entry opens a window.
     await condition(
-      () => carry.waiting.length >= settings.maxRequests || (waiting === 0 && carry.waiting.length > 0),
+      () => batchIsFull(carry.waiting, settings) || (waiting === 0 && carry.waiting.length > 0),
       Math.max(1, wakeAt - Date.now()),
     );
   }

@@ -6,8 +6,10 @@ import { type ChunkFailure, type ChunkSpan, emptyUsage } from '../../common/job-
 import { addUsage } from '../../common/usage-sum';
 import { describeChunk } from '../../common/job-types/document/chunk-groups';
 import type { Priority } from '../../common/task-queues';
+import type { BatchLaneAllowance } from '../../common/job';
 import { modelCallOptions } from '../activity-options';
 import { SPEND_CAPS_EVERYWHERE_PATCH, type SpendCapRefusal, spendCapRefusalOf } from '../spend-cap-wait';
+import { BatchLaneWait } from '../batch-lane/batch-lane-wait';
 import { summarizeFailure } from './step-failure';
 
 const steps = proxyActivities<JobActivities>(modelCallOptions);
@@ -23,6 +25,9 @@ export interface ChunkGroupInput {
   chunks: Array<{ index: number; span: ChunkSpan }>;
   /** Chunks of this group in flight at once. */
   parallelChunks: number;
+  /** The job's deadline and batch lane allowance: a bulk job's chunk calls may take the lane. */
+  deadline?: string;
+  batchLane?: BatchLaneAllowance;
 }
 
 export interface ChunkGroupResult {
@@ -52,14 +57,18 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
   const queue = [...input.chunks];
   const waiting: number[] = [];
   let spendCap: SpendCapRefusal | undefined;
+  const batchLane = new BatchLaneWait(input);
 
   const processChunk = async (chunk: { index: number; span: ChunkSpan }): Promise<void> => {
+    const chunkInput = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, prefix: input.prefix, ...chunk };
+    // The chunk's summary (or its page's transcription) may take the batch lane; its embedding is always live.
+    const fromBatch = await batchLane.firstCall({ step: 'processDocumentChunk', input: chunkInput });
     const startedAt = Date.now();
     for (;;) {
       try {
         const result = await steps.processDocumentChunk.executeWithOptions(
           { ...modelCallOptions, summary: `Embed and summarise ${describeChunk(chunk.index, chunk.span)}` },
-          [{ jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, prefix: input.prefix, ...chunk }],
+          [{ ...chunkInput, ...fromBatch() }],
         );
         usage = addUsage(usage, result.usage);
         done.push(chunk.index);

@@ -12,6 +12,7 @@ import {
 } from '../../common/job-types/document/document-job';
 import { documentFileOptions, modelCallOptions } from '../activity-options';
 import type { StepFailure } from '../dead-letters';
+import { BatchLaneWait } from '../batch-lane/batch-lane-wait';
 import { JobRun } from '../job-run';
 import { SPEND_CAPS_EVERYWHERE_PATCH, type SpendCapRefusal, SpendCapStopped } from '../spend-cap-wait';
 import { documentChunkGroupWorkflow } from './chunk-group-workflow';
@@ -36,6 +37,9 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
   const state = job.state as DocumentJobState;
   const counts = { unit: 'chunks', pagesRead: 0, done: 0, total: 0, failed: 0 };
   const context = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority };
+  // The chunk groups take the lane for their chunks on the job's terms; the reduce takes it here.
+  const laneTerms = { ...(input.deadline ? { deadline: input.deadline } : {}), ...(input.batchLane ? { batchLane: input.batchLane } : {}) };
+  const batchLane = new BatchLaneWait(input);
 
   const addUsage = (usage: Usage): void => job.tracker.addUsage(usage);
   // One publish (a memo upsert) per group, not per chunk: the parent's history stays bounded.
@@ -69,6 +73,8 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
             args: [
               {
                 ...context,
+                // An operator's retry of failed chunks wants its answer now: only the first round takes the lane.
+                ...(round === 0 ? laneTerms : {}),
                 prefix,
                 chunks: group.map((index) => ({ index, span: spans[index] ?? { firstPage: 0, lastPage: 0 } })),
                 parallelChunks: settings.parallelChunks,
@@ -137,10 +143,13 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
         chunksInput,
       ]),
     );
+    const summaryFromBatch = await batchLane.firstCall({ step: 'summarizeDocument', input: chunksInput }, () =>
+      job.tracker.setStatus('processing', 'summarizeDocument'),
+    );
     const summarized = await job.run('summarizeDocument', () =>
       modelSteps.summarizeDocument.executeWithOptions(
         { ...modelCallOptions, summary: `Summarise the document from ${chunks} chunk summaries` },
-        [chunksInput],
+        [{ ...chunksInput, ...summaryFromBatch() }],
       ),
     );
     addUsage(summarized.usage);

@@ -1,0 +1,243 @@
+import assert from '../support/assert';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import type { BatchLaneDeps } from '../../activities/batch-lane/batch-lane-deps';
+import { createCollectorActivities } from '../../activities/batch-lane/collector-activities';
+import { createEnqueueBatchEntry, type EnqueueBatchEntryInput } from '../../activities/batch-lane/enqueue-batch-entry';
+import { firstModelStepCall, type ModelStepDeps } from '../../activities/call-model-on-text';
+import { CLASSIFY_PROMPT, createClassifyDocument } from '../../activities/classify-document';
+import type { ModelStepInput } from '../../activities/contracts';
+import type { ProcessDocumentChunkInput } from '../../activities/document/document-contracts';
+import { documentKeys } from '../../activities/document/document-keys';
+import { createProcessDocumentChunk, firstChunkCall } from '../../activities/document/process-document-chunk';
+import { documentSummaryCall } from '../../activities/document/summarize-document';
+import { createExtractInvoiceFields, EXTRACT_PROMPT } from '../../activities/extract-invoice-fields';
+import { batchLaneKeys, type BatchEntry } from '../../common/batch-lane';
+import type { EmbeddingsGateway } from '../../gateway/embeddings/embeddings-call';
+import { messageBatches, type BatchToolCall } from '../../gateway/batch/message-batches';
+import { toolCallParams } from '../../gateway/message-params';
+import type { ModelGateway, ToolCallRequest, ToolCallResult } from '../../gateway/model-call';
+import { createAnthropicClient } from '../../gateway/model-gateway';
+import { BATCH_PRICE_FACTOR, costOf } from '../../gateway/pricing';
+import { DEFAULT_PRICES } from '../../lib/config/model-prices';
+import type { ObjectStore } from '../../lib/object-store';
+import { Secret } from '../../lib/secret';
+import type { Clock } from '../../local/simulator/clock';
+import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
+import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
+
+/**
+ * The lane steps' two ends against the simulator's Message Batches and a store holding real bytes: the request
+ * enqueueBatchEntry stores is the live step's first request, and the step reads its first answer from the batch at
+ * half the price, asking live only for repairs and retried attempts.
+ */
+
+const MODEL = 'claude-haiku-4-5';
+const PROCESSING_MS = 1_000;
+
+function memoryStore(): ObjectStore {
+  const objects = new Map<string, Buffer>();
+  return {
+    bucket: 'memory',
+    put: async (key: string, body: string | Buffer) => {
+      objects.set(key, Buffer.from(body));
+    },
+    getBytes: async (key: string) => {
+      const bytes = objects.get(key);
+      if (!bytes) throw new Error(`no object ${key}`);
+      return bytes;
+    },
+    exists: async (key: string) => objects.has(key),
+  } as Partial<ObjectStore> as ObjectStore;
+}
+
+/** A live path that records what it is asked and answers with `answer` (or refuses when there is none). */
+function recordingGateway(answer?: (request: ToolCallRequest) => ToolCallResult): ModelGateway & { requests: ToolCallRequest[] } {
+  const requests: ToolCallRequest[] = [];
+  return {
+    requests,
+    callTool: async (request) => {
+      requests.push(request);
+      if (!answer) throw new Error('the live path was called');
+      return answer(request);
+    },
+  };
+}
+
+const liveUsage = { inputTokens: 100, outputTokens: 50, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, costUsd: 0.001 };
+const noEmbeddings: EmbeddingsGateway = {
+  embed: async (request) => ({ vectors: request.inputs.map(() => [0.1, 0.2]), model: 'test-embed', usage: { ...liveUsage, costUsd: 0 } }),
+} as EmbeddingsGateway;
+
+/** Runs an activity as its worker would (attempt 1 unless told), typed by the activity. */
+function runActivity<I, R>(activity: (input: I) => Promise<R>, input: I, info: { attempt?: number } = {}): Promise<R> {
+  return new MockActivityEnvironment(info).run(activity, input) as Promise<R>;
+}
+
+/** The Messages params the provider would read: what both lanes must agree on. */
+function paramsOf(call: BatchToolCall | ToolCallRequest) {
+  const { signal: _signal, ...rest } = call as ToolCallRequest;
+  return toolCallParams(rest);
+}
+
+describe('the lane steps’ enqueue and first call against the simulator', () => {
+  let sim: RunningSimulator;
+  let now = Date.parse('2026-12-04T12:00:00Z');
+  const clock: Clock = { now: () => now };
+  const store = memoryStore();
+  const signalled: BatchEntry[] = [];
+  let lane: BatchLaneDeps;
+  const invoiceText = SAMPLE_CATALOG.find((sample) => sample.format === 'txt' && sample.expectedOutcome === 'posted');
+  const job = { jobId: 'invoice:test:lane', tenantId: 'test', priority: 'bulk' as const };
+  const modelInput: ModelStepInput = { ...job, textKey: 'texts/test/lane.txt' };
+
+  function stepDeps(gateway: ModelGateway): ModelStepDeps {
+    return { store, gateway, model: MODEL, repairTries: 1, lane };
+  }
+
+  /** Enqueues the entries, submits them as one batch, lets it end and stores its results, as the collector does. */
+  async function throughBatch(entries: EnqueueBatchEntryInput[]): Promise<void> {
+    const enqueue = createEnqueueBatchEntry(lane, {
+      classifyDocument: (input) => firstModelStepCall(stepDeps(recordingGateway()), input, CLASSIFY_PROMPT),
+      extractInvoiceFields: (input) => firstModelStepCall(stepDeps(recordingGateway()), input, EXTRACT_PROMPT),
+      processDocumentChunk: (input) => firstChunkCall({ store, summarizeModel: MODEL }, input),
+      summarizeDocument: (input) => documentSummaryCall({ store, summarizeModel: MODEL }, input),
+    });
+    for (const entry of entries) await enqueue(entry);
+    const collector = createCollectorActivities(lane);
+    const batch = await collector.submitMessageBatch({ model: MODEL, submissionKey: entries[0]!.customId, customIds: entries.map((entry) => entry.customId) });
+    now += PROCESSING_MS;
+    assert.equal(await collector.messageBatchHasEnded(batch), true);
+    const outcomes = await runActivity(collector.storeMessageBatchResults, batch);
+    for (const entry of entries) assert.equal(outcomes[entry.customId], 'succeeded');
+  }
+
+  beforeAll(async () => {
+    assert.ok(invoiceText?.format === 'txt');
+    await store.put(modelInput.textKey, invoiceText.text, { contentType: 'text/plain' });
+    sim = await startSimulator({ port: 0, latencyBaseMs: 0, latencyPerOutputTokenMs: 0, batchProcessingMs: PROCESSING_MS, seed: 5 }, { clock });
+    lane = {
+      store,
+      batches: messageBatches(
+        createAnthropicClient({ apiKey: new Secret('test-key'), baseURL: sim.url, maxRetries: 0, requestTimeoutMs: 30_000 } as Parameters<typeof createAnthropicClient>[0]),
+      ),
+      prices: DEFAULT_PRICES,
+      settings: { collectWindowMs: 1_000, maxRequests: 10, pollIntervalMs: 1_000 },
+      signalCollector: async (_model, _settings, entry) => {
+        signalled.push(entry);
+      },
+    };
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  test('when an invoice’s classify and extract are enqueued, then each stored request is the live step’s first request, and the collector learns its size', async () => {
+    for (const [step, prompt, create] of [
+      ['classifyDocument', CLASSIFY_PROMPT, createClassifyDocument],
+      ['extractInvoiceFields', EXTRACT_PROMPT, createExtractInvoiceFields],
+    ] as const) {
+      const customId = `same-${step}`;
+      const enqueue = createEnqueueBatchEntry(lane, {
+        classifyDocument: (input) => firstModelStepCall(stepDeps(recordingGateway()), input, CLASSIFY_PROMPT),
+        extractInvoiceFields: (input) => firstModelStepCall(stepDeps(recordingGateway()), input, EXTRACT_PROMPT),
+        processDocumentChunk: () => Promise.reject(new Error('not this step')),
+        summarizeDocument: () => Promise.reject(new Error('not this step')),
+      });
+      await enqueue({ step, input: modelInput, customId, replyTo: job.jobId });
+      const stored = JSON.parse((await store.getBytes(batchLaneKeys.request(customId))).toString('utf8')) as BatchToolCall;
+      const live = recordingGateway();
+      await runActivity<ModelStepInput, unknown>(create(stepDeps(live)), modelInput).catch(() => undefined);
+      assert.equal(live.requests.length, 1);
+      assert.deepEqual(paramsOf(stored), paramsOf(live.requests[0]!));
+      assert.equal(stored.model, MODEL);
+      assert.equal(prompt.tool.name, (paramsOf(stored).tool_choice as { name: string }).name);
+      const entry = signalled.find((signal) => signal.customId === customId);
+      assert.equal(entry?.requestBytes, (await store.getBytes(batchLaneKeys.request(customId))).length);
+    }
+  });
+
+  test('when the batch answers classify and extract, then both steps take that answer at half the price and call nothing live; a retried attempt asks live', async () => {
+    await throughBatch([
+      { step: 'classifyDocument', input: modelInput, customId: 'cls1', replyTo: job.jobId },
+      { step: 'extractInvoiceFields', input: modelInput, customId: 'ext1', replyTo: job.jobId },
+    ]);
+    const noLive = recordingGateway();
+    const classified = await runActivity(createClassifyDocument(stepDeps(noLive)), { ...modelInput, fromBatch: { customId: 'cls1' } });
+    assert.equal(classified.classification.documentType, 'invoice');
+    assert.equal(classified.usage.byLane?.batch?.calls, 1);
+    assert.equal(classified.usage.byLane?.live, undefined);
+    const listPrice = costOf(classified.usage, DEFAULT_PRICES[MODEL]);
+    assert.ok(listPrice > 0);
+    assert.ok(Math.abs(classified.usage.costUsd - listPrice * BATCH_PRICE_FACTOR) < 1e-12);
+
+    const extracted = await runActivity(createExtractInvoiceFields(stepDeps(noLive)), { ...modelInput, fromBatch: { customId: 'ext1' } });
+    assert.equal(extracted.outcome, 'valid');
+    assert.equal(extracted.usage.byLane?.batch?.calls, 1);
+    assert.equal(noLive.requests.length, 0);
+
+    // The same input on a second attempt: a retry is for a fresh answer, so it goes live.
+    const live = recordingGateway(() => ({ toolInput: { documentType: 'invoice', confidence: 0.9 }, stopReason: 'tool_use', model: MODEL, usage: liveUsage }));
+    const retried = await runActivity(createClassifyDocument(stepDeps(live)), { ...modelInput, fromBatch: { customId: 'cls1' } }, { attempt: 2 });
+    assert.equal(live.requests.length, 1);
+    assert.equal(retried.usage.byLane?.live?.calls, 1);
+    assert.equal(retried.usage.byLane?.batch, undefined);
+  });
+
+  test('when the batch’s answer fails the schema, then the repair goes live with the validator’s errors and both calls are counted in their lanes', async () => {
+    const customId = 'bad-extract';
+    const invalid = {
+      id: 'msg_batch_bad',
+      type: 'message',
+      role: 'assistant',
+      model: MODEL,
+      content: [{ type: 'tool_use', id: 'toolu_1', name: EXTRACT_PROMPT.tool.name, input: { invoice: { totalAmount: 'lots' } } }],
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+      usage: { input_tokens: 1_000, output_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    };
+    await store.put(batchLaneKeys.answer(customId), JSON.stringify(invalid), { contentType: 'application/json' });
+    const repaired = await runActivity(
+      createExtractInvoiceFields(stepDeps(recordingGateway())),
+      { ...modelInput, fromBatch: { customId: 'ext1' } },
+    );
+    assert.equal(repaired.outcome, 'valid', 'the valid batch answer stands');
+    const valid = repaired.outcome === 'valid' ? repaired.extraction : undefined;
+    const live = recordingGateway(() => ({ toolInput: valid, stopReason: 'tool_use', model: MODEL, usage: liveUsage }));
+    const result = await runActivity(createExtractInvoiceFields(stepDeps(live)), { ...modelInput, fromBatch: { customId } });
+    assert.equal(result.outcome, 'valid');
+    assert.equal(live.requests.length, 1);
+    assert.deepEqual(live.requests[0]?.repair?.previousInput, invalid.content[0]!.input);
+    assert.ok((live.requests[0]?.repair?.errors.length ?? 0) > 0);
+    assert.equal(result.usage.byLane?.batch?.calls, 1);
+    assert.equal(result.usage.byLane?.live?.calls, 1);
+  });
+
+  test('when a document’s chunk and reduce go through the batch, then the stored requests are the live ones and the chunk’s summary comes from the batch while its embedding is live', async () => {
+    const prefix = documentKeys.prefix('test', 'document:test:lane');
+    const chunkText = 'The Northwind board approved a new warehouse in Rotterdam. Freight costs fell by 12 percent in the third quarter.';
+    await store.put(documentKeys.chunkText(prefix, 0), chunkText, { contentType: 'text/plain' });
+    const chunk: ProcessDocumentChunkInput = { ...job, jobId: 'document:test:lane', prefix, index: 0, span: { firstPage: 1, lastPage: 2 } };
+    await throughBatch([{ step: 'processDocumentChunk', input: chunk, customId: 'chunk0', replyTo: chunk.jobId }]);
+
+    const live = recordingGateway();
+    const process = createProcessDocumentChunk({ store, gateway: live, embeddings: noEmbeddings, summarizeModel: MODEL, lane });
+    // The live path's first request, recorded and refused, is the stored one.
+    await runActivity(process, chunk).catch(() => undefined);
+    const stored = JSON.parse((await store.getBytes(batchLaneKeys.request('chunk0'))).toString('utf8')) as BatchToolCall;
+    assert.deepEqual(paramsOf(stored), paramsOf(live.requests[0]!));
+
+    const done = await runActivity(process, { ...chunk, fromBatch: { customId: 'chunk0' } });
+    assert.equal(live.requests.length, 1, 'no live call for the batch-answered chunk');
+    assert.equal(done.usage.byLane?.batch?.calls, 1);
+    assert.equal(done.usage.byLane?.live?.calls, 1, 'the embedding');
+    const record = JSON.parse((await store.getBytes(documentKeys.chunkResult(prefix, 0))).toString('utf8')) as { summary: string };
+    assert.ok(record.summary.length > 0);
+
+    const reduceInput = { ...job, jobId: chunk.jobId, prefix, chunks: 1, pages: 2 };
+    await throughBatch([{ step: 'summarizeDocument', input: reduceInput, customId: 'reduce0', replyTo: chunk.jobId }]);
+    const reduceStored = JSON.parse((await store.getBytes(batchLaneKeys.request('reduce0'))).toString('utf8')) as BatchToolCall;
+    assert.deepEqual(paramsOf(reduceStored), paramsOf(await documentSummaryCall({ store, summarizeModel: MODEL }, reduceInput)));
+    assert.ok(reduceStored.documentText.includes(record.summary.slice(0, 40)));
+  });
+});

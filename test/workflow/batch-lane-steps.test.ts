@@ -1,0 +1,241 @@
+import assert from '../support/assert';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { Worker } from '@temporalio/worker';
+import type { InvoiceActivities } from '../../activities';
+import type { ExtractInvoiceFieldsResult } from '../../activities/contracts';
+import type { FromBatch } from '../../common/batch-lane';
+import type { Usage } from '../../common/job';
+import type { DocumentJobInput, DocumentJobState } from '../../common/job-types/document/document-job';
+import { workerTelemetry } from '../../lib/worker-telemetry';
+import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
+import type { documentWorkflow } from '../../workflows';
+import type { WorkflowHandle } from '@temporalio/client';
+import { retryUpdate, statusQuery } from '../../common/messages';
+import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
+import { fakeDocumentActivities } from '../support/fake-document-activities';
+import { scriptedBatchLane, type ScriptedLaneOptions } from '../support/scripted-batch-lane';
+import { testDataConverter } from '../support/test-codec';
+import { createWorkflowHarness, sharedBundle, type WorkflowHarness } from '../support/workflow-harness';
+
+/** A call answered in a batch, as the real steps count it: at half the price, under the batch lane. */
+const batchUsage: Usage = { inputTokens: 1000, outputTokens: 200, costUsd: 0.003, calls: 1, byLane: { batch: { calls: 1, costUsd: 0.003 } } };
+const liveUsage: Usage = { inputTokens: 1000, outputTokens: 200, costUsd: 0.006, calls: 1, byLane: { live: { calls: 1, costUsd: 0.006 } } };
+const usageFor = (input: FromBatch): Usage => (input.fromBatch ? batchUsage : liveUsage);
+const bulk = { priority: 'bulk' as const, batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 120_000 } };
+
+const invalidExtraction: ExtractInvoiceFieldsResult = {
+  outcome: 'schema_invalid',
+  rawOutput: '{"invoice":{"totalAmount":"12,50"}}',
+  errors: ['/invoice/totalAmount must be number,null'],
+  usage: liveUsage,
+  attempt: 1,
+};
+
+/**
+ * The invoice's fake steps with the scripted lane: each model step records whether it got a batch answer
+ * (`fromBatch`) and counts its usage in the lane it took, as the real steps do.
+ */
+function invoiceWithLane(harness: WorkflowHarness, lane: ScriptedLaneOptions, extractions?: ExtractInvoiceFieldsResult[]) {
+  const fake = fakeActivities(extractions ? { extractions } : {});
+  const scripted = scriptedBatchLane(harness.env.client, lane);
+  const asked: Array<{ step: string; fromBatch: boolean }> = [];
+  const activities: InvoiceActivities = {
+    ...fake.activities,
+    ...scripted.activities,
+    async classifyDocument(input) {
+      asked.push({ step: 'classifyDocument', fromBatch: input.fromBatch !== undefined });
+      return { ...(await fake.activities.classifyDocument(input)), usage: usageFor(input) };
+    },
+    async extractInvoiceFields(input) {
+      asked.push({ step: 'extractInvoiceFields', fromBatch: input.fromBatch !== undefined });
+      return { ...(await fake.activities.extractInvoiceFields(input)), usage: usageFor(input) };
+    },
+  };
+  return { activities, asked, scripted, fake };
+}
+
+describe('the batch lane for the invoice and document steps, with scripted activities', () => {
+  let harness: WorkflowHarness;
+  beforeAll(async () => {
+    harness = await createWorkflowHarness();
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  test('when a bulk invoice runs, then classify and extract each take their first answer from a batch and the job counts both calls at the batch price', async () => {
+    const lane = invoiceWithLane(harness, {});
+    const state = await harness.withWorker(lane.activities, async (start) => (await start(bulk)).result());
+    assert.equal(state.status, 'posted');
+    assert.deepEqual(lane.scripted.enqueued.map((entry) => entry.step), ['classifyDocument', 'extractInvoiceFields']);
+    assert.deepEqual(lane.asked, [
+      { step: 'classifyDocument', fromBatch: true },
+      { step: 'extractInvoiceFields', fromBatch: true },
+    ]);
+    assert.equal(state.usage.byLane?.batch?.calls, 2);
+    assert.equal(state.usage.byLane?.live, undefined);
+  });
+
+  test('when the classify entry expires, then classify asks live and extract still takes the lane', async () => {
+    const lane = invoiceWithLane(harness, { outcomeOf: (step) => (step === 'classifyDocument' ? 'expired' : 'succeeded') });
+    const state = await harness.withWorker(lane.activities, async (start) => (await start(bulk)).result());
+    assert.equal(state.status, 'posted');
+    assert.deepEqual(lane.asked, [
+      { step: 'classifyDocument', fromBatch: false },
+      { step: 'extractInvoiceFields', fromBatch: true },
+    ]);
+    assert.equal(state.usage.byLane?.batch?.calls, 1);
+    assert.equal(state.usage.byLane?.live?.calls, 1);
+  });
+
+  test('when the batch cannot be submitted, then both steps ask live', async () => {
+    const lane = invoiceWithLane(harness, { failSubmit: true });
+    const state = await harness.withWorker(lane.activities, async (start) => (await start(bulk)).result());
+    assert.equal(state.status, 'posted');
+    assert.deepEqual(lane.asked.map((ask) => ask.fromBatch), [false, false]);
+    assert.equal(lane.scripted.enqueued.length, 2);
+  });
+
+  test('when the deadline is already inside the margin, then the job asks live at once without enqueueing', async () => {
+    const lane = invoiceWithLane(harness, {});
+    const deadline = new Date(Date.now() + 30_000).toISOString();
+    const state = await harness.withWorker(lane.activities, async (start) => (await start({ ...bulk, deadline })).result());
+    assert.equal(state.status, 'posted');
+    assert.deepEqual(lane.scripted.enqueued, []);
+    assert.deepEqual(lane.asked.map((ask) => ask.fromBatch), [false, false]);
+  });
+
+  test('when the batch does not end before the deadline margin, then the job stops waiting and asks live', async () => {
+    const lane = invoiceWithLane(harness, { neverEnds: true });
+    // 61.5 s to the deadline with a 60 s margin: each step waits ~1.5 s at most, then asks live.
+    const deadline = new Date(Date.now() + 61_500).toISOString();
+    const state = await harness.withWorker(lane.activities, async (start) => (await start({ ...bulk, deadline })).result());
+    assert.equal(state.status, 'posted');
+    assert.ok(lane.scripted.enqueued.length >= 1, 'classify waited in the lane');
+    assert.deepEqual(lane.asked.map((ask) => ask.fromBatch), [false, false]);
+  });
+
+  test('when the batch’s extraction fails the schema, then the next try asks live and its valid answer is posted', async () => {
+    const lane = invoiceWithLane(harness, {}, [invalidExtraction, validExtraction(sampleInvoice, 0.97)]);
+    const state = await harness.withWorker(lane.activities, async (start) => (await start(bulk)).result());
+    assert.equal(state.status, 'posted');
+    assert.deepEqual(lane.asked, [
+      { step: 'classifyDocument', fromBatch: true },
+      { step: 'extractInvoiceFields', fromBatch: true },
+      { step: 'extractInvoiceFields', fromBatch: false },
+    ]);
+    assert.equal(lane.scripted.enqueued.length, 2, 'the retry is not enqueued again');
+  });
+
+  test('when an interactive invoice runs, then it never enqueues', async () => {
+    const lane = invoiceWithLane(harness, {});
+    const state = await harness.withWorker(lane.activities, async (start) => (await start({ ...bulk, priority: 'interactive' })).result());
+    assert.equal(state.status, 'posted');
+    assert.deepEqual(lane.scripted.enqueued, []);
+  });
+
+  describe('a document', () => {
+    async function runDocument(
+      options: ScriptedLaneOptions & { chunks: number; failing?: Map<number, number>; whileRunning?: (handle: WorkflowHandle<typeof documentWorkflow>) => Promise<void> },
+      overrides: Partial<DocumentJobInput> = {},
+    ) {
+      const fake = fakeDocumentActivities({ chunks: options.chunks, ...(options.failing ? { failing: options.failing } : {}) });
+      const scripted = scriptedBatchLane(harness.env.client, options);
+      const asked: Array<{ step: string; index?: number; fromBatch: boolean }> = [];
+      const activities = {
+        ...fake.activities,
+        ...scripted.activities,
+        async processDocumentChunk(input: Parameters<typeof fake.activities.processDocumentChunk>[0] & FromBatch) {
+          asked.push({ step: 'processDocumentChunk', index: input.index, fromBatch: input.fromBatch !== undefined });
+          return { ...(await fake.activities.processDocumentChunk(input)), usage: usageFor(input) };
+        },
+        async summarizeDocument(input: Parameters<typeof fake.activities.summarizeDocument>[0] & FromBatch) {
+          asked.push({ step: 'summarizeDocument', fromBatch: input.fromBatch !== undefined });
+          return { ...(await fake.activities.summarizeDocument(input)), usage: usageFor(input) };
+        },
+      };
+      const taskQueue = `test-${randomUUID()}`;
+      const worker = await Worker.create({
+        connection: harness.env.nativeConnection,
+        namespace: harness.env.namespace ?? 'default',
+        taskQueue,
+        workflowBundle: await sharedBundle(),
+        dataConverter: testDataConverter(),
+        activities,
+        interceptors: { activity: [() => ({ inbound: new ActivityFailureInterceptor() })] },
+        sinks: workerTelemetry().sinks,
+        maxCachedWorkflows: 0,
+      });
+      const jobId = `document:test:${randomUUID()}`;
+      const input: DocumentJobInput = {
+        jobId,
+        tenantId: 'test',
+        ...bulk,
+        document: { bucket: 'slowlane', key: 'inputs/test/abc', sha256: 'abc', contentType: 'application/pdf', sizeBytes: 1000, fileName: 'report.pdf' },
+        settings: { chunksPerGroup: 2, parallelGroups: 2, parallelChunks: 2 },
+        confidenceThreshold: 0.9,
+        reviewTimeoutMs: 60 * 60 * 1000,
+        maxExtractionTries: 3,
+        deadLetterTimeoutMs: 60 * 60 * 1000,
+        submittedAt: new Date().toISOString(),
+        ...overrides,
+      };
+      const state = (await worker.runUntil(async () => {
+        const handle = await harness.env.client.workflow.start<typeof documentWorkflow>('documentWorkflow', { taskQueue, workflowId: jobId, args: [input] });
+        await options.whileRunning?.(handle);
+        return handle.result();
+      })) as DocumentJobState;
+      return { state, asked, scripted };
+    }
+
+    test('when a bulk document runs, then every chunk’s summary and the reduce take their first answer from a batch', async () => {
+      const { state, asked, scripted } = await runDocument({ chunks: 5 });
+      assert.equal(state.status, 'completed');
+      const chunkAsks = asked.filter((ask) => ask.step === 'processDocumentChunk');
+      assert.deepEqual(chunkAsks.map((ask) => ask.index).sort(), [0, 1, 2, 3, 4]);
+      assert.ok(asked.every((ask) => ask.fromBatch));
+      assert.deepEqual(asked.at(-1), { step: 'summarizeDocument', fromBatch: true });
+      assert.equal(scripted.enqueued.filter((entry) => entry.step === 'processDocumentChunk').length, 5);
+      assert.equal(state.usage.byLane?.batch?.calls, 6);
+      assert.equal(state.usage.byLane?.live, undefined);
+    });
+
+    test('when the chunk entries error, then the chunks ask live and the reduce still takes the lane', async () => {
+      const { state, asked } = await runDocument({ chunks: 3, outcomeOf: (step) => (step === 'processDocumentChunk' ? 'errored' : 'succeeded') });
+      assert.equal(state.status, 'completed');
+      assert.deepEqual(
+        asked.filter((ask) => ask.step === 'processDocumentChunk').map((ask) => ask.fromBatch),
+        [false, false, false],
+      );
+      assert.deepEqual(asked.at(-1), { step: 'summarizeDocument', fromBatch: true });
+      assert.equal(state.usage.byLane?.live?.calls, 3);
+      assert.equal(state.usage.byLane?.batch?.calls, 1);
+    });
+
+    test('when the deadline is inside the margin, then the chunks and the reduce ask live at once', async () => {
+      const { state, asked, scripted } = await runDocument({ chunks: 2 }, { deadline: new Date(Date.now() + 30_000).toISOString() });
+      assert.equal(state.status, 'completed');
+      assert.deepEqual(scripted.enqueued, []);
+      assert.equal(asked.length, 3);
+      assert.ok(asked.every((ask) => !ask.fromBatch));
+    });
+
+    test('when a batch-answered chunk fails for good and the operator retries, then the rerun asks live', async () => {
+      const { state, asked, scripted } = await runDocument({
+        chunks: 2,
+        failing: new Map([[1, 1]]),
+        whileRunning: async (handle) => {
+          for (let tries = 0; (await handle.query(statusQuery)).status !== 'dead_letter'; tries++) {
+            if (tries > 300) throw new Error('the job never parked');
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          await handle.executeUpdate(retryUpdate, { args: [{ operator: 'olga' }] });
+        },
+      });
+      assert.equal(state.status, 'completed');
+      assert.deepEqual(asked.filter((ask) => ask.index === 1).map((ask) => ask.fromBatch), [true, false]);
+      assert.equal(scripted.enqueued.filter((entry) => entry.step === 'processDocumentChunk').length, 2, 'the rerun is not enqueued');
+    });
+  });
+});
