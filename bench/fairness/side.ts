@@ -79,6 +79,8 @@ export async function runFairnessSide(
   const redis = await startLocalRedis();
   const env: Record<string, string> = {
     TEMPORAL_FAIRNESS_KEYS: side === 'fair' ? 'true' : 'false',
+    // Tenants share the live budget here; bulk through the Message Batches lane is the batch bench's.
+    BATCH_LANE: 'off',
     GATEWAY_ITPM: String(sim.inputTokensPerMinute),
     GATEWAY_OTPM: String(sim.outputTokensPerMinute),
     GATEWAY_RPM: String(sim.requestsPerMinute),
