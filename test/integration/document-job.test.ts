@@ -43,8 +43,11 @@ describe('a document job through the real stack (API, Temporal, S3, simulator wi
     assert.equal(state.usage.calls, 2 * result.chunks + 1);
     assert.ok(state.usage.costUsd > 0);
     // Every call is counted under its lane, child workflows' calls included, so the lanes add up to the totals.
-    assert.equal(state.usage.byLane?.live?.calls, state.usage.calls);
-    assert.ok(Math.abs((state.usage.byLane?.live?.costUsd ?? 0) - state.usage.costUsd) < 1e-9);
+    // A document is bulk by default: its summaries and the reduce take the batch lane, its embeddings go live.
+    const lanes = state.usage.byLane ?? {};
+    assert.equal(lanes.live?.calls, result.chunks);
+    assert.equal(lanes.batch?.calls, result.chunks + 1);
+    assert.ok(Math.abs((lanes.live?.costUsd ?? 0) + (lanes.batch?.costUsd ?? 0) - state.usage.costUsd) < 1e-9);
 
     const config = loadConfig(testEnv().productEnv ?? {});
     const store = createObjectStore(config.s3);
