@@ -7,6 +7,8 @@ import { createEnqueueBatchEntry, type EnqueueBatchEntryInput, type FirstCalls }
 import { firstCallFromBatch } from '../../activities/batch-lane/first-call-from-batch';
 import { firstModelStepCall } from '../../activities/call-model-on-text';
 import { CLASSIFY_PROMPT } from '../../activities/classify-document';
+import { createScoreOrderBatchActivities } from '../../activities/order-score/score-order-batch';
+import { safeOrder } from '../../local/samples/sample-orders';
 import type { ModelStepInput } from '../../activities/contracts';
 import { batchLaneKeys, type BatchEntry } from '../../common/batch-lane';
 import { TenantSpendCapReachedError } from '../../common/errors';
@@ -143,6 +145,13 @@ describe('a batch-lane entry against its tenant’s spend caps', () => {
     assert.equal((error.details?.spendCap as { window: string }).window, 'day');
     assert.equal(signalled.length, before);
     assert.equal(await store.exists(batchLaneKeys.request('spend2')), false);
+
+    // order.score's own enqueue holds the same way.
+    const orders = createScoreOrderBatchActivities({ gateway: noLiveCalls, model: MODEL, repairTries: 1, lane });
+    const order = { jobId: 'order.score:capped:o', tenantId: 'capped', priority: 'bulk' as const, order: safeOrder('o') };
+    const refused = await orders.enqueueScoreOrderBatch({ ...order, customId: 'spend4', replyTo: order.jobId }).catch((caught: unknown) => caught);
+    assert.ok(refused instanceof TenantSpendCapReachedError);
+    assert.equal(signalled.length, before);
   });
 
   test('when an entry is never billed (its batch could not be submitted), then releasing it frees its hold and counts nothing', async () => {
