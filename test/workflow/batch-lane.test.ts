@@ -96,6 +96,7 @@ describe('the batch lane’s workflows with scripted activities', () => {
     assert.equal(state.status, 'completed');
     assert.equal(lane.calls.scoreOrder, 1);
     assert.deepEqual(lane.fromBatch, []);
+    assert.equal(lane.released.length, 1, 'the entry no batch billed gives its spend hold back');
   });
 
   test('when a job is interactive, then it never enqueues', async () => {
