@@ -41,6 +41,7 @@ export const BATCH_LANE_ACTIVITIES = [
   'submitMessageBatch',
   'messageBatchHasEnded',
   'storeMessageBatchResults',
+  'releaseBatchEntrySpend',
 ] as const;
 
 /**

@@ -108,6 +108,8 @@ export function batchCollectorWorkflowId(model: string): string {
 export const batchLaneKeys = {
   request: (customId: string) => `batch-lane/requests/${customId}.json`,
   answer: (customId: string) => `batch-lane/answers/${customId}.json`,
+  /** The entry's spend hold (activities/batch-lane/batch-entry-spend.ts), settled when its batch's results are read. */
+  spendHold: (customId: string) => `batch-lane/holds/${customId}.json`,
   /** The batch id a submission created: read first on a retry, so a retried submission creates no second batch. */
   submission: (submissionKey: string) => `batch-lane/submissions/${submissionKey}.json`,
 };

@@ -7,6 +7,7 @@ import { taskQueueFor } from '../common/task-queues';
 import { type MessageBatches, messageBatches } from '../gateway/batch/message-batches';
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import type { ModelGateway } from '../gateway/model-call';
+import type { TenantSpend } from '../gateway/spend/tenant-spend';
 import { createAnthropicClient } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
 import { type BatchLaneEvent, batchLaneMetricsListener } from '../lib/metrics-batch-lane';
@@ -20,7 +21,8 @@ import { createObjectStore, type ObjectStore } from '../lib/object-store';
  */
 export function createActivityDeps(
   config: Config,
-  wired: { gateway: ModelGateway; embeddings: EmbeddingsGateway },
+  /** `spend`: the caps the gateways count into; the batch lane holds its entries there too. */
+  wired: { gateway: ModelGateway; embeddings: EmbeddingsGateway; spend?: TenantSpend },
   temporal?: Client,
   /** The worker's metrics registry: the batch lane's counts go there (lib/metrics-batch-lane.ts). */
   registry?: Registry,
@@ -32,13 +34,20 @@ export function createActivityDeps(
     gateway: wired.gateway,
     embeddings: wired.embeddings,
     config,
-    ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal, onLaneEvent) } : {}),
+    ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal, onLaneEvent, wired.spend) } : {}),
   };
 }
 
-function batchLaneDeps(config: Config, store: ObjectStore, temporal: Client, onEvent: (event: BatchLaneEvent) => void): BatchLaneDeps {
+function batchLaneDeps(
+  config: Config,
+  store: ObjectStore,
+  temporal: Client,
+  onEvent: (event: BatchLaneEvent) => void,
+  spend: TenantSpend | undefined,
+): BatchLaneDeps {
   return {
     store,
+    ...(spend ? { spend } : {}),
     batches: countedBatches(messageBatches(createAnthropicClient(config.anthropic)), onEvent),
     prices: config.anthropic.prices,
     settings: {

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     // The batch lane's activities signal-with-start the collectors through this client, on the worker's connection.
     deps: createActivityDeps(
       config,
-      { gateway: spendCaps.gateway, embeddings: spendCaps.embeddings },
+      { gateway: spendCaps.gateway, embeddings: spendCaps.embeddings, spend: spendCaps.spend },
       new Client({ connection, namespace: config.temporal.namespace, dataConverter: dataConverterFor(config.temporal) }),
       observability.telemetry.metrics.registry,
     ),

@@ -1,5 +1,6 @@
 import type { BatchCollectorSettings, BatchEntry } from '../../common/batch-lane';
 import type { MessageBatches } from '../../gateway/batch/message-batches';
+import type { TenantSpend } from '../../gateway/spend/tenant-spend';
 import type { ModelPrice } from '../../lib/config';
 import type { ObjectStore } from '../../lib/object-store';
 
@@ -9,6 +10,8 @@ export interface BatchLaneDeps {
   batches: MessageBatches;
   prices: Record<string, ModelPrice>;
   settings: BatchCollectorSettings;
+  /** The tenants' spend caps, as the live path's (gateway/spend/tenant-spend.ts); absent, entries are not held. */
+  spend?: TenantSpend;
   /** Signal-with-start of the model's collector workflow (one per model), carrying the entry. */
   signalCollector(model: string, settings: BatchCollectorSettings, entry: BatchEntry): Promise<void>;
 }

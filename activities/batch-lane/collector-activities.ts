@@ -3,6 +3,7 @@ import { ModelRequestInvalidError } from '../../common/errors';
 import { batchLaneKeys, type BatchEntryOutcome } from '../../common/batch-lane';
 import type { BatchToolCall } from '../../gateway/batch/message-batches';
 import { type BatchLaneDeps, getJson, putJson } from './batch-lane-deps';
+import { settleBatchEntrySpend } from './batch-entry-spend';
 
 export interface SubmitMessageBatchInput {
   model: string;
@@ -14,7 +15,8 @@ export interface SubmitMessageBatchInput {
 /**
  * The collector's calls to the provider. A submission records the batch id it created under its key before it
  * returns, and a retry (the worker was killed, the answer was lost) finds the record instead of creating a second
- * batch that would be billed again. Results go to S3 entry by entry, so the collector's history only holds outcomes.
+ * batch that would be billed again. Results go to S3 entry by entry, so the collector's history only holds outcomes;
+ * as they are read, each entry's spend hold is settled to what it was billed (batch-entry-spend.ts).
  */
 export function createCollectorActivities(lane: BatchLaneDeps | undefined) {
   function laneOf(): BatchLaneDeps {
@@ -46,10 +48,17 @@ export function createCollectorActivities(lane: BatchLaneDeps | undefined) {
       const outcomes: Record<string, BatchEntryOutcome> = {};
       for (const result of await batches.results(input.batchId)) {
         if (result.message) await putJson(store, batchLaneKeys.answer(result.customId), result.message);
+        await settleBatchEntrySpend(laneOf(), result.customId, result.outcome, result.message);
         outcomes[result.customId] = result.outcome;
         heartbeat();
       }
       return outcomes;
+    },
+
+    /** Releases the holds of entries that were never billed (their batch was never created, or left them out). */
+    async releaseBatchEntrySpend(input: { customIds: string[] }): Promise<void> {
+      const lane = laneOf();
+      for (const customId of input.customIds) await settleBatchEntrySpend(lane, customId, 'errored', undefined);
     },
   };
 }

@@ -4,6 +4,7 @@ import type { BatchToolCall } from '../../gateway/batch/message-batches';
 import type { ModelStepInput } from '../contracts';
 import type { DocumentChunksInput, ProcessDocumentChunkInput } from '../document/document-contracts';
 import type { BatchLaneDeps } from './batch-lane-deps';
+import { holdBatchEntrySpend } from './batch-entry-spend';
 
 /** Each lane step's input, as its activity takes it. */
 export interface BatchLaneStepInputs {
@@ -26,12 +27,18 @@ export type EnqueueBatchEntryInput = BatchLaneStepRequest & BatchEntry;
  * The job's side of the lane for every step: the step's first call goes to S3 under the entry's custom id, and the
  * entry to its model's collector (signal-with-start). Safe to retry: the request is the same bytes, and the
  * collector drops an entry it already holds.
+ *
+ * The entry is first held against its tenant's spend caps (batch-entry-spend.ts). A refusal is thrown as the live
+ * path throws it and is not retried: the workflow then asks live, where the same cap refuses the call (a live call
+ * costs more than its batch entry) and the job waits in `budget_wait` through JobRun.withSpendCapWaits like every
+ * other refused call. That needs no second wait loop nor any workflow change, and costs one extra refused hold.
  */
 export function createEnqueueBatchEntry(lane: BatchLaneDeps | undefined, firstCalls: FirstCalls) {
   return async function enqueueBatchEntry(entry: EnqueueBatchEntryInput): Promise<void> {
     // Not retryable: the workflow takes the live path at once.
     if (!lane) throw new ModelRequestInvalidError('this worker has no batch lane (BATCH_LANE=off)');
     const call = await firstCallOf(firstCalls, entry);
+    await holdBatchEntrySpend(lane, entry.customId, call);
     const body = JSON.stringify(call);
     await lane.store.put(batchLaneKeys.request(entry.customId), body, { contentType: 'application/json' });
     await lane.signalCollector(call.model, lane.settings, {

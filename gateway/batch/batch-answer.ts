@@ -14,7 +14,7 @@ export type BatchEntryMessage = Anthropic.Message;
  */
 export function batchAnswerOf(message: Anthropic.Message, toolName: string, price: ModelPrice | undefined): ToolCallResult {
   const tokens = tokenUsageOf(message.usage);
-  const usage = { ...tokens, costUsd: costOf(tokens, price) * BATCH_PRICE_FACTOR, lane: 'batch' as const };
+  const usage = { ...tokens, costUsd: batchCostOf(message, price), lane: 'batch' as const };
   if (message.stop_reason === 'refusal') {
     throw new ContentRefusedError('the model declined to process this document', {
       details: { requestId: message.id, billedUsage: { ...usage, calls: 1 } },
@@ -24,4 +24,9 @@ export function batchAnswerOf(message: Anthropic.Message, toolName: string, pric
     (block): block is Anthropic.ToolUseBlock => block.type === 'tool_use' && block.name === toolName,
   );
   return { toolInput: toolUse?.input, stopReason: message.stop_reason, model: message.model, requestId: message.id, usage };
+}
+
+/** What a succeeded entry was billed: its tokens at the batch price. */
+export function batchCostOf(message: Anthropic.Message, price: ModelPrice | undefined): number {
+  return costOf(tokenUsageOf(message.usage), price) * BATCH_PRICE_FACTOR;
 }

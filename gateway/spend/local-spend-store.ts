@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HOLD_TTL_MS, type HoldResult, type SpendHold, type SpendStore, type SpentTotals } from './spend-store';
+import { HOLD_TTL_MS, type HoldResult, type KeyedHold, type SpendHold, type SpendStore, type SpentTotals } from './spend-store';
 import { type SpendCaps, windowsAt } from './spend-windows';
 import { refusalOf } from './spend-refusal';
 
@@ -26,14 +26,21 @@ export class InProcessSpendStore implements SpendStore {
     return spend;
   }
 
-  async hold(tenantId: string, caps: SpendCaps, usd: number, now: number): Promise<HoldResult> {
+  async hold(tenantId: string, caps: SpendCaps, usd: number, now: number, keyed?: KeyedHold): Promise<HoldResult> {
     const spend = this.tenant(tenantId, now);
+    const existing = keyed && spend.holds.get(keyed.id);
+    if (keyed && existing) return { granted: true, hold: { tenantId, id: keyed.id, usd: existing.usd } };
     const held = [...spend.holds.values()].reduce((sum, hold) => sum + hold.usd, 0);
     const refusal = refusalOf(windowsAt(now, caps), (key) => (spend.spent.get(key) ?? 0) + held, usd);
     if (refusal) return refusal;
-    const hold: SpendHold = { tenantId, id: randomUUID(), usd };
-    spend.holds.set(hold.id, { usd, expiresAt: now + HOLD_TTL_MS });
+    const hold: SpendHold = { tenantId, id: keyed?.id ?? randomUUID(), usd };
+    spend.holds.set(hold.id, { usd, expiresAt: now + (keyed?.ttlMs ?? HOLD_TTL_MS) });
     return { granted: true, hold };
+  }
+
+  async settleHeld(hold: SpendHold, usd: number, now: number): Promise<SpentTotals | undefined> {
+    if (!this.tenant(hold.tenantId, now).holds.has(hold.id)) return undefined;
+    return this.settle(hold, usd, now);
   }
 
   async settle(hold: SpendHold, usd: number, now: number): Promise<SpentTotals> {

@@ -5,9 +5,11 @@
  *
  * KEYS     the day's total, the month's total, the tenant's holds (a sorted set: member `<id>|<usd>`, score = expiry)
  * ARGV     op, now (epoch ms), then per op:
- *   hold    usd, daily cap ('' = none), month cap ('' = none), hold member, hold expiry, day end, month end
- *           → {'granted'} | {'refused', window, cap, spent+held, resumesAt}
+ *   hold    usd, daily cap ('' = none), month cap ('' = none), hold member, hold expiry, day end, month end,
+ *           keyed id ('' = none: a keyed hold already held is granted again, with its amount)
+ *           → {'granted'} | {'held', usd} | {'refused', window, cap, spent+held, resumesAt}
  *   settle  usd, hold member, day key TTL s, month key TTL s → {'ok', day total, month total}
+ *   settleHeld  as settle, but only a hold still held is counted → {'ok', …} | {'gone'}
  * Numbers travel as strings (%.17g): Redis would truncate Lua numbers to integers.
  */
 export const SPEND_SCRIPT = String.raw`
@@ -20,9 +22,12 @@ redis.call('ZREMRANGEBYSCORE', holdsKey, '-inf', now)
 
 if op == 'hold' then
   local usd = tonumber(ARGV[3])
+  local keyedId = ARGV[10]
   local held = 0
   for _, member in ipairs(redis.call('ZRANGE', holdsKey, 0, -1)) do
-    held = held + tonumber(string.match(member, '|(.*)$'))
+    local id, amount = string.match(member, '^(.*)|(.*)$')
+    if keyedId ~= nil and keyedId ~= '' and id == keyedId then return { 'held', amount } end
+    held = held + tonumber(amount)
   end
   local windows = {
     { name = 'month', key = monthKey, cap = tonumber(ARGV[5]), ends = ARGV[9] },
@@ -37,12 +42,15 @@ if op == 'hold' then
     end
   end
   redis.call('ZADD', holdsKey, tonumber(ARGV[7]), ARGV[6])
-  redis.call('PEXPIREAT', holdsKey, tonumber(ARGV[7]))
+  -- The set lives as long as its longest hold (a batch entry's outlives a live call's).
+  local last = redis.call('ZRANGE', holdsKey, -1, -1, 'WITHSCORES')
+  redis.call('PEXPIREAT', holdsKey, math.max(tonumber(ARGV[7]), tonumber(last[2])))
   return { 'granted' }
 end
 
-if op == 'settle' then
-  redis.call('ZREM', holdsKey, ARGV[4])
+if op == 'settle' or op == 'settleHeld' then
+  local removed = redis.call('ZREM', holdsKey, ARGV[4])
+  if op == 'settleHeld' and removed == 0 then return { 'gone' } end
   local day = redis.call('INCRBYFLOAT', dayKey, ARGV[3])
   redis.call('EXPIRE', dayKey, tonumber(ARGV[5]))
   local month = redis.call('INCRBYFLOAT', monthKey, ARGV[3])

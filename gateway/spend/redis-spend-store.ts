@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { SPEND_SCRIPT } from './redis-spend-script';
-import { HOLD_TTL_MS, type HoldResult, type SpendHold, type SpendStore, type SpentTotals } from './spend-store';
+import { HOLD_TTL_MS, type HoldResult, type KeyedHold, type SpendHold, type SpendStore, type SpentTotals } from './spend-store';
 import type { SpendWindow } from './spend-windows';
 import { type SpendCaps, windowsAt } from './spend-windows';
 
@@ -39,9 +39,9 @@ export class RedisSpendStore implements SpendStore {
     }
   }
 
-  async hold(tenantId: string, caps: SpendCaps, usd: number, now: number): Promise<HoldResult> {
+  async hold(tenantId: string, caps: SpendCaps, usd: number, now: number, keyed?: KeyedHold): Promise<HoldResult> {
     const [day, month] = windowsAt(now, caps);
-    const id = randomUUID();
+    const id = keyed?.id ?? randomUUID();
     const reply = await this.run(this.keys(tenantId, now), [
       'hold',
       now,
@@ -49,11 +49,13 @@ export class RedisSpendStore implements SpendStore {
       day.capUsd ?? '',
       month.capUsd ?? '',
       memberOf({ tenantId, id, usd }),
-      now + HOLD_TTL_MS,
+      now + (keyed?.ttlMs ?? HOLD_TTL_MS),
       day.endsAt,
       month.endsAt,
+      keyed?.id ?? '',
     ]);
     if (reply[0] === 'granted') return { granted: true, hold: { tenantId, id, usd } };
+    if (reply[0] === 'held') return { granted: true, hold: { tenantId, id, usd: Number(reply[1]) } };
     return {
       granted: false,
       window: reply[1] as SpendWindow,
@@ -64,9 +66,18 @@ export class RedisSpendStore implements SpendStore {
   }
 
   async settle(hold: SpendHold, usd: number, now: number): Promise<SpentTotals> {
+    return (await this.settleOp('settle', hold, usd, now)) as SpentTotals;
+  }
+
+  async settleHeld(hold: SpendHold, usd: number, now: number): Promise<SpentTotals | undefined> {
+    return this.settleOp('settleHeld', hold, usd, now);
+  }
+
+  private async settleOp(op: 'settle' | 'settleHeld', hold: SpendHold, usd: number, now: number): Promise<SpentTotals | undefined> {
     const [day, month] = windowsAt(now, {});
     const ttl = (endsAt: number) => Math.ceil((endsAt - now) / 1000) + KEEP_AFTER_WINDOW_S;
-    const reply = await this.run(this.keys(hold.tenantId, now), ['settle', now, usd, memberOf(hold), ttl(day.endsAt), ttl(month.endsAt)]);
+    const reply = await this.run(this.keys(hold.tenantId, now), [op, now, usd, memberOf(hold), ttl(day.endsAt), ttl(month.endsAt)]);
+    if (reply[0] === 'gone') return undefined;
     return { day: Number(reply[1]), month: Number(reply[2]) };
   }
 

@@ -9,24 +9,35 @@ import type { TenantSpend } from './tenant-spend';
 export type { SpendEvent } from './tenant-spend';
 
 /**
+ * The most a call can cost at the live price: every input token priced as a cache write (the dearest kind) and all
+ * of max_tokens — an upper bound but for the input estimate. The batch lane holds this times BATCH_PRICE_FACTOR.
+ */
+export function mostItCostsOf(
+  request: Pick<ToolCallRequest, 'model' | 'maxTokens' | 'documentMedia'>,
+  characters: number,
+  price: ModelPrice | undefined,
+  estimator: InputTokenEstimator = new InputTokenEstimator(),
+): number {
+  return costOf(
+    {
+      inputTokens: 0,
+      cacheCreationInputTokens:
+        estimator.estimate(request.model, characters) + (request.documentMedia ? mediaTokenEstimate(request.documentMedia) : 0),
+      outputTokens: request.maxTokens,
+    },
+    price,
+  );
+}
+
+/**
  * The model gateway behind each tenant's spend caps (gateway/spend/tenant-spend.ts): a call is admitted only when
  * the most it can cost fits, then settled to its real cost. A refused call never reaches the token budget or the
  * provider. Calls without a tenant (benchmarks, tools) pass through uncounted.
  */
 export function withSpendCaps(inner: ModelGateway, deps: { spend: TenantSpend; prices: Record<string, ModelPrice> }): ModelGateway {
   const estimator = new InputTokenEstimator();
-
-  /** Every input token priced as a cache write (the dearest kind) and all of max_tokens: an upper bound but for the estimate. */
-  const mostItCosts = (request: ToolCallRequest, characters: number): number =>
-    costOf(
-      {
-        inputTokens: 0,
-        cacheCreationInputTokens:
-          estimator.estimate(request.model, characters) + (request.documentMedia ? mediaTokenEstimate(request.documentMedia) : 0),
-        outputTokens: request.maxTokens,
-      },
-      deps.prices[request.model],
-    );
+  const mostItCosts = (request: ToolCallRequest, characters: number) =>
+    mostItCostsOf(request, characters, deps.prices[request.model], estimator);
 
   return {
     async callTool(request) {

@@ -10,12 +10,14 @@ import { withEmbeddingsSpendCaps } from './spend-capped-embeddings';
 import { withSpendCaps } from './spend-capped-gateway';
 import { spendMetricsListener } from './spend-metrics';
 import type { SpendStore } from './spend-store';
-import { createTenantSpend } from './tenant-spend';
+import { createTenantSpend, type TenantSpend } from './tenant-spend';
 
 /** Every paid door of the worker, each behind the tenants' spend caps. */
 export interface WiredSpendCaps {
   gateway: ModelGateway;
   embeddings: EmbeddingsGateway;
+  /** For doors answered later (the batch lane's entries: activities/batch-lane/batch-entry-spend.ts). */
+  spend: TenantSpend;
   store: SpendStore;
   close(): Promise<void>;
 }
@@ -48,6 +50,7 @@ export function spendCapsFromConfig(
       model: config.embeddings.model,
       pricePerMTok: config.embeddings.pricePerMTok,
     }),
+    spend,
     store,
     close: () => store.close(),
   };

@@ -34,6 +34,15 @@ export type HoldResult =
 export const HOLD_TTL_MS = 10 * 60_000;
 
 /**
+ * A keyed hold: its id is the caller's (a batch entry's custom id), so holding again under the same id returns the
+ * hold already there instead of a second one (a retried activity), and it lives `ttlMs` instead of HOLD_TTL_MS.
+ */
+export interface KeyedHold {
+  id: string;
+  ttlMs: number;
+}
+
+/**
  * Each tenant's spend per UTC day and month, shared by the fleet. `hold` is atomic: it admits a call only when spent
  * + held + the call's estimate fits every cap, so concurrent calls can overshoot a cap only by what their real cost
  * exceeds their estimate (an estimate is an upper bound in output tokens, an estimate in input tokens). A window in
@@ -42,8 +51,14 @@ export const HOLD_TTL_MS = 10 * 60_000;
  */
 export interface SpendStore {
   readonly kind: 'in-process' | 'redis';
-  hold(tenantId: string, caps: SpendCaps, usd: number, now: number): Promise<HoldResult>;
+  /** With `keyed`, a hold already held under that id is granted again as it is (its amount, not `usd`). */
+  hold(tenantId: string, caps: SpendCaps, usd: number, now: number, keyed?: KeyedHold): Promise<HoldResult>;
   /** Replaces the hold by the call's real cost, counted in the windows of `now`. */
   settle(hold: SpendHold, usd: number, now: number): Promise<SpentTotals>;
+  /**
+   * Settles only a hold still held, atomically, so a hold settled twice (a retried activity) counts once: undefined
+   * when it was settled already or expired (nothing is counted then).
+   */
+  settleHeld(hold: SpendHold, usd: number, now: number): Promise<SpentTotals | undefined>;
   close(): Promise<void>;
 }

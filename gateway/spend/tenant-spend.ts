@@ -1,6 +1,6 @@
 import { SlowlaneError, TenantSpendCapReachedError } from '../../common/errors';
 import type { Usage } from '../../common/job';
-import type { SpendStore, SpentTotals } from './spend-store';
+import type { HoldResult, SpendHold, SpendStore, SpentTotals } from './spend-store';
 import { hasCap, type SpendCaps, type SpendWindow } from './spend-windows';
 
 /** What the caps tell whoever listens (metrics). Listeners must not throw. */
@@ -33,26 +33,47 @@ export interface PaidCall<T> {
  */
 export interface TenantSpend {
   spend<T>(tenantId: string, call: PaidCall<T>): Promise<T>;
+  /**
+   * The same admission for a call answered later, elsewhere (a batch entry): holds the most it can cost under the
+   * caller's id for `ttlMs`, or throws TenantSpendCapReachedError as `spend` does. Holding again under the same id
+   * (a retried activity) returns the hold already there.
+   */
+  holdFor(tenantId: string, hold: { id: string; ttlMs: number; mostItCosts: () => number }): Promise<SpendHold>;
+  /** Settles such a hold to the call's real cost (0: never billed) once: a second settle counts nothing. */
+  settleHeld(hold: SpendHold, costUsd: number): Promise<void>;
 }
 
 export function createTenantSpend(deps: TenantSpendDeps): TenantSpend {
   const now = deps.now ?? Date.now;
   const emit = (event: SpendEvent) => deps.onEvent?.(event);
+  /** The hold, or the refusal every paid door throws alike (the workflow waits on its details). */
+  const grantedOrThrow = (tenantId: string, held: HoldResult): SpendHold => {
+    if (held.granted) return held.hold;
+    emit({ type: 'refused', tenantId, window: held.window, capUsd: held.capUsd, spentUsd: held.spentUsd });
+    const resumesAt = new Date(held.resumesAt).toISOString();
+    throw new TenantSpendCapReachedError(
+      `tenant ${tenantId} has spent ${held.spentUsd.toFixed(4)} of its ${held.window === 'day' ? 'daily' : 'monthly'} cap of ${held.capUsd} USD; the job waits until ${resumesAt} or the cap is raised`,
+      { details: { spendCap: { window: held.window, capUsd: held.capUsd, spentUsd: held.spentUsd, resumesAt } } },
+    );
+  };
   return {
+    async holdFor(tenantId, { id, ttlMs, mostItCosts }) {
+      const caps = deps.caps[tenantId] ?? {};
+      const usd = hasCap(caps) ? mostItCosts() : 0;
+      return grantedOrThrow(tenantId, await deps.store.hold(tenantId, caps, usd, now(), { id, ttlMs }));
+    },
+
+    async settleHeld(hold, costUsd) {
+      const totals = await deps.store.settleHeld(hold, costUsd, now());
+      if (totals) emit({ type: 'spent', tenantId: hold.tenantId, costUsd, totals });
+    },
+
     async spend(tenantId, call) {
       const caps = deps.caps[tenantId] ?? {};
       // A tenant without a cap holds nothing (no estimate to make) but its calls are still counted.
-      const held = await deps.store.hold(tenantId, caps, hasCap(caps) ? call.mostItCosts() : 0, now());
-      if (!held.granted) {
-        emit({ type: 'refused', tenantId, window: held.window, capUsd: held.capUsd, spentUsd: held.spentUsd });
-        const resumesAt = new Date(held.resumesAt).toISOString();
-        throw new TenantSpendCapReachedError(
-          `tenant ${tenantId} has spent ${held.spentUsd.toFixed(4)} of its ${held.window === 'day' ? 'daily' : 'monthly'} cap of ${held.capUsd} USD; the job waits until ${resumesAt} or the cap is raised`,
-          { details: { spendCap: { window: held.window, capUsd: held.capUsd, spentUsd: held.spentUsd, resumesAt } } },
-        );
-      }
+      const hold = grantedOrThrow(tenantId, await deps.store.hold(tenantId, caps, hasCap(caps) ? call.mostItCosts() : 0, now()));
       const settle = async (costUsd: number) => {
-        const totals = await deps.store.settle(held.hold, costUsd, now());
+        const totals = await deps.store.settle(hold, costUsd, now());
         emit({ type: 'spent', tenantId, costUsd, totals });
       };
       let result: Awaited<ReturnType<typeof call.run>>;

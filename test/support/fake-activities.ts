@@ -167,6 +167,7 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
     submitMessageBatch: notAnInvoiceStep('submitMessageBatch'),
     messageBatchHasEnded: notAnInvoiceStep('messageBatchHasEnded'),
     storeMessageBatchResults: notAnInvoiceStep('storeMessageBatchResults'),
+    releaseBatchEntrySpend: notAnInvoiceStep('releaseBatchEntrySpend'),
   };
   return { activities, calls, posted, webhooks, modelInputs };
 }

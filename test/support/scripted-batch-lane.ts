@@ -24,6 +24,8 @@ export interface ScriptedLaneOptions {
 export function scriptedBatchLane(client: Client, options: ScriptedLaneOptions = {}) {
   const collectorId = `batch-collector:test-${randomUUID()}`;
   const batches: string[][] = [];
+  /** Entries whose spend holds the collector released (never billed). */
+  const released: string[] = [];
   const stepOf = new Map<string, BatchLaneStep>();
   const enqueued: EnqueueBatchEntryInput[] = [];
   const activities = {
@@ -47,10 +49,13 @@ export function scriptedBatchLane(client: Client, options: ScriptedLaneOptions =
     async messageBatchHasEnded(): Promise<boolean> {
       return !options.neverEnds;
     },
+    async releaseBatchEntrySpend({ customIds }: { customIds: string[] }): Promise<void> {
+      released.push(...customIds);
+    },
     async storeMessageBatchResults({ batchId }: { batchId: string }): Promise<Record<string, BatchEntryOutcome>> {
       const ids = batches[Number(batchId.split('_')[1]) - 1] ?? [];
       return Object.fromEntries(ids.map((id) => [id, options.outcomeOf?.(stepOf.get(id) ?? 'classifyDocument') ?? 'succeeded']));
     },
   };
-  return { activities, batches, enqueued, collectorId };
+  return { activities, batches, enqueued, collectorId, released };
 }

@@ -91,4 +91,43 @@ export function spendStoreScenarios(makeStore: (tenantId: string) => SpendStore,
     assert.deepEqual(totals, { day: 100.5, month: 100.5 });
     assert.equal((await store.hold(tenant('other'), { dailyUsd: 1 }, 0.5, NEW_YEARS_EVE)).granted, true, 'another tenant spent nothing');
   });
+
+  test('when a keyed hold is asked for again (a retried activity), then the tenant holds it once, at its first amount', async () => {
+    const store = makeStore('keyed');
+    const id = tenant('keyed');
+    const caps = { dailyUsd: 1 };
+    const keyed = { id: `entry-${id}`, ttlMs: HOLD_TTL_MS };
+    await store.settle(granted(await store.hold(id, caps, 0.25, NEW_YEARS_EVE)), 0.25, NEW_YEARS_EVE);
+    const first = granted(await store.hold(id, caps, 0.5, NEW_YEARS_EVE, keyed));
+    const again = granted(await store.hold(id, caps, 0.625, NEW_YEARS_EVE, keyed));
+    assert.deepEqual(again, first);
+    granted(await store.hold(id, caps, 0.25, NEW_YEARS_EVE));
+    const refused = await store.hold(id, caps, 0.125, NEW_YEARS_EVE);
+    assert.ok(!refused.granted && refused.spentUsd === 1, 'one 0.5 hold counts, not two');
+  });
+
+  test('when a hold is settled with settleHeld twice, then it is counted once', async () => {
+    const store = makeStore('settle-once');
+    const id = tenant('settle-once');
+    const hold = granted(await store.hold(id, { dailyUsd: 4 }, 1, NEW_YEARS_EVE, { id: `entry-${id}`, ttlMs: HOLD_TTL_MS }));
+    assert.deepEqual(await store.settleHeld(hold, 0.5, NEW_YEARS_EVE), { day: 0.5, month: 0.5 });
+    assert.equal(await store.settleHeld(hold, 0.5, NEW_YEARS_EVE), undefined);
+    const totals = await store.settle(granted(await store.hold(id, { dailyUsd: 4 }, 0, NEW_YEARS_EVE)), 0, NEW_YEARS_EVE);
+    assert.deepEqual(totals, { day: 0.5, month: 0.5 });
+  });
+
+  test('when a keyed hold has a long time to live (a batch entry), then it counts for all of it and not after', async () => {
+    const store = makeStore('long');
+    const id = tenant('long');
+    const caps = { monthlyUsd: 1 };
+    // The future, as the other scenarios: Redis expires the set on the wall clock.
+    const start = NEW_YEAR;
+    const ttlMs = 26 * 60 * 60_000;
+    const hold = granted(await store.hold(id, caps, 0.75, start, { id: `entry-${id}`, ttlMs }));
+    // A live call's hold taken later must not cut the entry's short (Redis: the set's own expiry).
+    await store.settle(granted(await store.hold(id, caps, 0.125, start + 1)), 0.125, start + 1);
+    assert.equal((await store.hold(id, caps, 0.25, start + ttlMs - 1)).granted, false, 'still held a day later');
+    granted(await store.hold(id, caps, 0.25, start + ttlMs));
+    assert.equal(await store.settleHeld(hold, 0.75, start + ttlMs), undefined, 'an expired hold counts nothing when settled');
+  });
 }

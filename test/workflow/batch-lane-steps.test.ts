@@ -95,6 +95,7 @@ describe('the batch lane for the invoice and document steps, with scripted activ
     assert.equal(state.status, 'posted');
     assert.deepEqual(lane.asked.map((ask) => ask.fromBatch), [false, false]);
     assert.equal(lane.scripted.enqueued.length, 2);
+    assert.deepEqual([...lane.scripted.released].sort(), lane.scripted.enqueued.map((entry) => entry.customId).sort(), 'no batch billed them: their holds go back');
   });
 
   test('when the deadline is already inside the margin, then the job asks live at once without enqueueing', async () => {

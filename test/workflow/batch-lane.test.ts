@@ -20,6 +20,8 @@ const ALLOWANCE = { batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 120_000 },
 function laneActivities(harness: WorkflowHarness, options: { maxRequests: number; failSubmit?: boolean; outcomeOf?: (customId: string) => BatchEntryOutcome }) {
   const collectorId = `batch-collector:test-${randomUUID()}`;
   const batches: string[][] = [];
+  /** Entries whose spend holds the collector released (never billed). */
+  const released: string[] = [];
   const fromBatch: string[] = [];
   const fake = fakeActivities({ scores: Array.from({ length: 10 }, () => PROPOSAL) });
   const activities: InvoiceActivities = {
@@ -42,6 +44,9 @@ function laneActivities(harness: WorkflowHarness, options: { maxRequests: number
     async messageBatchHasEnded() {
       return true;
     },
+    async releaseBatchEntrySpend({ customIds }: { customIds: string[] }): Promise<void> {
+      released.push(...customIds);
+    },
     async storeMessageBatchResults({ batchId }) {
       const ids = batches[Number(batchId.split('_')[1]) - 1] ?? [];
       return Object.fromEntries(ids.map((id) => [id, options.outcomeOf?.(id) ?? 'succeeded']));
@@ -51,7 +56,7 @@ function laneActivities(harness: WorkflowHarness, options: { maxRequests: number
       return { outcome: 'valid', proposal: PROPOSAL, usage: BATCH_USAGE, attempt: Context.current().info.attempt };
     },
   };
-  return { activities, batches, fromBatch, calls: fake.calls };
+  return { activities, batches, fromBatch, calls: fake.calls, released };
 }
 
 describe('the batch lane’s workflows with scripted activities', () => {
@@ -91,6 +96,7 @@ describe('the batch lane’s workflows with scripted activities', () => {
     assert.equal(state.status, 'completed');
     assert.equal(lane.calls.scoreOrder, 1);
     assert.deepEqual(lane.fromBatch, []);
+    assert.equal(lane.released.length, 1, 'the entry no batch billed gives its spend hold back');
   });
 
   test('when a job is interactive, then it never enqueues', async () => {

@@ -4,6 +4,7 @@ import {
   continueAsNew,
   getExternalWorkflowHandle,
   log,
+  patched,
   proxyActivities,
   setHandler,
   uuid4,
@@ -24,6 +25,9 @@ import {
 import { batchLaneOptions } from './batch-lane-options';
 
 const lane = proxyActivities<JobActivities>(batchLaneOptions);
+
+/** Collectors that ran before entries were held against spend caps release nothing on replay. */
+export const BATCH_SPEND_RELEASE_PATCH = 'batch-lane-spend-release';
 
 /** With nothing waiting and nothing submitted for this long the collector ends; the next request starts a new one. */
 const IDLE_END_MS = 10 * 60 * 1000;
@@ -68,6 +72,16 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
     carry.answered.splice(0, Math.max(0, carry.answered.length - ANSWERED_MEMORY));
   }
 
+  /** Entries never billed give their spend holds back now rather than when the holds expire (a day later). */
+  async function release(entries: BatchEntry[]): Promise<void> {
+    if (entries.length === 0 || !patched(BATCH_SPEND_RELEASE_PATCH)) return;
+    try {
+      await lane.releaseBatchEntrySpend({ customIds: entries.map((entry) => entry.customId) });
+    } catch (error) {
+      log.warn('spend holds could not be released; they expire by themselves', { entries: entries.length, error: String(error) });
+    }
+  }
+
   async function submit(): Promise<void> {
     const entries = carry.waiting.splice(0, entriesForNextBatch(carry.waiting, settings));
     windowOpenedAt = carry.waiting.length > 0 ? Date.now() : undefined;
@@ -81,6 +95,7 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
       carry.submitted.push({ batchId, entries });
     } catch (error) {
       log.warn('a batch could not be submitted; its jobs take the live path', { entries: entries.length, error: String(error) });
+      await release(entries);
       await answer(entries, () => 'errored');
     }
   }
@@ -96,6 +111,7 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
         continue;
       }
       // An entry missing from the results is treated as errored: its job asks live rather than wait for ever.
+      await release(batch.entries.filter((entry) => outcomes[entry.customId] === undefined));
       await answer(batch.entries, (customId) => outcomes[customId] ?? 'errored', batch.batchId);
       carry.submitted.splice(carry.submitted.indexOf(batch), 1);
     }
