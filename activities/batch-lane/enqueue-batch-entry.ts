@@ -3,6 +3,7 @@ import { ModelRequestInvalidError } from '../../common/errors';
 import type { BatchToolCall } from '../../gateway/batch/message-batches';
 import type { ModelStepInput } from '../contracts';
 import type { DocumentChunksInput, ProcessDocumentChunkInput } from '../document/document-contracts';
+import type { SummariseTicketBatchInput, WriteTicketDigestInput } from '../tickets-digest/contracts';
 import type { BatchLaneDeps } from './batch-lane-deps';
 
 /** Each lane step's input, as its activity takes it. */
@@ -11,6 +12,8 @@ export interface BatchLaneStepInputs {
   extractInvoiceFields: ModelStepInput;
   processDocumentChunk: ProcessDocumentChunkInput;
   summarizeDocument: DocumentChunksInput;
+  summariseTicketBatch: SummariseTicketBatchInput;
+  writeTicketDigest: WriteTicketDigestInput;
 }
 
 /** Each lane step's first call, built by the same function its live activity sends it with. */
@@ -52,5 +55,9 @@ function firstCallOf(firstCalls: FirstCalls, entry: EnqueueBatchEntryInput): Pro
       return firstCalls.processDocumentChunk(entry.input);
     case 'summarizeDocument':
       return firstCalls.summarizeDocument(entry.input);
+    case 'summariseTicketBatch':
+      return firstCalls.summariseTicketBatch(entry.input);
+    case 'writeTicketDigest':
+      return firstCalls.writeTicketDigest(entry.input);
   }
 }
