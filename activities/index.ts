@@ -19,6 +19,8 @@ import { createScoreOrder } from './order-score/score-order';
 import { createScoreOrderBatchActivities } from './order-score/score-order-batch';
 import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
 import { createTicketsDigestActivities } from './tickets-digest';
+import { ticketBatchSummaryCall } from './tickets-digest/summarise-ticket-batch';
+import { ticketDigestNarrativeCall } from './tickets-digest/write-ticket-digest';
 import { validateReviewFields } from './validate-review-fields';
 
 export interface ActivityDeps {
@@ -60,6 +62,7 @@ export function createInvoiceActivities(deps: ActivityDeps) {
   const classify = modelStepDeps(deps, deps.config.anthropic.classifyModel);
   const extract = modelStepDeps(deps, deps.config.anthropic.extractModel);
   const document = { store: deps.store, summarizeModel: deps.config.document.summarizeModel };
+  const digest = modelStepDeps(deps, deps.config.anthropic.digestModel);
   return {
     extractText: createExtractText({ store: deps.store, maxScannedPages: deps.config.anthropic.scannedMaxPages }),
     classifyDocument: createClassifyDocument(classify),
@@ -70,6 +73,8 @@ export function createInvoiceActivities(deps: ActivityDeps) {
       extractInvoiceFields: (input) => firstModelStepCall(extract, input, EXTRACT_PROMPT),
       processDocumentChunk: (input) => firstChunkCall(document, input),
       summarizeDocument: (input) => documentSummaryCall(document, input),
+      summariseTicketBatch: (input) => ticketBatchSummaryCall(digest, input),
+      writeTicketDigest: (input) => ticketDigestNarrativeCall(digest, input),
     }),
     postInvoiceToLedger: createPostInvoiceToLedger({ ledger: deps.config.ledger }),
     scoreOrder: createScoreOrder({
@@ -89,12 +94,7 @@ export function createInvoiceActivities(deps: ActivityDeps) {
       policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
     }),
     validateReviewFields,
-    ...createTicketsDigestActivities({
-      store: deps.store,
-      gateway: deps.gateway,
-      model: deps.config.anthropic.digestModel,
-      repairTries: deps.config.anthropic.repairTries,
-    }),
+    ...createTicketsDigestActivities(digest),
   };
 }
 

@@ -19,7 +19,14 @@ export interface BatchEntry {
  * The steps whose first model call may take the batch lane: each is an activity whose input may carry `fromBatch`
  * (activities/batch-lane/first-call-from-batch.ts), and enqueueBatchEntry builds its request.
  */
-export const BATCH_LANE_STEPS = ['classifyDocument', 'extractInvoiceFields', 'processDocumentChunk', 'summarizeDocument'] as const;
+export const BATCH_LANE_STEPS = [
+  'classifyDocument',
+  'extractInvoiceFields',
+  'processDocumentChunk',
+  'summarizeDocument',
+  'summariseTicketBatch',
+  'writeTicketDigest',
+] as const;
 export type BatchLaneStep = (typeof BATCH_LANE_STEPS)[number];
 
 /** On a lane step's input: its first call was answered in a batch, under this custom id; absent, it asks live. */

@@ -3,6 +3,7 @@ import { ModelRequestInvalidError } from '../../common/errors';
 import type { BatchToolCall } from '../../gateway/batch/message-batches';
 import type { ModelStepInput } from '../contracts';
 import type { DocumentChunksInput, ProcessDocumentChunkInput } from '../document/document-contracts';
+import type { SummariseTicketBatchInput, WriteTicketDigestInput } from '../tickets-digest/contracts';
 import type { BatchLaneDeps } from './batch-lane-deps';
 import { holdBatchEntrySpend } from './batch-entry-spend';
 
@@ -12,6 +13,8 @@ export interface BatchLaneStepInputs {
   extractInvoiceFields: ModelStepInput;
   processDocumentChunk: ProcessDocumentChunkInput;
   summarizeDocument: DocumentChunksInput;
+  summariseTicketBatch: SummariseTicketBatchInput;
+  writeTicketDigest: WriteTicketDigestInput;
 }
 
 /** Each lane step's first call, built by the same function its live activity sends it with. */
@@ -59,5 +62,9 @@ function firstCallOf(firstCalls: FirstCalls, entry: EnqueueBatchEntryInput): Pro
       return firstCalls.processDocumentChunk(entry.input);
     case 'summarizeDocument':
       return firstCalls.summarizeDocument(entry.input);
+    case 'summariseTicketBatch':
+      return firstCalls.summariseTicketBatch(entry.input);
+    case 'writeTicketDigest':
+      return firstCalls.writeTicketDigest(entry.input);
   }
 }

@@ -1,3 +1,4 @@
+import type { FromBatch } from '../../common/batch-lane';
 import type { DocumentRef, Usage } from '../../common/job';
 import type { TicketsDigest } from '../../common/job-types/tickets-digest/digest';
 import type { JobContext } from '../contracts';
@@ -19,6 +20,8 @@ export interface PrepareTicketBatchesResult {
 export interface SummariseTicketBatchInput extends JobContext {
   batchKey: string;
 }
+/** …as the step takes it: its first call may have been answered in a batch (the batch lane). */
+export type SummariseTicketBatchStepInput = SummariseTicketBatchInput & FromBatch;
 export interface SummariseTicketBatchResult {
   summaryKey: string;
   themes: number;
@@ -31,6 +34,8 @@ export interface WriteTicketDigestInput extends JobContext {
   factsKey: string;
   summaryKeys: string[];
 }
+/** …as the step takes it: its narrative call may have been answered in a batch (the batch lane). */
+export type WriteTicketDigestStepInput = WriteTicketDigestInput & FromBatch;
 export interface WriteTicketDigestResult {
   digest: TicketsDigest;
   digestKey: string;

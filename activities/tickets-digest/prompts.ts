@@ -1,4 +1,5 @@
 import type { ToolSpec } from '../../gateway/model-call';
+import type { TextPrompt } from '../call-model-on-text';
 import { DigestNarrative, TicketBatchSummary } from '../../common/job-types/tickets-digest/digest';
 
 /** The TypeBox schema as plain JSON Schema: the model sees the very schema ajv checks its answer with. */
@@ -17,6 +18,13 @@ export const SUMMARISE_TOOL: ToolSpec = {
 };
 /** About ten tokens per ticket id under its theme, for the largest batch, with room to spare. */
 export const SUMMARISE_MAX_TOKENS = 8_192;
+/** The batch summary's prompt: the live step and its batch entry send the same one. */
+export const SUMMARISE_PROMPT: TextPrompt = {
+  system: SUMMARISE_SYSTEM,
+  instruction: SUMMARISE_INSTRUCTION,
+  tool: SUMMARISE_TOOL,
+  maxTokens: SUMMARISE_MAX_TOKENS,
+};
 
 export const NARRATIVE_SYSTEM =
   'You write the daily support digest for a support lead: three to five plain sentences on the volume, the main ' +

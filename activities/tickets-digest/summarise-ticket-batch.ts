@@ -1,19 +1,37 @@
 import { Context } from '@temporalio/activity';
 import { ModelUnavailableError } from '../../common/errors';
 import { validateTicketBatchSummary } from '../../common/job-types/tickets-digest/digest-validation';
-import { callModelOnText, type ModelStepDeps } from '../call-model-on-text';
-import type { SummariseTicketBatchInput, SummariseTicketBatchResult } from './contracts';
+import type { BatchToolCall } from '../../gateway/batch/message-batches';
+import { callModelOnText, firstModelStepCall, type ModelStepDeps } from '../call-model-on-text';
+import type { ModelStepInput } from '../contracts';
+import type { SummariseTicketBatchInput, SummariseTicketBatchResult, SummariseTicketBatchStepInput } from './contracts';
 import { digestObjectKeys } from './object-keys';
-import { SUMMARISE_INSTRUCTION, SUMMARISE_MAX_TOKENS, SUMMARISE_SYSTEM, SUMMARISE_TOOL } from './prompts';
+import { SUMMARISE_PROMPT } from './prompts';
 
-/** One batch of ticket lines to the model; its answer, checked against the schema, goes to S3 by reference. */
+/** The batch of ticket lines is the text the model reads. */
+const batchText = (input: SummariseTicketBatchInput): ModelStepInput => ({
+  jobId: input.jobId,
+  tenantId: input.tenantId,
+  priority: input.priority,
+  textKey: input.batchKey,
+});
+
+/** A batch's summary call: what the step sends live, and what its batch entry carries. */
+export function ticketBatchSummaryCall(deps: ModelStepDeps, input: SummariseTicketBatchInput): Promise<BatchToolCall> {
+  return firstModelStepCall(deps, batchText(input), SUMMARISE_PROMPT);
+}
+
+/**
+ * One batch of ticket lines to the model; its answer, checked against the schema, goes to S3 by reference. The
+ * first call's answer comes from the batch lane when the job took it (`fromBatch`); repairs and retries ask live.
+ */
 export function createSummariseTicketBatch(deps: ModelStepDeps) {
-  return async function summariseTicketBatch(input: SummariseTicketBatchInput): Promise<SummariseTicketBatchResult> {
+  return async function summariseTicketBatch(input: SummariseTicketBatchStepInput): Promise<SummariseTicketBatchResult> {
     const { attempt } = Context.current().info;
     const { checked, usage } = await callModelOnText(
       deps,
-      { ...input, textKey: input.batchKey },
-      { system: SUMMARISE_SYSTEM, instruction: SUMMARISE_INSTRUCTION, tool: SUMMARISE_TOOL, maxTokens: SUMMARISE_MAX_TOKENS },
+      { ...batchText(input), ...(input.fromBatch ? { fromBatch: input.fromBatch } : {}) },
+      SUMMARISE_PROMPT,
       validateTicketBatchSummary,
     );
     if (!checked.ok) {

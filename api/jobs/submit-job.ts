@@ -10,6 +10,7 @@ import { nameFromInput } from '../../common/job-types/job-name';
 import type { JobTypeDefinition, ScoreBand } from '../../common/job-types/job-type';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { type Priority, taskQueueFor } from '../../common/task-queues';
+import { batchLaneTerms } from './batch-lane-terms';
 import { objectKeys } from '../../lib/object-store';
 import { apiErrors } from '../api-error';
 import type { ReceivedUpload } from '../multipart-upload';
@@ -81,9 +82,7 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
       ...(base.callbackUrl ? { callbackUrl: base.callbackUrl } : {}),
       ...(scoreBand ? { scoreBand } : {}),
       ...(base.deadline ? { deadline: base.deadline } : {}),
-      ...(config.batchLane.enabled && base.priority === 'bulk'
-        ? { batchLane: { deadlineMarginMs: config.batchLane.deadlineMarginMs, maxWaitMs: config.batchLane.maxWaitMs } }
-        : {}),
+      ...batchLaneTerms(config, base.priority),
       submittedAt,
     };
   }

@@ -3,6 +3,7 @@ import type { DocumentRef, JobStart } from '../../common/job';
 import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { type Priority, taskQueueFor } from '../../common/task-queues';
+import { batchLaneTerms } from '../jobs/batch-lane-terms';
 import type { JobsDeps } from '../jobs/jobs-deps';
 import { tenantFairness } from '../jobs/tenant-fairness';
 
@@ -28,6 +29,8 @@ export function scheduledRunStart(config: JobsDeps['config'], jobType: JobTypeDe
     maxExtractionTries: config.jobs.maxExtractionTries,
     deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
     ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
+    // Fixed when the schedule is made, like the rest of the action: a bulk digest's runs may take the batch lane.
+    ...batchLaneTerms(config, input.priority),
     document: input.document,
     scheduleId: input.scheduleId,
   };

@@ -12,6 +12,13 @@ import { documentKeys } from '../../activities/document/document-keys';
 import { createProcessDocumentChunk, firstChunkCall } from '../../activities/document/process-document-chunk';
 import { documentSummaryCall } from '../../activities/document/summarize-document';
 import { createExtractInvoiceFields, EXTRACT_PROMPT } from '../../activities/extract-invoice-fields';
+import type { SummariseTicketBatchInput, WriteTicketDigestInput } from '../../activities/tickets-digest/contracts';
+import { SUMMARISE_PROMPT } from '../../activities/tickets-digest/prompts';
+import { createSummariseTicketBatch, ticketBatchSummaryCall } from '../../activities/tickets-digest/summarise-ticket-batch';
+import { createWriteTicketDigest, ticketDigestNarrativeCall } from '../../activities/tickets-digest/write-ticket-digest';
+import type { Ticket } from '../../common/job-types/tickets-digest/ticket';
+import { ticketFacts } from '../../common/job-types/tickets-digest/ticket-facts';
+import { ticketLine } from '../../common/job-types/tickets-digest/ticket-lines';
 import { batchLaneKeys, type BatchEntry } from '../../common/batch-lane';
 import type { EmbeddingsGateway } from '../../gateway/embeddings/embeddings-call';
 import { messageBatches, type BatchToolCall } from '../../gateway/batch/message-batches';
@@ -102,6 +109,8 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
       extractInvoiceFields: (input) => firstModelStepCall(stepDeps(recordingGateway()), input, EXTRACT_PROMPT),
       processDocumentChunk: (input) => firstChunkCall({ store, summarizeModel: MODEL }, input),
       summarizeDocument: (input) => documentSummaryCall({ store, summarizeModel: MODEL }, input),
+      summariseTicketBatch: (input) => ticketBatchSummaryCall(stepDeps(recordingGateway()), input),
+      writeTicketDigest: (input) => ticketDigestNarrativeCall(stepDeps(recordingGateway()), input),
     });
     for (const entry of entries) await enqueue(entry);
     const collector = createCollectorActivities(lane);
@@ -143,6 +152,8 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
         extractInvoiceFields: (input) => firstModelStepCall(stepDeps(recordingGateway()), input, EXTRACT_PROMPT),
         processDocumentChunk: () => Promise.reject(new Error('not this step')),
         summarizeDocument: () => Promise.reject(new Error('not this step')),
+        summariseTicketBatch: () => Promise.reject(new Error('not this step')),
+        writeTicketDigest: () => Promise.reject(new Error('not this step')),
       });
       await enqueue({ step, input: modelInput, customId, replyTo: job.jobId });
       const stored = JSON.parse((await store.getBytes(batchLaneKeys.request(customId))).toString('utf8')) as BatchToolCall;
@@ -239,5 +250,69 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
     const reduceStored = JSON.parse((await store.getBytes(batchLaneKeys.request('reduce0'))).toString('utf8')) as BatchToolCall;
     assert.deepEqual(paramsOf(reduceStored), paramsOf(await documentSummaryCall({ store, summarizeModel: MODEL }, reduceInput)));
     assert.ok(reduceStored.documentText.includes(record.summary.slice(0, 40)));
+  });
+  describe('a tickets digest', () => {
+    const tickets: Ticket[] = [
+      { id: 'T-1', createdAt: '2026-12-03T08:00:00Z', priority: 'urgent', subject: 'Cannot log in', body: 'The login page loops since this morning.', channel: 'email' },
+      { id: 'T-2', createdAt: '2026-12-03T09:00:00Z', priority: 'normal', subject: 'Invoice charged twice', body: 'My card was billed twice for December.', channel: 'chat' },
+      { id: 'T-3', createdAt: '2026-12-03T10:00:00Z', priority: 'low', subject: 'Parcel late', body: 'The shipping tracker has not moved for a week.', channel: 'email' },
+    ];
+    const digestJob = { ...job, jobId: 'tickets.digest:test:lane' };
+    const batch: SummariseTicketBatchInput = { ...digestJob, batchKey: 'digests/test/lane/batch-0000.txt' };
+    const factsKey = 'digests/test/lane/facts.json';
+
+    beforeAll(async () => {
+      await store.put(batch.batchKey, tickets.map(ticketLine).join('\n'), { contentType: 'text/plain' });
+      await store.put(factsKey, JSON.stringify(ticketFacts(tickets)), { contentType: 'application/json' });
+    });
+
+    test('when a batch summary is enqueued, then the stored request is the live step’s first request', async () => {
+      await throughBatch([{ step: 'summariseTicketBatch', input: batch, customId: 'tickets-same', replyTo: digestJob.jobId }]);
+      const stored = JSON.parse((await store.getBytes(batchLaneKeys.request('tickets-same'))).toString('utf8')) as BatchToolCall;
+      const live = recordingGateway();
+      await runActivity(createSummariseTicketBatch(stepDeps(live)), batch).catch(() => undefined);
+      assert.equal(live.requests.length, 1);
+      assert.deepEqual(paramsOf(stored), paramsOf(live.requests[0]!));
+      assert.equal((paramsOf(stored).tool_choice as { name: string }).name, SUMMARISE_PROMPT.tool.name);
+      assert.ok(stored.documentText.includes('T-2'), 'the batch’s ticket lines are the document');
+    });
+
+    test('when the batch answers a batch summary and the narrative, then both steps take that answer at half the price and call nothing live', async () => {
+      await throughBatch([{ step: 'summariseTicketBatch', input: batch, customId: 'tickets-sum', replyTo: digestJob.jobId }]);
+      const noLive = recordingGateway();
+      const summarised = await runActivity(createSummariseTicketBatch(stepDeps(noLive)), { ...batch, fromBatch: { customId: 'tickets-sum' } });
+      assert.equal(noLive.requests.length, 0);
+      assert.equal(summarised.usage.byLane?.batch?.calls, 1);
+      assert.equal(summarised.usage.byLane?.live, undefined);
+      const listPrice = costOf(summarised.usage, DEFAULT_PRICES[MODEL]);
+      assert.ok(listPrice > 0);
+      assert.ok(Math.abs(summarised.usage.costUsd - listPrice * BATCH_PRICE_FACTOR) < 1e-12);
+      const summary = JSON.parse((await store.getBytes(summarised.summaryKey)).toString('utf8')) as { urgent: Array<{ id: string }> };
+      assert.deepEqual(summary.urgent.map((ticket) => ticket.id), ['T-1']);
+
+      const reduce: WriteTicketDigestInput = { ...digestJob, factsKey, summaryKeys: [summarised.summaryKey] };
+      await throughBatch([{ step: 'writeTicketDigest', input: reduce, customId: 'tickets-narrative', replyTo: digestJob.jobId }]);
+      const stored = JSON.parse((await store.getBytes(batchLaneKeys.request('tickets-narrative'))).toString('utf8')) as BatchToolCall;
+      // The live path's first request, recorded and refused, is the stored one.
+      const refused = recordingGateway();
+      await runActivity(createWriteTicketDigest(stepDeps(refused)), reduce).catch(() => undefined);
+      assert.equal(refused.requests.length, 1);
+      assert.deepEqual(paramsOf(stored), paramsOf(refused.requests[0]!));
+
+      const written = await runActivity(createWriteTicketDigest(stepDeps(noLive)), { ...reduce, fromBatch: { customId: 'tickets-narrative' } });
+      assert.equal(noLive.requests.length, 0);
+      assert.equal(written.usage.byLane?.batch?.calls, 1);
+      assert.ok(Math.abs(written.usage.costUsd - costOf(written.usage, DEFAULT_PRICES[MODEL]) * BATCH_PRICE_FACTOR) < 1e-12);
+      assert.ok(written.digest.narrative.length > 0);
+      assert.equal(written.digest.ticketCount, 3);
+      assert.equal(written.digest.urgentCount, 1);
+
+      // A second attempt of the reduce is for a fresh answer: it asks live.
+      const live = recordingGateway(() => ({ toolInput: { narrative: 'Three tickets; one login outage needs a person today.' }, stopReason: 'tool_use', model: MODEL, usage: liveUsage }));
+      const retried = await runActivity(createWriteTicketDigest(stepDeps(live)), { ...reduce, fromBatch: { customId: 'tickets-narrative' } }, { attempt: 2 });
+      assert.equal(live.requests.length, 1);
+      assert.equal(retried.usage.byLane?.live?.calls, 1);
+      assert.equal(retried.usage.byLane?.batch, undefined);
+    });
   });
 });

@@ -9,7 +9,13 @@ import type { Usage } from '../../common/job';
 import type { DocumentJobInput, DocumentJobState } from '../../common/job-types/document/document-job';
 import { workerTelemetry } from '../../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
-import type { documentWorkflow } from '../../workflows';
+import type { documentWorkflow, ticketsDigestWorkflow } from '../../workflows';
+import type { TicketsDigestActivities } from '../../activities/tickets-digest';
+import type { TicketsDigestInput } from '../../common/job-types/tickets-digest/definition';
+import type { TicketsDigest } from '../../common/job-types/tickets-digest/digest';
+import type { JobState } from '../../common/job';
+import { Context } from '@temporalio/activity';
+import { ModelRequestInvalidError } from '../../common/errors';
 import type { WorkflowHandle } from '@temporalio/client';
 import { retryUpdate, statusQuery } from '../../common/messages';
 import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
@@ -237,6 +243,125 @@ describe('the batch lane for the invoice and document steps, with scripted activ
       assert.equal(state.status, 'completed');
       assert.deepEqual(asked.filter((ask) => ask.index === 1).map((ask) => ask.fromBatch), [true, false]);
       assert.equal(scripted.enqueued.filter((entry) => entry.step === 'processDocumentChunk').length, 2, 'the rerun is not enqueued');
+    });
+  });
+  describe('a tickets digest', () => {
+    const digestOf = (batches: number): TicketsDigest => ({
+      ticketCount: 10,
+      firstTicketAt: '2026-12-02T00:00:00.000Z',
+      lastTicketAt: '2026-12-02T23:00:00.000Z',
+      counts: { byPriority: { low: 2, normal: 5, high: 2, urgent: 1 }, byChannel: { email: 10 }, byStatus: { open: 10 } },
+      themes: [{ name: 'billing', count: 10, share: 1, exampleTicketIds: ['T-1'] }],
+      unthemedCount: 0,
+      urgentCount: 1,
+      urgent: [{ id: 'T-1', subject: 'Down', priority: 'urgent', reason: 'urgent priority' }],
+      narrative: 'Ten tickets.',
+      batches,
+    });
+
+    /**
+     * Fake digest steps with the scripted lane: each model step records whether it got a batch answer and counts its
+     * usage in the lane it took; `failForGood` fails that batch's first run for good (the job parks on it).
+     */
+    async function runDigest(
+      options: ScriptedLaneOptions & { batches: number; failForGood?: number; whileRunning?: (handle: WorkflowHandle<typeof ticketsDigestWorkflow>) => Promise<void> },
+    ) {
+      const scripted = scriptedBatchLane(harness.env.client, options);
+      const asked: Array<{ step: string; index?: number; fromBatch: boolean }> = [];
+      const batchKeys = Array.from({ length: options.batches }, (_, index) => `digests/test/abc/batch-${index}.txt`);
+      const digestActivities: TicketsDigestActivities = {
+        async prepareTicketBatches() {
+          return { ticketCount: 10, factsKey: 'digests/test/abc/facts.json', batchKeys, attempt: 1 };
+        },
+        async summariseTicketBatch(input) {
+          const index = batchKeys.indexOf(input.batchKey);
+          asked.push({ step: 'summariseTicketBatch', index, fromBatch: input.fromBatch !== undefined });
+          if (index === options.failForGood && asked.filter((ask) => ask.index === index).length === 1) {
+            throw new ModelRequestInvalidError('the provider refused the prompt');
+          }
+          return { summaryKey: `${input.batchKey}.summary.json`, themes: 1, urgent: 0, usage: usageFor(input), attempt: Context.current().info.attempt };
+        },
+        async writeTicketDigest(input) {
+          asked.push({ step: 'writeTicketDigest', fromBatch: input.fromBatch !== undefined });
+          return { digest: digestOf(input.summaryKeys.length), digestKey: 'digests/test/abc/digest.json', usage: usageFor(input), attempt: 1 };
+        },
+      };
+      const taskQueue = `test-${randomUUID()}`;
+      const worker = await Worker.create({
+        connection: harness.env.nativeConnection,
+        namespace: harness.env.namespace ?? 'default',
+        taskQueue,
+        workflowBundle: await sharedBundle(),
+        dataConverter: testDataConverter(),
+        activities: { ...digestActivities, ...scripted.activities },
+        interceptors: { activity: [() => ({ inbound: new ActivityFailureInterceptor() })] },
+        sinks: workerTelemetry().sinks,
+        maxCachedWorkflows: 0,
+      });
+      const jobId = `tickets.digest:test:${randomUUID()}`;
+      const input: TicketsDigestInput = {
+        jobId,
+        tenantId: 'test',
+        ...bulk,
+        document: { bucket: 'slowlane', key: 'inputs/test/abc', sha256: 'abc', contentType: 'text/plain', sizeBytes: 1000, fileName: 'tickets.jsonl' },
+        confidenceThreshold: 0.9,
+        reviewTimeoutMs: 60 * 60 * 1000,
+        maxExtractionTries: 3,
+        deadLetterTimeoutMs: 60 * 60 * 1000,
+        submittedAt: new Date().toISOString(),
+      };
+      const state = (await worker.runUntil(async () => {
+        const handle = await harness.env.client.workflow.start<typeof ticketsDigestWorkflow>('ticketsDigestWorkflow', { taskQueue, workflowId: jobId, args: [input] });
+        await options.whileRunning?.(handle);
+        return handle.result();
+      })) as JobState;
+      return { state, asked, scripted };
+    }
+
+    test('when a bulk digest runs, then every batch’s summary and the narrative take their first answer from a batch', async () => {
+      const { state, asked, scripted } = await runDigest({ batches: 5 });
+      assert.equal(state.status, 'completed');
+      const summaries = asked.filter((ask) => ask.step === 'summariseTicketBatch');
+      assert.deepEqual(summaries.map((ask) => ask.index).sort(), [0, 1, 2, 3, 4]);
+      assert.ok(asked.every((ask) => ask.fromBatch));
+      assert.deepEqual(asked.at(-1), { step: 'writeTicketDigest', fromBatch: true });
+      assert.deepEqual(
+        scripted.enqueued.map((entry) => entry.step),
+        [...Array.from({ length: 5 }, () => 'summariseTicketBatch'), 'writeTicketDigest'],
+      );
+      assert.equal(state.usage.byLane?.batch?.calls, 6);
+      assert.equal(state.usage.byLane?.live, undefined);
+    });
+
+    test('when the batch summaries’ entries error, then those calls ask live and the narrative still takes the lane', async () => {
+      const { state, asked } = await runDigest({ batches: 3, outcomeOf: (step) => (step === 'summariseTicketBatch' ? 'errored' : 'succeeded') });
+      assert.equal(state.status, 'completed');
+      assert.deepEqual(
+        asked.filter((ask) => ask.step === 'summariseTicketBatch').map((ask) => ask.fromBatch),
+        [false, false, false],
+      );
+      assert.deepEqual(asked.at(-1), { step: 'writeTicketDigest', fromBatch: true });
+      assert.equal(state.usage.byLane?.live?.calls, 3);
+      assert.equal(state.usage.byLane?.batch?.calls, 1);
+    });
+
+    test('when a batch-answered summary fails for good and the operator retries, then only that batch reruns, live and not enqueued again', async () => {
+      const { state, asked, scripted } = await runDigest({
+        batches: 3,
+        failForGood: 1,
+        whileRunning: async (handle) => {
+          for (let tries = 0; (await handle.query(statusQuery)).status !== 'dead_letter'; tries++) {
+            if (tries > 300) throw new Error('the job never parked');
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          await handle.executeUpdate(retryUpdate, { args: [{ operator: 'olga' }] });
+        },
+      });
+      assert.equal(state.status, 'completed');
+      assert.deepEqual(asked.filter((ask) => ask.index === 1).map((ask) => ask.fromBatch), [true, false]);
+      assert.deepEqual(asked.filter((ask) => ask.index === 0).map((ask) => ask.fromBatch), [true]);
+      assert.equal(scripted.enqueued.filter((entry) => entry.step === 'summariseTicketBatch').length, 3, 'the rerun is not enqueued');
+      assert.deepEqual(asked.at(-1), { step: 'writeTicketDigest', fromBatch: true });
     });
   });
 });

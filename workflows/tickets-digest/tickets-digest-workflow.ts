@@ -1,9 +1,11 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
 import type { SummariseTicketBatchResult } from '../../activities/tickets-digest/contracts';
+import type { FromBatch } from '../../common/batch-lane';
 import type { JobStart, JobState } from '../../common/job';
 import { TICKETS_DIGEST_BATCHING, type TicketsDigestInput, ticketsDigestJobType } from '../../common/job-types/tickets-digest/definition';
 import { extractTextOptions, modelCallOptions } from '../activity-options';
+import { BatchLaneWait } from '../batch-lane/batch-lane-wait';
 import { JobRun } from '../job-run';
 
 const fileSteps = proxyActivities<JobActivities>(extractTextOptions);
@@ -13,7 +15,8 @@ const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
  * `tickets.digest` (issue 10): read and batch the JSONL file, summarise the batches with at most `parallelBatches`
  * model calls in flight (map), then merge in code and write the narrative (reduce). History stays small: batches
  * and answers travel as S3 keys, a few events per batch. A step that fails for good parks the job as a dead letter;
- * `retry` runs again only what failed — for the map, only the batches without an answer.
+ * `retry` runs again only what failed — for the map, only the batches without an answer. A bulk job's first
+ * call of each batch and of the narrative may take the batch lane (half the price); retries and reruns ask live.
  */
 export async function ticketsDigestWorkflow(input: TicketsDigestInput): Promise<JobState> {
   const info = workflowInfo();
@@ -22,6 +25,8 @@ export async function ticketsDigestWorkflow(input: TicketsDigestInput): Promise<
   const job = new JobRun(start, ticketsDigestJobType);
   const { state, tracker } = job;
   const context = { jobId: start.jobId, tenantId: start.tenantId, priority: start.priority };
+  // Before the first await, so no batch answer arrives before its handler.
+  const batchLane = new BatchLaneWait(start);
 
   return job.settle(async () => {
     const prepared = await job.run('prepareTicketBatches', () =>
@@ -34,11 +39,18 @@ export async function ticketsDigestWorkflow(input: TicketsDigestInput): Promise<
     const summaries: Array<SummariseTicketBatchResult | undefined> = prepared.batchKeys.map(() => undefined);
     state.progress = { done: 0, total };
 
+    // Every batch's entry at once, so they share batches; only this first round takes the lane (a rerun asks live).
+    const batchInputs = prepared.batchKeys.map((batchKey) => ({ ...context, batchKey }));
+    const fromBatches: Array<() => FromBatch> = await Promise.all(
+      batchInputs.map((input) =>
+        batchLane.firstCall({ step: 'summariseTicketBatch', input }, () => tracker.setStatus('processing', 'summariseTicketBatch')),
+      ),
+    );
     await job.run('summariseTicketBatch', () =>
       summariseMissing(total, summaries, async (index) => {
         const result = await modelSteps.summariseTicketBatch.executeWithOptions(
           { ...modelCallOptions, summary: `themes of batch ${index + 1}/${total} (${prepared.ticketCount} tickets in all)` },
-          [{ ...context, batchKey: prepared.batchKeys[index] as string }],
+          [{ ...context, batchKey: prepared.batchKeys[index] as string, ...fromBatches[index]?.() }],
         );
         tracker.addUsage(result.usage);
         return result;
@@ -46,10 +58,14 @@ export async function ticketsDigestWorkflow(input: TicketsDigestInput): Promise<
     );
 
     const summaryKeys = summaries.map((summary) => (summary as SummariseTicketBatchResult).summaryKey);
+    const writeInput = { ...context, factsKey: prepared.factsKey, summaryKeys };
+    const narrativeFromBatch = await batchLane.firstCall({ step: 'writeTicketDigest', input: writeInput }, () =>
+      tracker.setStatus('processing', 'writeTicketDigest'),
+    );
     const written = await job.run('writeTicketDigest', () =>
       modelSteps.writeTicketDigest.executeWithOptions(
         { ...modelCallOptions, summary: `merge ${total} batch summaries and write the narrative` },
-        [{ ...context, factsKey: prepared.factsKey, summaryKeys }],
+        [{ ...writeInput, ...narrativeFromBatch() }],
       ),
     );
     tracker.addUsage(written.usage);
