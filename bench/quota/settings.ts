@@ -33,7 +33,7 @@ export interface QuotaBenchSettings {
 }
 
 export const DEFAULT_SETTINGS: QuotaBenchSettings = {
-  bulkJobs: 1_200,
+  bulkJobs: 1_300,
   interactiveJobs: 24,
   windowMs: 120_000,
   idleMs: 60_000,
@@ -53,7 +53,7 @@ export const DEFAULT_SETTINGS: QuotaBenchSettings = {
   sides: ['slowlane', 'naive'],
 };
 
-const USAGE = `npm run bench -- quota [--bulk 1200] [--interactive 24] [--window 120s] [--idle 60s] [--grace 60s] [--warm-up 120s]
+const USAGE = `npm run bench -- quota [--bulk 1300] [--interactive 24] [--window 120s] [--idle 60s] [--grace 60s] [--warm-up 120s]
                            [--itpm 60000] [--latency 1500ms] [--share 0.25] [--sides slowlane,naive]`;
 
 export function parseQuotaArgs(argv: string[]): QuotaBenchSettings {
