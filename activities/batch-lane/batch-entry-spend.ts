@@ -1,6 +1,5 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import { batchLaneKeys, type BatchEntryOutcome } from '../../common/batch-lane';
-import { batchCostOf } from '../../gateway/batch/batch-answer';
+import { batchCostOf, type BatchEntryMessage } from '../../gateway/batch/batch-answer';
 import type { BatchToolCall } from '../../gateway/batch/message-batches';
 import { messageParams, promptCharactersOf } from '../../gateway/message-params';
 import { BATCH_PRICE_FACTOR } from '../../gateway/pricing';
@@ -45,7 +44,7 @@ export async function settleBatchEntrySpend(
   lane: BatchLaneDeps,
   customId: string,
   outcome: BatchEntryOutcome,
-  message: Anthropic.Message | undefined,
+  message: BatchEntryMessage | undefined,
 ): Promise<void> {
   const key = batchLaneKeys.spendHold(customId);
   if (!lane.spend || !(await lane.store.exists(key))) return;
