@@ -37,13 +37,19 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
   }
 }
 
-/** The simulator's Message Batches created since `since`, with their entry counts. */
-async function simulatorBatchesSince(since: number): Promise<Array<{ id: string; entries: number }>> {
+/** The simulator's Message Batches created since `since`, with their entry counts and whether they have ended. */
+async function simulatorBatchesSince(since: number): Promise<Array<{ id: string; entries: number; ended: boolean }>> {
   const response = await fetch(`${testEnv().simulatorUrl}/v1/messages/batches?limit=1000`, { headers: { 'x-api-key': 'test' } });
-  const { data } = (await response.json()) as { data: Array<{ id: string; created_at: string; request_counts: Record<string, number> }> };
+  const { data } = (await response.json()) as {
+    data: Array<{ id: string; created_at: string; processing_status: string; request_counts: Record<string, number> }>;
+  };
   return data
     .filter((batch) => Date.parse(batch.created_at) >= since)
-    .map((batch) => ({ id: batch.id, entries: Object.values(batch.request_counts).reduce((sum, n) => sum + n, 0) }));
+    .map((batch) => ({
+      id: batch.id,
+      entries: Object.values(batch.request_counts).reduce((sum, n) => sum + n, 0),
+      ended: batch.processing_status === 'ended',
+    }));
 }
 
 /** How often the collector's current run completed `submitMessageBatch`: batches it knows it created. */
@@ -112,15 +118,22 @@ describe('the batch lane', () => {
     await harness.startWorker(LANE_ENV);
     const states = await Promise.all(jobs.map((job) => job.result()));
     for (const state of states) assertBilledOnceInLane(state, 'batch');
+    // Every batch created since the test began has ended (this suite's and other test files' on the same
+    // simulator), so a second batch holding the same entries would have been answered, and billed, by now.
+    await waitFor('every batch since the test began has ended', async () =>
+      (await simulatorBatchesSince(startedAt)).every((batch) => batch.ended),
+    );
+    const answeredIn = new Set<string>();
     for (const n of [1, 2, 3, 4]) {
       const calls = await harness.simulatorCalls(`${marker}-${n}"`);
       assert.deepEqual(calls.map((call) => call.lane), ['batch'], `order ${n} was billed once, in a batch`);
+      answeredIn.add(calls[0]?.requestId ?? '');
     }
-    // No batch the collector does not know of (a retried submission that created a second one): the simulator's
-    // batches since the test began are the collector's, and they hold the four entries between them.
-    const created = (await simulatorBatchesSince(startedAt)).filter((batch) => batch.entries > 0);
-    assert.equal(created.length, await submissionsCompleted(collector));
-    assert.equal(created.reduce((sum, batch) => sum + batch.entries, 0), 4);
+    // The batches that answered these orders are ones the collector knows it created (other test files' bulk jobs
+    // may share the model's collector and the simulator, so the batches are picked by the call log's batch id).
+    assert.ok(answeredIn.size >= 1 && answeredIn.size <= (await submissionsCompleted(collector)));
+    const created = (await simulatorBatchesSince(startedAt)).filter((batch) => answeredIn.has(batch.id));
+    assert.equal(created.length, answeredIn.size, 'every batch that answered an order is in the simulator');
   }, 600_000);
 
   test('when a batch entry errors, then its job asks live and is billed once, live', async () => {

@@ -199,12 +199,13 @@ export class FaultHarness {
   }
 
   /** The call log of the test stack's simulator for documents containing `marker`. */
-  async simulatorCalls(marker: string, tool?: string): Promise<Array<{ tool: string; status: number; lane?: 'batch' }>> {
+  /** The simulator's calls whose text holds the marker; a batch call's `requestId` is its batch's id. */
+  async simulatorCalls(marker: string, tool?: string): Promise<Array<{ tool: string; status: number; lane?: 'batch'; requestId?: string }>> {
     const url = new URL(`${testEnv().simulatorUrl}/_sim/calls`);
     url.searchParams.set('textIncludes', marker);
     if (tool) url.searchParams.set('tool', tool);
     const response = await fetch(url);
-    return ((await response.json()) as { calls: Array<{ tool: string; status: number; lane?: 'batch' }> }).calls;
+    return ((await response.json()) as { calls: Array<{ tool: string; status: number; lane?: 'batch'; requestId?: string }> }).calls;
   }
 
   async addSimulatorFault(rule: Record<string, unknown>): Promise<string> {
