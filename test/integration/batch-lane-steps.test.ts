@@ -5,7 +5,6 @@ import type { JobState } from '../../common/job';
 import type { DocumentJobState } from '../../common/job-types/document/document-job';
 import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
 import { FaultHarness } from '../support/fault-harness';
-import { testEnv } from '../support/test-env';
 
 /**
  * The invoice's and the document's model steps through the batch lane on the stack's simulator: a worker of the
@@ -16,24 +15,16 @@ const LANE_ENV = { WORKER_PRIORITIES: 'bulk', BATCH_COLLECT_WINDOW: '2s', BATCH_
 const BULK = { priority: 'bulk' as const, batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 10 * 60_000 } };
 const BATCH_PROCESSING_MS = 3_000;
 
-async function simulatorConfig(patch: Record<string, number>): Promise<Record<string, number>> {
-  const url = `${testEnv().simulatorUrl}/_sim/config`;
-  const before = (await (await fetch(url)).json()) as Record<string, number>;
-  const response = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) });
-  assert.equal(response.status, 200, await response.text());
-  return Object.fromEntries(Object.keys(patch).map((key) => [key, before[key] as number]));
-}
-
 describe('the batch lane for invoices and documents', () => {
   let harness: FaultHarness;
   let restore: Record<string, number> = {};
   beforeAll(async () => {
     harness = await FaultHarness.create();
-    restore = await simulatorConfig({ batchProcessingMs: BATCH_PROCESSING_MS });
+    restore = await harness.simulatorConfig({ batchProcessingMs: BATCH_PROCESSING_MS });
     await harness.startWorker(LANE_ENV);
   }, 300_000);
   afterAll(async () => {
-    if (Object.keys(restore).length > 0) await simulatorConfig(restore);
+    if (Object.keys(restore).length > 0) await harness.simulatorConfig(restore);
     await harness?.close();
   });
 

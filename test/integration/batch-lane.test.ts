@@ -21,14 +21,6 @@ const LANE_ENV = {
 };
 const LANE_ALLOWANCE = { deadlineMarginMs: 60_000, maxWaitMs: 10 * 60_000 };
 
-async function simulatorConfig(patch: Record<string, number>): Promise<Record<string, number>> {
-  const url = `${testEnv().simulatorUrl}/_sim/config`;
-  const before = (await (await fetch(url)).json()) as Record<string, number>;
-  const response = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) });
-  assert.equal(response.status, 200, await response.text());
-  return Object.fromEntries(Object.keys(patch).map((key) => [key, before[key] as number]));
-}
-
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -79,10 +71,10 @@ describe('the batch lane', () => {
   let restore: Record<string, number> = {};
   beforeAll(async () => {
     harness = await FaultHarness.create();
-    restore = await simulatorConfig({ batchProcessingMs: BATCH_PROCESSING_MS });
+    restore = await harness.simulatorConfig({ batchProcessingMs: BATCH_PROCESSING_MS });
   });
   afterAll(async () => {
-    if (Object.keys(restore).length > 0) await simulatorConfig(restore);
+    if (Object.keys(restore).length > 0) await harness.simulatorConfig(restore);
     await harness?.close();
   });
 

@@ -199,6 +199,15 @@ export class FaultHarness {
   }
 
   /** The call log of the test stack's simulator for documents containing `marker`. */
+  /** Changes the simulator's runtime settings; returns the values they had, to put back after the suite. */
+  async simulatorConfig(patch: Record<string, number>): Promise<Record<string, number>> {
+    const url = `${testEnv().simulatorUrl}/_sim/config`;
+    const before = (await (await fetch(url)).json()) as Record<string, number>;
+    const response = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) });
+    assert.equal(response.status, 200, await response.text());
+    return Object.fromEntries(Object.keys(patch).map((key) => [key, before[key] as number]));
+  }
+
   /** The simulator's calls whose text holds the marker; a batch call's `requestId` is its batch's id. */
   async simulatorCalls(marker: string, tool?: string): Promise<Array<{ tool: string; status: number; lane?: 'batch'; requestId?: string }>> {
     const url = new URL(`${testEnv().simulatorUrl}/_sim/calls`);
