@@ -1,7 +1,15 @@
-import { upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
+import { patched, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import type { JobError, JobProgress, JobStart, JobState, JobStatus, JobStep, Usage } from '../common/job';
 import { ErrorTypeKey, JobStatusKey, JobStepKey, StatusSinceKey } from '../common/search-attributes';
 import { addUsage } from '../common/usage-sum';
+
+/**
+ * Since this patch a change of step alone is not written to the search attributes: each upsert is one more
+ * visibility write on the server, and a job's steps were most of them (an invoice wrote five, now two). A running
+ * job's current step is the status query's; JobStep is the step at the last change of status, which is what a list
+ * of dead letters or waiting jobs needs.
+ */
+const STATUS_CHANGES_UPSERT_PATCH = 'search-attributes-on-status-change';
 
 /**
  * The job's state as the status query, the search attributes and the event stream see it. Every status change
@@ -25,16 +33,12 @@ export class JobTracker {
   }
 
   setStatus(status: JobStatus, step?: JobStep, error?: JobError): void {
-    const changed = this.state.status !== status || this.state.step !== step;
+    const statusChanged = this.state.status !== status || error?.type !== this.memoError?.type;
+    const changed = statusChanged || this.state.step !== step;
     this.state.status = status;
     this.state.step = step;
     this.state.updatedAt = new Date().toISOString();
-    upsertSearchAttributes([
-      { key: JobStatusKey, value: status },
-      { key: JobStepKey, value: step ?? null },
-      { key: ErrorTypeKey, value: error?.type ?? null },
-      ...(changed ? [{ key: StatusSinceKey, value: new Date(this.state.updatedAt) }] : []),
-    ]);
+    if (statusChanged || !patched(STATUS_CHANGES_UPSERT_PATCH)) this.upsertStatus(status, step, error, changed);
     // The error's message travels in the memo, so a list of dead letters needs no worker to answer a query.
     if (error !== this.memoError) {
       upsertMemo({ error: error ?? undefined });
@@ -49,6 +53,15 @@ export class JobTracker {
         ...(error ? { error } : {}),
       });
     }
+  }
+
+  private upsertStatus(status: JobStatus, step: JobStep | undefined, error: JobError | undefined, changed: boolean): void {
+    upsertSearchAttributes([
+      { key: JobStatusKey, value: status },
+      { key: JobStepKey, value: step ?? null },
+      { key: ErrorTypeKey, value: error?.type ?? null },
+      ...(changed ? [{ key: StatusSinceKey, value: new Date(this.state.updatedAt) }] : []),
+    ]);
   }
 
   /**

@@ -54,6 +54,22 @@ describe('invoiceWorkflow with mocked activities', () => {
     ]);
   });
 
+  test('when a job posts, then its search attributes are written when its status changes, not at every step', async () => {
+    const fake = fakeActivities();
+    const history = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await handle.result();
+      return handle.fetchHistory();
+    });
+    // Each upsert is a visibility write on the server; the steps in between are the status query's. (The SDK's own
+    // upserts, TemporalChangeVersion at each patch's first use, carry no JobStatus.)
+    const written = (history.events ?? []).flatMap((event) => {
+      const status = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.JobStatus;
+      return status?.data ? [Buffer.from(status.data).toString()] : [];
+    });
+    assert.deepEqual(written, ['"processing"', '"posted"']);
+  });
+
   test('when confidence is low, then it waits for review and posts the fields the reviewer approved', async () => {
     const fake = fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.6)] });
     const edited = { ...sampleInvoice, totalAmount: 125.5 };
@@ -183,9 +199,10 @@ describe('invoiceWorkflow with mocked activities', () => {
       const result = await handle.result();
       // The verdict on the fields is in history (a local activity's marker, behind its patch marker), so replay
       // reads it back instead of judging the fields again by whatever the schema says by then. (The first patch
-      // marker is the job's step priorities, recorded at its start.)
+      // marker is the job's step priorities, recorded at its start; the second, search attributes written on a change
+      // of status only, at its first change of step.)
       const markers = (await handle.fetchHistory()).events?.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
-      assert.deepEqual(markers, ['core_patch', 'core_patch', 'core_local_activity']);
+      assert.deepEqual(markers, ['core_patch', 'core_patch', 'core_patch', 'core_local_activity']);
       return result;
     });
     assert.equal(state.status, 'posted');
