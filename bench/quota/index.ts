@@ -11,7 +11,8 @@ const RESULTS_DIR = join(__dirname, '..', 'results');
 /**
  * `npm run bench -- quota`: the same backlog and the same interactive arrivals against a small provider quota,
  * first through Slowlane as built, then the naive way (no budget, the SDK's own retries, one queue, the same
- * workers), each on a private stack. Prints the table and writes bench/results/quota.json.
+ * workers), each on a private stack. Prints the table and writes bench/results/quota.json (quota-batch-lane.json
+ * with `--batch-lane on`).
  */
 export async function runQuotaBenchmark(argv: string[]): Promise<void> {
   const settings = parseQuotaArgs(argv);
@@ -48,7 +49,8 @@ export async function runQuotaBenchmark(argv: string[]): Promise<void> {
     ...figures,
   };
   await mkdir(RESULTS_DIR, { recursive: true });
-  const path = join(RESULTS_DIR, 'quota.json');
+  // With the lane on, the record of the live path (quota.json) is kept.
+  const path = join(RESULTS_DIR, settings.batchLane ? 'quota-batch-lane.json' : 'quota.json');
   await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nwrote ${path}`);
 }

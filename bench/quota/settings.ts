@@ -30,6 +30,11 @@ export interface QuotaBenchSettings {
   /** The naive side's activity slots per worker: the project's default before the budget. */
   naiveSlotsPerWorker: number;
   sides: Array<'slowlane' | 'naive'>;
+  /**
+   * Whether bulk jobs may take the Message Batches lane (the product's default). Off by default: this bench
+   * measures the live path at the quota ceiling; on shows what the lane does to interactive waits beside it.
+   */
+  batchLane: boolean;
 }
 
 export const DEFAULT_SETTINGS: QuotaBenchSettings = {
@@ -51,19 +56,23 @@ export const DEFAULT_SETTINGS: QuotaBenchSettings = {
   workers: 2,
   naiveSlotsPerWorker: 20,
   sides: ['slowlane', 'naive'],
+  batchLane: false,
 };
 
 const USAGE = `npm run bench -- quota [--bulk 1300] [--interactive 24] [--window 120s] [--idle 60s] [--grace 60s] [--warm-up 120s]
-                           [--itpm 60000] [--latency 1500ms] [--share 0.25] [--sides slowlane,naive]`;
+                           [--itpm 60000] [--latency 1500ms] [--share 0.25] [--sides slowlane,naive]
+                           [--batch-lane off|on]`;
 
 export function parseQuotaArgs(argv: string[]): QuotaBenchSettings {
   const flags = readBenchFlags(
     argv,
-    ['bulk', 'interactive', 'window', 'idle', 'grace', 'warm-up', 'itpm', 'latency', 'share', 'sides'],
+    ['bulk', 'interactive', 'window', 'idle', 'grace', 'warm-up', 'itpm', 'latency', 'share', 'sides', 'batch-lane'],
     USAGE,
   );
   const share = Number(flags.text('share') ?? DEFAULT_SETTINGS.interactiveShare);
   if (!(share >= 0 && share <= 0.9)) throw new Error(`--share must be between 0 and 0.9\n${USAGE}`);
+  const batchLane = flags.text('batch-lane') ?? 'off';
+  if (batchLane !== 'on' && batchLane !== 'off') throw new Error(`--batch-lane must be on or off\n${USAGE}`);
   return {
     ...DEFAULT_SETTINGS,
     bulkJobs: flags.count('bulk', DEFAULT_SETTINGS.bulkJobs),
@@ -79,5 +88,6 @@ export function parseQuotaArgs(argv: string[]): QuotaBenchSettings {
     },
     interactiveShare: share,
     sides: flags.subset('sides', ['slowlane', 'naive'], DEFAULT_SETTINGS.sides),
+    batchLane: batchLane === 'on',
   };
 }

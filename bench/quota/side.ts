@@ -62,9 +62,9 @@ const API_KEY = (SECRETS.tenants[0] as LocalTenant).apiKey;
 /** The product's settings on each side: Slowlane as built, or no budget, SDK retries and one queue. */
 function productEnv(side: Side, settings: QuotaBenchSettings, redis: LocalRedis | undefined): Record<string, string> {
   const sim = settings.simulator;
-  // Both sides ask live: this bench measures the live path at the quota ceiling; bulk through the Message Batches
-  // lane (half the price, its own limits) is the batch bench's.
-  const common = { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false', BATCH_LANE: 'off' };
+  // Both sides ask live unless --batch-lane on: this bench measures the live path at the quota ceiling; bulk
+  // through the Message Batches lane (half the price, its own limits) is the batch bench's.
+  const common = { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false', BATCH_LANE: settings.batchLane ? 'on' : 'off' };
   if (side === 'naive') {
     return {
       ...common,
