@@ -1,13 +1,13 @@
 import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import type { JobState } from '../../common/job';
 import type { DocumentJobState } from '../../common/job-types/document/document-job';
 import { TICKETS_DIGEST_BATCHING } from '../../common/job-types/tickets-digest/definition';
 import type { TicketsDigest } from '../../common/job-types/tickets-digest/digest';
 import { batchLines, ticketLine } from '../../common/job-types/tickets-digest/ticket-lines';
 import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
-import { FaultHarness } from '../support/fault-harness';
+import { batchLaneSuite, laneWorkerEnv, TEST_LANE_ALLOWANCE } from '../support/batch-lane-suite';
 import { ticketsDay } from '../support/tickets';
 
 /**
@@ -15,24 +15,13 @@ import { ticketsDay } from '../support/tickets';
  * bulk queue with a short collect window, jobs that allow the lane, and the simulator's call log telling which
  * lane each request took.
  */
-const LANE_ENV = { WORKER_PRIORITIES: 'bulk', BATCH_COLLECT_WINDOW: '2s', BATCH_POLL_INTERVAL: '1s' };
-const BULK = { priority: 'bulk' as const, batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 10 * 60_000 } };
-const BATCH_PROCESSING_MS = 3_000;
+const BULK = { priority: 'bulk' as const, batchLane: TEST_LANE_ALLOWANCE };
 
 describe('the batch lane for invoices, documents and tickets digests', () => {
-  let harness: FaultHarness;
-  let restore: Record<string, number> = {};
-  beforeAll(async () => {
-    harness = await FaultHarness.create();
-    restore = await harness.simulatorConfig({ batchProcessingMs: BATCH_PROCESSING_MS });
-    await harness.startWorker(LANE_ENV);
-  }, 300_000);
-  afterAll(async () => {
-    if (Object.keys(restore).length > 0) await harness.simulatorConfig(restore);
-    await harness?.close();
-  });
+  const laneHarness = batchLaneSuite({ batchProcessingMs: 3_000, workerEnv: laneWorkerEnv('2s') });
 
   test('when a bulk invoice runs, then its classification and extraction are answered in batches, each billed once at the batch price, and it posts', async () => {
+    const harness = laneHarness();
     const sample = SAMPLE_CATALOG.find((candidate) => candidate.format === 'txt' && candidate.expectedOutcome === 'posted');
     assert.ok(sample?.format === 'txt');
     const marker = `lane-invoice-${randomUUID()}`;
@@ -45,6 +34,7 @@ describe('the batch lane for invoices, documents and tickets digests', () => {
   }, 300_000);
 
   test('when a bulk document runs, then every chunk summary and the reduce are answered in batches and only the embeddings go live', async () => {
+    const harness = laneHarness();
     const marker = `lane-document-${randomUUID()}`;
     const pages = Array.from({ length: 3 }, (_, page) => `Page ${page + 1} of the ${marker} report. The warehouse in Rotterdam shipped ${page + 3} thousand parcels.`);
     const state = (await (await harness.startDocumentJob(pages.join('\f'), { chunkTokens: 100 }, 'report.txt', BULK)).result()) as DocumentJobState;
@@ -59,6 +49,7 @@ describe('the batch lane for invoices, documents and tickets digests', () => {
   }, 300_000);
 
   test('when a bulk tickets digest runs, then every batch summary and the narrative are answered in batches, billed at the batch price, and the digest counts every ticket', async () => {
+    const harness = laneHarness();
     // The marker starts every ticket id, so it is in each batch's prompt and (through the urgent tickets) the narrative's.
     const marker = `lane-digest-${randomUUID()}`;
     const day = ticketsDay(450, 7, `${marker}-`);
