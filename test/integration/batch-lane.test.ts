@@ -1,25 +1,18 @@
 import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, test } from '@jest/globals';
+import { describe, test } from '@jest/globals';
 import type { WorkflowHandle } from '@temporalio/client';
 import { batchCollectorWorkflowId } from '../../common/batch-lane';
 import type { JobState } from '../../common/job';
 import { BATCH_PRICE_FACTOR, costOf } from '../../gateway/pricing';
 import { DEFAULT_PRICES } from '../../lib/config/model-prices';
-import { FaultHarness } from '../support/fault-harness';
+import { batchLaneSuite, laneWorkerEnv, TEST_LANE_ALLOWANCE } from '../support/batch-lane-suite';
 import { safeOrder } from '../../local/samples/sample-orders';
 import { testEnv } from '../support/test-env';
 
 /** order.score's model (MODEL_SCORE's default); its collector is `batch-collector:<model>`. */
 const MODEL = 'claude-haiku-4-5';
-/** Long enough to kill a worker while the batch is in progress; restored after the suite. */
-const BATCH_PROCESSING_MS = 8_000;
-const LANE_ENV = {
-  WORKER_PRIORITIES: 'bulk',
-  BATCH_COLLECT_WINDOW: '3s',
-  BATCH_POLL_INTERVAL: '1s',
-};
-const LANE_ALLOWANCE = { deadlineMarginMs: 60_000, maxWaitMs: 10 * 60_000 };
+const LANE_ENV = laneWorkerEnv('3s');
 
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -67,18 +60,11 @@ function assertBilledOnceInLane(state: JobState, lane: 'live' | 'batch'): void {
 }
 
 describe('the batch lane', () => {
-  let harness: FaultHarness;
-  let restore: Record<string, number> = {};
-  beforeAll(async () => {
-    harness = await FaultHarness.create();
-    restore = await harness.simulatorConfig({ batchProcessingMs: BATCH_PROCESSING_MS });
-  });
-  afterAll(async () => {
-    if (Object.keys(restore).length > 0) await harness.simulatorConfig(restore);
-    await harness?.close();
-  });
+  // Batches take 8 s: long enough to kill a worker while one is in progress.
+  const laneHarness = batchLaneSuite({ batchProcessingMs: 8_000 });
 
   test('when the collector’s worker is killed while it gathers and again while its batch is in progress, then every job gets its own answer, billed once at the batch price, and no batch is created twice', async () => {
+    const harness = laneHarness();
     // Three worker starts: each took 80–100 s at load ≈ 30 on this machine.
     const marker = `lane-${randomUUID()}`;
     const client = await harness.temporalClient();
@@ -86,7 +72,7 @@ describe('the batch lane', () => {
     const startedAt = Date.now();
     const first = await harness.startWorker(LANE_ENV);
     const jobs = await Promise.all(
-      [1, 2, 3, 4].map((n) => harness.startOrderJob(safeOrder(`${marker}-${n}`), { batchLane: LANE_ALLOWANCE })),
+      [1, 2, 3, 4].map((n) => harness.startOrderJob(safeOrder(`${marker}-${n}`), { batchLane: TEST_LANE_ALLOWANCE })),
     );
 
     // Killed while the collector holds the entries in its 3 s window: nothing submitted yet.
@@ -129,11 +115,12 @@ describe('the batch lane', () => {
   }, 600_000);
 
   test('when a batch entry errors, then its job asks live and is billed once, live', async () => {
+    const harness = laneHarness();
     const marker = `lane-err-${randomUUID()}`;
     // The first matching request is the batch entry: it ends errored (not billed); the live call that follows is answered.
     const rule = await harness.addSimulatorFault({ match: { textIncludes: marker }, fault: { kind: 'server_error' }, times: 1 });
     try {
-      const state = await (await harness.startOrderJob(safeOrder(marker), { batchLane: LANE_ALLOWANCE })).result();
+      const state = await (await harness.startOrderJob(safeOrder(marker), { batchLane: TEST_LANE_ALLOWANCE })).result();
       assertBilledOnceInLane(state, 'live');
       const calls = await harness.simulatorCalls(marker);
       assert.deepEqual(calls.map((call) => call.lane), [undefined]);
@@ -143,9 +130,10 @@ describe('the batch lane', () => {
   });
 
   test('when a job’s deadline leaves less than the margin, then it takes the live path at once', async () => {
+    const harness = laneHarness();
     const marker = `lane-due-${randomUUID()}`;
     const deadline = new Date(Date.now() + 30_000).toISOString();
-    const state = await (await harness.startOrderJob(safeOrder(marker), { batchLane: LANE_ALLOWANCE, deadline })).result();
+    const state = await (await harness.startOrderJob(safeOrder(marker), { batchLane: TEST_LANE_ALLOWANCE, deadline })).result();
     assertBilledOnceInLane(state, 'live');
   });
 });

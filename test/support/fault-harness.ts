@@ -6,6 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { InvoiceJobInput, JsonJobInput } from '../../common/job';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import type { DocumentJobInput, DocumentJobSettings } from '../../common/job-types/document/document-job';
+import type { TicketsDigestInput } from '../../common/job-types/tickets-digest/definition';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { type Priority, taskQueueFor } from '../../common/task-queues';
 import { loadConfig } from '../../lib/config';
@@ -13,12 +14,15 @@ import { createObjectStore, objectKeys } from '../../lib/object-store';
 import { type ManagedProcess, Supervisor } from '../../local/stack/supervisor';
 import { workerIsPolling } from '../../local/stack/temporal-setup';
 import { loadTemporalDevConfig } from '../../local/stack/temporal-dev-config';
-import type { documentWorkflow, invoiceWorkflow, orderScoreWorkflow } from '../../workflows';
+import type { documentWorkflow, invoiceWorkflow, orderScoreWorkflow, ticketsDigestWorkflow } from '../../workflows';
 import { type RestartableTemporal, startRestartableTemporal } from './restartable-temporal';
 import { testEnv } from './test-env';
 import { testDataConverter } from './test-codec';
 
 const REPO_ROOT = join(__dirname, '..', '..');
+
+/** The job types whose input is an uploaded file, as the harness starts them. */
+type FileJobType = 'invoice' | 'document' | 'tickets.digest';
 
 /**
  * Reliability tests need processes they may kill: their own Temporal server of the stack's kind (the dev server on
@@ -126,8 +130,16 @@ export class FaultHarness {
     return client.workflow.start<typeof documentWorkflow>('documentWorkflow', this.startOptions(jobId, 'document', input));
   }
 
+  /** Puts a JSONL day of tickets in the test stack's S3 and starts a tickets.digest job for it on our server. */
+  async startDigestJob(tickets: string | Uint8Array, extra: Partial<TicketsDigestInput> = {}) {
+    const { jobId, base } = await this.jobStart('tickets.digest', tickets, 'tickets.jsonl');
+    const input: TicketsDigestInput = { ...base, ...extra };
+    const client = await this.temporalClient();
+    return client.workflow.start<typeof ticketsDigestWorkflow>('ticketsDigestWorkflow', this.startOptions(jobId, 'tickets.digest', input));
+  }
+
   /** What every file job's input holds: the document stored in S3 as the API stores it, the job settings, the time. */
-  private async jobStart(type: 'invoice' | 'document', document: string | Uint8Array, fileName: string) {
+  private async jobStart(type: FileJobType, document: string | Uint8Array, fileName: string) {
     const bytes = Buffer.from(document);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const config = loadConfig(this.productEnv);
@@ -151,7 +163,7 @@ export class FaultHarness {
   }
 
   /** On the queue of the job's priority (interactive unless the test's `extra` says bulk). */
-  private startOptions<Input extends { priority: Priority }>(jobId: string, type: 'invoice' | 'document', input: Input) {
+  private startOptions<Input extends { priority: Priority }>(jobId: string, type: FileJobType, input: Input) {
     return {
       workflowId: jobId,
       taskQueue: taskQueueFor(input.priority, this.taskQueuePrefix),
@@ -198,7 +210,6 @@ export class FaultHarness {
     });
   }
 
-  /** The call log of the test stack's simulator for documents containing `marker`. */
   /** Changes the simulator's runtime settings; returns the values they had, to put back after the suite. */
   async simulatorConfig(patch: Record<string, number>): Promise<Record<string, number>> {
     const url = `${testEnv().simulatorUrl}/_sim/config`;

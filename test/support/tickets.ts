@@ -5,9 +5,12 @@ import { ticketsJsonl, ticketsOfDay } from '../../local/samples/tickets-day';
 import { themeOf } from '../../local/simulator/digest/ticket-themes';
 import { apiUrl, demo, submit, type ApiAnswer } from './api-client';
 
-/** A generated day of tickets, and what a digest of it must say, counted here from the tickets themselves. */
-export function ticketsDay(count: number, seed: number) {
-  const tickets = ticketsOfDay({ day: '2026-12-02', count, seed });
+/**
+ * A generated day of tickets, and what a digest of it must say, counted here from the tickets themselves. With
+ * `idPrefix`, every ticket id starts with it: a marker the simulator's call log finds in each prompt about them.
+ */
+export function ticketsDay(count: number, seed: number, idPrefix = '') {
+  const tickets = ticketsOfDay({ day: '2026-12-02', count, seed }).map((ticket) => ({ ...ticket, id: `${idPrefix}${ticket.id}` }));
   const themes = new Map<string, number>();
   for (const ticket of tickets) themes.set(themeOf(ticket.subject, ticket.body), (themes.get(themeOf(ticket.subject, ticket.body)) ?? 0) + 1);
   const urgent = tickets.filter((ticket: Ticket) => ticket.priority === 'urgent');
