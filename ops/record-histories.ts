@@ -51,6 +51,13 @@ const scenarios: Scenario[] = [
     run: async (start) => settle(await start()),
   },
   {
+    // Kept beside `posted` (recorded before): search attributes written at each change of status only.
+    name: 'posted-upserts-on-status-change',
+    what: 'a confident invoice posts without review, writing its search attributes when its status changes',
+    activities: fakeActivities(),
+    run: async (start) => settle(await start()),
+  },
+  {
     name: 'posted-with-webhooks',
     what: 'a job with a callback URL starts a webhook delivery child at review and at the end',
     activities: lowConfidence(),
