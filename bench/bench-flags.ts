@@ -10,8 +10,8 @@ export class BenchFlagError extends Error {
 export interface BenchFlags<Name extends string> {
   /** The raw value, or undefined when absent. */
   text(name: Name): string | undefined;
-  /** A whole number ≥ 0, or the fallback when absent. */
-  count(name: Name, fallback: number): number;
+  /** A whole number ≥ `min` (0 unless given), or the fallback when absent. */
+  count(name: Name, fallback: number, min?: number): number;
   /** A duration such as `90s` or `1500ms`, in milliseconds, or the fallback when absent. */
   duration(name: Name, fallback: number): number;
   /** One of `allowed`, or the fallback when absent. */
@@ -55,11 +55,12 @@ export function readBenchFlags<Name extends string>(
   return {
     text,
     refuse,
-    count(name, fallback) {
+    count(name, fallback, min = 0) {
       const value = text(name);
       if (value === undefined) return fallback;
       const parsed = Number(value);
-      if (!Number.isInteger(parsed) || parsed < 0) refuse(`--${name} must be a whole number`);
+      if (!Number.isInteger(parsed) || parsed < min)
+        refuse(`--${name} must be a whole number${min > 0 ? ` ≥ ${min}` : ''}`);
       return parsed;
     },
     duration(name, fallback) {

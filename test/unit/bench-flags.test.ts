@@ -55,6 +55,13 @@ describe('bench flags', () => {
     assert.equal(readBenchFlags(['--jobs=3'], ['jobs'], USAGE).count('jobs', 5), 3);
   });
 
+  test('when a count has a least value, then a smaller one is refused with that bound and the bound itself is read', () => {
+    const flags = readBenchFlags(['--runs', '0', '--payloads', '100'], ['runs', 'payloads'], USAGE);
+    assert.throws(() => flags.count('runs', 5, 1), /--runs must be a whole number ≥ 1\nnpm run bench -- example/);
+    assert.equal(flags.count('payloads', 20_000, 100), 100);
+    assert.equal(flags.count('runs', 5), 0);
+  });
+
   test('when a flag takes one of a few values, then it reads that value, the fallback when absent, and refuses any other', () => {
     const types = ['order.score', 'invoice'] as const;
     assert.equal(
