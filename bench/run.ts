@@ -1,3 +1,4 @@
+import { BenchFlagError } from './bench-flags';
 import { runBatchBenchmark } from './batch';
 import { runChaosBenchmark } from './chaos';
 import { runClientsBenchmark } from './clients';
@@ -28,14 +29,16 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
 async function main(): Promise<void> {
   const [name, ...argv] = process.argv.slice(2);
   const benchmark = name ? BENCHMARKS[name] : undefined;
-  if (!benchmark) throw new Error(`usage: npm run bench -- <${Object.keys(BENCHMARKS).join('|')}> [options]`);
+  if (!benchmark) throw new BenchFlagError(`usage: npm run bench -- <${Object.keys(BENCHMARKS).join('|')}> [options]`);
   await benchmark(argv);
 }
 
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    // A flag error is the user's to fix: its message and the usage, without a stack.
+    if (error instanceof BenchFlagError) console.error(error.message);
+    else console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);
   },
 );

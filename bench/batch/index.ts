@@ -6,12 +6,12 @@ import type { OrderScoreInput } from '../../common/job-types/order-score/order-s
 import { renderLongDocument } from '../../local/samples/long-document';
 import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
 import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
+import { readBenchFlags } from '../bench-flags';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { percentile } from '../quota/measure';
-import { wholeNumberFlag } from '../whole-number-flag';
 
 const USAGE =
-  'usage: npm run bench -- batch [--job-type order.score|invoice|document] [--jobs N] [--deadline-seconds S] [--batch-seconds S] [--error-percent P] [--expired-percent P]';
+  'usage: npm run bench -- batch [--job-type order.score|invoice|document] [--jobs 30] [--deadline-seconds 300] [--batch-seconds 10] [--error-percent 0] [--expired-percent 0]';
 const JOB_TYPES = ['order.score', 'invoice', 'document'] as const;
 type BenchJobType = (typeof JOB_TYPES)[number];
 /** How a job of each type ends when all went well (no person in the loop). */
@@ -25,11 +25,6 @@ const SETTLE_LIMIT_MS = 10 * 60_000;
 
 const SECRETS = generateLocalSecrets();
 const API_KEY = (SECRETS.tenants[0] as LocalTenant).apiKey;
-
-function flag(argv: string[], name: string): string | undefined {
-  const index = argv.indexOf(`--${name}`);
-  return index >= 0 ? argv[index + 1] : undefined;
-}
 
 /** Orders the simulator approves at once (no person in the loop), each unique so no two share a cached document. */
 function benchOrder(n: number): OrderScoreInput {
@@ -105,13 +100,18 @@ function figuresOf(finished: Finished[], jobs: number, success: string): SideFig
  * ÷ live cost per job), withinDeadlineShare, time to finish.
  */
 export async function runBatchBenchmark(argv: string[]): Promise<void> {
-  const jobType = (flag(argv, 'job-type') ?? 'order.score') as BenchJobType;
-  if (!JOB_TYPES.includes(jobType)) throw new Error(USAGE);
-  const jobs = wholeNumberFlag(flag(argv, 'jobs'), 30, 'jobs', USAGE);
-  const deadlineSeconds = wholeNumberFlag(flag(argv, 'deadline-seconds'), 300, 'deadline-seconds', USAGE);
-  const batchSeconds = wholeNumberFlag(flag(argv, 'batch-seconds'), 10, 'batch-seconds', USAGE);
-  const errorPercent = wholeNumberFlag(flag(argv, 'error-percent'), 0, 'error-percent', USAGE);
-  const expiredPercent = wholeNumberFlag(flag(argv, 'expired-percent'), 0, 'expired-percent', USAGE);
+  const flags = readBenchFlags(
+    argv,
+    ['job-type', 'jobs', 'deadline-seconds', 'batch-seconds', 'error-percent', 'expired-percent'],
+    USAGE,
+  );
+  const jobType = flags.choice('job-type', JOB_TYPES, 'order.score');
+  const jobs = flags.count('jobs', 30);
+  const deadlineSeconds = flags.count('deadline-seconds', 300);
+  const batchSeconds = flags.count('batch-seconds', 10);
+  const errorPercent = flags.count('error-percent', 0);
+  const expiredPercent = flags.count('expired-percent', 0);
+  if (errorPercent > 100 || expiredPercent > 100) flags.refuse('--error-percent and --expired-percent are 0 to 100');
   console.log(`batch: ${jobs} bulk ${jobType} jobs per side, batches end after ${batchSeconds} s, deadline ${deadlineSeconds} s`);
   const documentPdf = jobType === 'document' ? await renderLongDocument(DOCUMENT_PAGES) : Buffer.alloc(0);
   const bench = await startBenchStack('batch', {

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readBenchFlags } from '../bench-flags';
 import { startBenchStack } from '../bench-stack';
 import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import { buildReviewerScript } from '../../reviewer/build';
@@ -24,16 +25,18 @@ interface Seen {
   requests: number;
 }
 
+const USAGE = 'usage: npm run bench -- clients [--jobs 10] [--model-latency 2000]';
+
 /**
  * `npm run bench -- clients [--jobs 10] [--model-latency 2000]`: how soon a client learns that its job finished, and how many
  * requests that costs, four ways in one run: SSE, a webhook, polling that honours Retry-After, and naive polling
  * every 100 ms. Also the reviewer page's script: bundle time and size. Writes bench/results/clients.json.
  */
 export async function runClientsBenchmark(argv: string[]): Promise<void> {
-  const option = (name: string, fallback: number) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) || fallback : fallback);
-  const jobs = option('--jobs', 10);
+  const flags = readBenchFlags(argv, ['jobs', 'model-latency'], USAGE);
+  const jobs = flags.count('jobs', 10, 1);
   // Each model call takes this long in the simulator, so a job runs for seconds, as real ones do.
-  const modelLatencyMs = option('--model-latency', 2000);
+  const modelLatencyMs = flags.count('model-latency', 2000, 1);
   const say = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
   const startedAt = new Date();
 

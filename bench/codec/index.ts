@@ -5,6 +5,7 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { EncryptionCodec } from '../../lib/payload-codec/encryption-codec';
 import { EnvKeyProvider } from '../../lib/payload-codec/key-provider';
 import { Secret } from '../../lib/secret';
+import { readBenchFlags } from '../bench-flags';
 
 /** What crosses the codec on a job: an extracted invoice (small) and a page of extracted text (larger). */
 const SAMPLES = {
@@ -18,14 +19,14 @@ const SAMPLES = {
   text: { text: 'Invoice line with an amount 123.45 EUR and a description. '.repeat(150) },
 };
 
+const USAGE = 'usage: npm run bench -- codec [--payloads 20000]';
+
 /**
  * `npm run bench -- codec [--payloads N]`: the cost of the payload codec per payload, against the bare payload
  * conversion every Temporal call does anyway, in the same run; the ratio is what encryption adds.
  */
 export async function runCodecBenchmark(argv: string[]): Promise<void> {
-  const index = argv.indexOf('--payloads');
-  const count = index >= 0 ? Number(argv[index + 1]) : 20_000;
-  if (!Number.isInteger(count) || count < 100) throw new Error('--payloads takes a whole number ≥ 100');
+  const count = readBenchFlags(argv, ['payloads'], USAGE).count('payloads', 20_000, 100);
   const codec = new EncryptionCodec(new EnvKeyProvider({ k1: new Secret(randomBytes(32).toString('base64')) }, undefined));
   const results: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(SAMPLES)) {

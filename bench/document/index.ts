@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { readPages } from '../../activities/extract-text';
@@ -9,10 +8,10 @@ import type { DocumentJobInput, DocumentJobState } from '../../common/job-types/
 import { taskQueueFor } from '../../common/task-queues';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../lib/config';
-import { connectBenchClient } from '../bench-stack';
+import { readBenchFlags } from '../bench-flags';
+import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { generateLocalSecrets, LOCAL_MODE_ENV, localSecretsEnv } from '../../local/stack/local-secrets';
 import { createObjectStore, objectKeys } from '../../lib/object-store';
-import { freeStackPorts, startStack } from '../../local/stack/stack';
 import { LONG_DOCUMENT_FILE, LONG_DOCUMENT_PAGES, renderLongDocument } from '../../local/samples/long-document';
 import type { documentWorkflow } from '../../workflows';
 
@@ -29,6 +28,8 @@ interface RunFigures {
   workflows: number;
 }
 
+const USAGE = `usage: npm run bench -- document [--pages ${LONG_DOCUMENT_PAGES}]`;
+
 /**
  * `npm run bench -- document [--pages N]`: the generated 300-page PDF through the document job on the local stack,
  * started straight on Temporal (the bench needs no API). First with the simulator's default latency and budgets:
@@ -36,9 +37,7 @@ interface RunFigures {
  * second, beside the bare ceiling of reading and chunking the same PDF in this process (no model, no Temporal).
  */
 export async function runDocumentBenchmark(argv: string[]): Promise<void> {
-  const pagesFlag = argv.indexOf('--pages');
-  const pages = pagesFlag >= 0 ? Number(argv[pagesFlag + 1]) : LONG_DOCUMENT_PAGES;
-  const dataDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-document-'));
+  const pages = readBenchFlags(argv, ['pages'], USAGE).count('pages', LONG_DOCUMENT_PAGES);
   // Local mode with throwaway credentials: only the document settings' defaults and the tool cache are read here.
   const config = loadConfig({ ...LOCAL_MODE_ENV, ...localSecretsEnv(generateLocalSecrets()) });
   console.log(`document: a ${pages}-page PDF, default simulator latency, then zero latency`);
@@ -47,14 +46,8 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
   const chunksInProcess = chunkPages((await readPages(pdf, 'application/pdf', 10_000)).texts, config.document.chunkTokens).length;
   const ceilingSeconds = (performance.now() - ceilingStarted) / 1000;
 
-  const stack = await startStack({
-    dataDir,
-    ports: await freeStackPorts(),
-    toolCacheDir: config.toolCacheDir,
-    pathEnv: process.env.PATH ?? '',
-    productEnv: { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false' },
-    report: () => undefined,
-  });
+  const bench = await startBenchStack('document');
+  const { stack } = bench;
   const { client, connection } = await connectBenchClient(stack);
   try {
     const productConfig = loadConfig(stack.productEnv);
@@ -117,7 +110,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
     );
     const report = {
       benchmark: 'document',
-      command: `npm run bench -- document${pagesFlag >= 0 ? ` --pages ${pages}` : ''}`,
+      command: `npm run bench -- document ${argv.join(' ')}`.trim(),
       finishedAt: new Date().toISOString(),
       settings: { pages, pdfBytes: pdf.length, ...productConfig.document },
       defaultLatency,
@@ -129,8 +122,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
     await writeFile(join(__dirname, '..', 'results', 'document.json'), `${JSON.stringify(report, null, 2)}\n`);
   } finally {
     await connection.close();
-    await stack.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await bench.stop();
   }
 }
 

@@ -1,6 +1,4 @@
-import { parseArgs } from 'node:util';
-import { parseDurationMs } from '../../lib/duration';
-import { wholeNumberFlag } from '../whole-number-flag';
+import { readBenchFlags } from '../bench-flags';
 
 export type FairnessSide = 'fair' | 'fifo';
 
@@ -46,48 +44,21 @@ const USAGE = `npm run bench -- fairness [--flood 1000] [--small 50] [--window 1
                               [--itpm 20000] [--sides fair,fifo]`;
 
 export function parseFairnessArgs(argv: string[]): FairnessBenchSettings {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      flood: { type: 'string' },
-      small: { type: 'string' },
-      window: { type: 'string' },
-      grace: { type: 'string' },
-      weights: { type: 'string' },
-      itpm: { type: 'string' },
-      sides: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const count = (value: string | undefined, fallback: number, name: string) =>
-    wholeNumberFlag(value, fallback, name, USAGE);
-  const duration = (value: string | undefined, fallback: number, name: string) => {
-    if (value === undefined) return fallback;
-    const parsed = parseDurationMs(value);
-    if (parsed === undefined) throw new Error(`--${name} must be a duration such as 90s\n${USAGE}`);
-    return parsed;
-  };
-  const [flood, small] = (values.weights ?? '1,1').split(',').map(Number);
+  const flags = readBenchFlags(argv, ['flood', 'small', 'window', 'grace', 'weights', 'itpm', 'sides'], USAGE);
+  const [flood, small] = (flags.text('weights') ?? '1,1').split(',').map(Number);
   if (!(flood !== undefined && small !== undefined && flood > 0 && small > 0))
-    throw new Error(`--weights takes two positive numbers, the flooding tenant's first\n${USAGE}`);
-  const sides = (values.sides ?? DEFAULT_SETTINGS.sides.join(',')).split(',');
-  if (sides.some((side) => side !== 'fair' && side !== 'fifo'))
-    throw new Error(`--sides takes fair and/or fifo\n${USAGE}`);
+    return flags.refuse("--weights takes two positive numbers, the flooding tenant's first");
   return {
     ...DEFAULT_SETTINGS,
-    floodJobs: count(values.flood, DEFAULT_SETTINGS.floodJobs, 'flood'),
-    smallJobs: count(values.small, DEFAULT_SETTINGS.smallJobs, 'small'),
-    windowMs: duration(values.window, DEFAULT_SETTINGS.windowMs, 'window'),
-    graceMs: duration(values.grace, DEFAULT_SETTINGS.graceMs, 'grace'),
+    floodJobs: flags.count('flood', DEFAULT_SETTINGS.floodJobs),
+    smallJobs: flags.count('small', DEFAULT_SETTINGS.smallJobs),
+    windowMs: flags.duration('window', DEFAULT_SETTINGS.windowMs),
+    graceMs: flags.duration('grace', DEFAULT_SETTINGS.graceMs),
     weights: { flood, small },
     simulator: {
       ...DEFAULT_SETTINGS.simulator,
-      inputTokensPerMinute: count(values.itpm, DEFAULT_SETTINGS.simulator.inputTokensPerMinute, 'itpm'),
+      inputTokensPerMinute: flags.count('itpm', DEFAULT_SETTINGS.simulator.inputTokensPerMinute),
     },
-    sides: sides as FairnessSide[],
+    sides: flags.subset('sides', ['fair', 'fifo'], DEFAULT_SETTINGS.sides),
   };
 }

@@ -1,10 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generateLocalSecrets, type LocalSecrets } from '../../local/stack/local-secrets';
 import { startLocalRedis } from '../../local/stack/redis-server';
-import type { Stack } from '../../local/stack/stack';
-import { connectBenchClient, startBenchStack } from '../bench-stack';
-import { benchDocument } from '../quota/documents';
-import { type JobTimes, listJobTimes, simulatorCalls } from '../quota/observe';
+import { connectBenchClient } from '../bench-stack';
+import {
+  gatewayBudgetEnv,
+  jobMarker,
+  startSideStack,
+  submitAtEvenPace,
+  submitConcurrently,
+  submitMarkedInvoice,
+  waitForJobsToClose,
+} from '../budget-side';
+import { type JobTimes, simulatorCalls } from '../quota/observe';
 import type { FairnessBenchSettings, FairnessSide } from './settings';
 import { type JobTimeDetail, readJobTimeBreakdown } from './time-breakdown';
 
@@ -43,25 +50,6 @@ function secretsWithWeights(settings: FairnessBenchSettings): LocalSecrets {
   };
 }
 
-async function submit(stack: Stack, apiKey: string, marker: string): Promise<string> {
-  const form = new FormData();
-  form.set('type', 'invoice');
-  form.set('priority', 'bulk');
-  form.set('file', new Blob([benchDocument(marker)]), `${marker}.txt`);
-  for (let attempt = 1; ; attempt++) {
-    const response = await fetch(`${stack.urls.api}/jobs`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'idempotency-key': marker },
-      body: form,
-    });
-    const body = (await response.json()) as { jobId?: string; error?: { message?: string } };
-    if (response.status === 202 && body.jobId) return body.jobId;
-    // The key makes a retried upload the same job, so a hiccup of the loaded API costs nothing.
-    if (attempt >= 3) throw new Error(`POST /jobs answered ${response.status}: ${body.error?.message ?? ''}`);
-    await sleep(500);
-  }
-}
-
 /**
  * One side on a private stack: the flooding tenant's backlog first, then one bulk worker, then the small tenant's
  * jobs at an even pace through the first half of the window. `fair` starts jobs with the tenant as Temporal's
@@ -75,71 +63,58 @@ export async function runFairnessSide(
 ): Promise<FairnessObservation> {
   const secrets = secretsWithWeights(settings);
   const apiKeyOf = (role: TenantRole) => secrets.tenants.find((tenant) => tenant.id === role)?.apiKey ?? '';
-  const sim = settings.simulator;
   const redis = await startLocalRedis();
   const env: Record<string, string> = {
     TEMPORAL_FAIRNESS_KEYS: side === 'fair' ? 'true' : 'false',
     // Tenants share the live budget here; bulk through the Message Batches lane is the batch bench's.
     BATCH_LANE: 'off',
-    GATEWAY_ITPM: String(sim.inputTokensPerMinute),
-    GATEWAY_OTPM: String(sim.outputTokensPerMinute),
-    GATEWAY_RPM: String(sim.requestsPerMinute),
-    GATEWAY_EXPECTED_LATENCY: `${sim.latencyMs}ms`,
-    GATEWAY_EXPECTED_INPUT_TOKENS: '500',
-    GATEWAY_EXPECTED_OUTPUT_TOKENS: '150',
+    ...gatewayBudgetEnv(settings.simulator),
     REDIS_URL: redis.url,
   };
   try {
     report(`${side}: starting a private stack`);
-    const bench = await startBenchStack(`fairness-${side}`, {
+    const bench = await startSideStack('fairness', side, {
       secrets,
       productEnv: env,
-      simulatorEnv: {
-        SIM_ITPM: String(sim.inputTokensPerMinute),
-        SIM_OTPM: String(sim.outputTokensPerMinute),
-        SIM_RPM: String(sim.requestsPerMinute),
-        SIM_LATENCY_BASE_MS: String(sim.latencyMs),
-        SIM_LATENCY_PER_OUTPUT_TOKEN_MS: '0',
-        LOG_LEVEL: 'warn',
-      },
-      without: ['worker'],
-      report: (line) => report(`${side}: ${line}`),
+      quota: settings.simulator,
+      report,
     });
     const { stack } = bench;
     try {
-      const jobs: FairnessJob[] = [];
-      let next = 0;
-      const lane = async () => {
-        while (next < settings.floodJobs) {
-          // Fixed width: the call log matches substrings, so no marker may be the start of another.
-          const marker = `FAIR-${runId}-${side}-flood-${String(next++).padStart(5, '0')}`;
-          const submittedAt = Date.now();
-          jobs.push({ jobId: await submit(stack, apiKeyOf('flood'), marker), tenant: 'flood', marker, submittedAt });
-          if (jobs.length % 100 === 0) report(`${side}: ${jobs.length}/${settings.floodJobs} flood jobs submitted`);
-        }
+      const submit = async (tenant: TenantRole, index: number): Promise<FairnessJob> => {
+        const marker = jobMarker('FAIR', runId, side, tenant, index);
+        const submittedAt = Date.now();
+        return {
+          jobId: await submitMarkedInvoice(stack, apiKeyOf(tenant), marker, 'bulk'),
+          tenant,
+          marker,
+          submittedAt,
+        };
       };
       report(`${side}: the flooding tenant submits ${settings.floodJobs} bulk jobs`);
-      await Promise.all(Array.from({ length: settings.submitConcurrency }, lane));
+      const jobs = await submitConcurrently(
+        settings.floodJobs,
+        settings.submitConcurrency,
+        (index) => submit('flood', index),
+        (submitted) => report(`${side}: ${submitted}/${settings.floodJobs} flood jobs submitted`),
+      );
       await stack.startWorker('worker-bulk', { WORKER_PRIORITIES: 'bulk' });
       const windowStart = Date.now();
       report(
         `${side}: worker started; window open for ${settings.windowMs / 1000}s, ${settings.smallJobs} small-tenant jobs arrive`,
       );
-      const spacing = (settings.windowMs * 0.5) / Math.max(1, settings.smallJobs);
-      for (let index = 0; index < settings.smallJobs; index++) {
-        await sleep(Math.max(0, windowStart + index * spacing - Date.now()));
-        const marker = `FAIR-${runId}-${side}-small-${String(index).padStart(5, '0')}`;
-        const submittedAt = Date.now();
-        jobs.push({ jobId: await submit(stack, apiKeyOf('small'), marker), tenant: 'small', marker, submittedAt });
-      }
+      const small = await submitAtEvenPace(settings.smallJobs, windowStart, settings.windowMs * 0.5, (index) =>
+        submit('small', index),
+      );
+      jobs.push(...small);
       await sleep(Math.max(0, windowStart + settings.windowMs - Date.now()));
       const windowEnd = Date.now();
-      const small = jobs.filter((job) => job.tenant === 'small');
-      let times = await listJobTimes(stack);
-      while (Date.now() < windowEnd + settings.graceMs && small.some((job) => !times.get(job.jobId)?.closedAt)) {
-        await sleep(3_000);
-        times = await listJobTimes(stack);
-      }
+      const times = await waitForJobsToClose(
+        stack,
+        small.map((job) => job.jobId),
+        windowEnd + settings.graceMs,
+        3_000,
+      );
       const finishedAt = Date.now();
       const smallAnsweredCalls = new Map<string, number>();
       for (const job of small) {

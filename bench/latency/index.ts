@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { readBenchFlags } from '../bench-flags';
 import { connectBenchClient, startBenchStack, ZERO_LATENCY_MODEL } from '../bench-stack';
 import { createActivities } from '../../activities';
 import type { invoiceWorkflow } from '../../workflows';
@@ -18,6 +19,8 @@ import { percentile } from '../quota/measure';
 const SECRETS = generateLocalSecrets();
 const API_KEY = (SECRETS.tenants[0] as LocalTenant).apiKey;
 
+const USAGE = 'usage: npm run bench -- latency [--jobs 30] [--burst 60] [--concurrency 4]';
+
 /**
  * `npm run bench -- latency [--jobs N] [--burst N] [--concurrency C]`: how long Slowlane itself makes a job take
  * around the slow step. The simulated model answers at once, so every millisecond measured is ours. Side by side in one run:
@@ -28,9 +31,10 @@ const API_KEY = (SECRETS.tenants[0] as LocalTenant).apiKey;
  * benchmark floods the stack and measures that. Ratios are the stable figures on this shared 2-core machine.
  */
 export async function runLatencyBenchmark(argv: string[]): Promise<void> {
-  const jobs = numberFlag(argv, '--jobs', 30);
-  const burst = numberFlag(argv, '--burst', 60);
-  const concurrency = numberFlag(argv, '--concurrency', 4);
+  const flags = readBenchFlags(argv, ['jobs', 'burst', 'concurrency'], USAGE);
+  const jobs = flags.count('jobs', 30, 1);
+  const burst = flags.count('burst', 60, 1);
+  const concurrency = flags.count('concurrency', 4, 1);
   console.log(`latency: ${jobs} jobs one at a time, then a burst of ${burst} (${concurrency} at a time), model latency 0`);
   const { stack, stop } = await startBenchStack('latency', { secrets: SECRETS, simulatorEnv: ZERO_LATENCY_MODEL });
   const { client, connection } = await connectBenchClient(stack);
@@ -183,12 +187,4 @@ function table(figures: Record<'slowlane' | 'naive', Record<string, number>>, ra
   lines.push(`durable orchestration adds ${ratios.orchestrationOverheadP50Ms?.toFixed(0)} ms per job (p50, model latency 0)`);
   lines.push(`burst of waiting clients: Slowlane ${ratios.burstJobsPerSecond?.toFixed(2)}× the in-request way's jobs/s (latency-bound, not capacity)`);
   return lines.join('\n');
-}
-
-function numberFlag(argv: string[], name: string, fallback: number): number {
-  const index = argv.indexOf(name);
-  if (index < 0) return fallback;
-  const value = Number(argv[index + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} takes a whole number`);
-  return value;
 }

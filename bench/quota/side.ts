@@ -1,21 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Priority } from '../../common/task-queues';
-import { localPaths } from '../../local/stack/local-paths';
 import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import { type LocalRedis, startLocalRedis } from '../../local/stack/redis-server';
-import { freeStackPorts, type Stack, startStack } from '../../local/stack/stack';
-import { benchDocument } from './documents';
+import type { Stack } from '../../local/stack/stack';
+import type { BenchStack } from '../bench-stack';
 import {
-  type JobTimes,
-  listJobTimes,
-  providerInputTokensLeft,
-  type SimulatorStats,
-  simulatorCalls,
-  simulatorStats,
-} from './observe';
+  gatewayBudgetEnv,
+  jobMarker,
+  startSideStack,
+  submitAtEvenPace,
+  submitConcurrently,
+  submitMarkedInvoice,
+  waitForJobsToClose,
+} from '../budget-side';
+import { type JobTimes, providerInputTokensLeft, type SimulatorStats, simulatorCalls, simulatorStats } from './observe';
 import type { QuotaBenchSettings } from './settings';
 
 export type Side = 'slowlane' | 'naive';
@@ -61,7 +59,6 @@ const API_KEY = (SECRETS.tenants[0] as LocalTenant).apiKey;
 
 /** The product's settings on each side: Slowlane as built, or no budget, SDK retries and one queue. */
 function productEnv(side: Side, settings: QuotaBenchSettings, redis: LocalRedis | undefined): Record<string, string> {
-  const sim = settings.simulator;
   // Both sides ask live unless --batch-lane on: this bench measures the live path at the quota ceiling; bulk
   // through the Message Batches lane (half the price, its own limits) is the batch bench's.
   const common = { LOG_LEVEL: 'warn', METRICS_ENABLED: 'false', BATCH_LANE: settings.batchLane ? 'on' : 'off' };
@@ -75,59 +72,31 @@ function productEnv(side: Side, settings: QuotaBenchSettings, redis: LocalRedis 
   }
   return {
     ...common,
-    GATEWAY_ITPM: String(sim.inputTokensPerMinute),
-    GATEWAY_OTPM: String(sim.outputTokensPerMinute),
-    GATEWAY_RPM: String(sim.requestsPerMinute),
-    GATEWAY_INTERACTIVE_SHARE: String(settings.interactiveShare),
-    GATEWAY_EXPECTED_LATENCY: `${sim.latencyMs}ms`,
-    GATEWAY_EXPECTED_INPUT_TOKENS: '500',
-    GATEWAY_EXPECTED_OUTPUT_TOKENS: '150',
+    ...gatewayBudgetEnv(settings.simulator, settings.interactiveShare),
     ...(redis ? { REDIS_URL: redis.url } : {}),
   };
 }
 
-async function submit(stack: Stack, marker: string, priority: Priority): Promise<string> {
-  const form = new FormData();
-  form.set('type', 'invoice');
-  form.set('priority', priority);
-  form.set('file', new Blob([benchDocument(marker)]), `${marker}.txt`);
-  for (let attempt = 1; ; attempt++) {
-    const response = await fetch(`${stack.urls.api}/jobs`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${API_KEY}`, 'idempotency-key': marker },
-      body: form,
-    });
-    const body = (await response.json()) as { jobId?: string; error?: { message?: string } };
-    if (response.status === 202 && body.jobId) return body.jobId;
-    // The key makes a retried upload the same job, so a hiccup of the loaded API costs nothing.
-    if (attempt >= 3) throw new Error(`POST /jobs answered ${response.status}: ${body.error?.message ?? ''}`);
-    await sleep(500);
-  }
-}
-
-async function submitBacklog(
+/** The backlog, submitted before any worker runs. */
+function submitBacklog(
   stack: Stack,
   side: Side,
   settings: QuotaBenchSettings,
   runId: string,
   report: (line: string) => void,
 ) {
-  const jobs: SubmittedJob[] = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < settings.bulkJobs) {
-      const index = next++;
-      // Fixed width: the call log matches substrings, so no marker may be the start of another.
-      const marker = `BENCH-${runId}-${side}-bulk-${String(index).padStart(5, '0')}`;
+  return submitConcurrently(
+    settings.bulkJobs,
+    settings.submitConcurrency,
+    async (index): Promise<SubmittedJob> => {
+      const marker = jobMarker('BENCH', runId, side, 'bulk', index);
       const submittedAt = Date.now();
       // One queue on the naive side: its bulk jobs go where the interactive ones go.
-      const jobId = await submit(stack, marker, side === 'naive' ? 'interactive' : 'bulk');
-      jobs.push({ jobId, kind: 'bulk', marker, submittedAt });
-      if (jobs.length % 100 === 0) report(`${side}: ${jobs.length}/${settings.bulkJobs} bulk jobs submitted`);
-    }
-  };
-  await Promise.all(Array.from({ length: settings.submitConcurrency }, lane));
-  return jobs;
+      const jobId = await submitMarkedInvoice(stack, API_KEY, marker, side === 'naive' ? 'interactive' : 'bulk');
+      return { jobId, kind: 'bulk', marker, submittedAt };
+    },
+    (submitted) => report(`${side}: ${submitted}/${settings.bulkJobs} bulk jobs submitted`),
+  );
 }
 
 /** Starts a private stack for one side, submits the backlog, then interactive jobs through the window. */
@@ -137,44 +106,22 @@ export async function runSide(
   runId: string,
   report: (line: string) => void,
 ): Promise<SideObservation> {
-  const dataDir = await mkdtemp(join(tmpdir(), `slowlane-bench-${side}-`));
   const redis = side === 'slowlane' ? await startLocalRedis() : undefined;
   const sim = settings.simulator;
   const env = productEnv(side, settings, redis);
-  const config = localPaths();
-  let stack: Stack | undefined;
+  let bench: BenchStack | undefined;
   try {
-    report(`${side}: starting a private stack in ${dataDir}`);
-    stack = await startStack({
-      dataDir,
-      ports: await freeStackPorts(),
-      toolCacheDir: config.toolCacheDir,
-      secrets: SECRETS,
-      pathEnv: process.env.PATH ?? '',
-      productEnv: env,
-      simulatorEnv: {
-        SIM_ITPM: String(sim.inputTokensPerMinute),
-        SIM_OTPM: String(sim.outputTokensPerMinute),
-        SIM_RPM: String(sim.requestsPerMinute),
-        SIM_LATENCY_BASE_MS: String(sim.latencyMs),
-        SIM_LATENCY_PER_OUTPUT_TOKEN_MS: '0',
-        SIM_SEED: String(sim.seed),
-        LOG_LEVEL: 'warn',
-      },
-      without: ['worker'],
-      report: (line) => report(`${side}: ${line}`),
-      onUnexpectedExit: (name, code, logTail) =>
-        report(`${side}: ${name} exited unexpectedly (code ${code}):\n${logTail}`),
-    });
+    report(`${side}: starting a private stack`);
+    bench = await startSideStack('quota', side, { secrets: SECRETS, productEnv: env, quota: sim, report });
+    const { stack } = bench;
     // The backlog is in place before any worker runs: uploading it then competes with nobody for the two cores,
     // and every side starts its window from the same queue.
     report(`${side}: submitting ${settings.bulkJobs} bulk jobs`);
     const jobs = await submitBacklog(stack, side, settings, runId, report);
     const queues: Priority[] =
       side === 'slowlane' ? ['interactive', 'bulk'] : Array(settings.workers).fill('interactive');
-    const running = stack;
     await Promise.all(
-      queues.map((queue, index) => running.startWorker(`worker-${index + 1}-${queue}`, { WORKER_PRIORITIES: queue })),
+      queues.map((queue, index) => stack.startWorker(`worker-${index + 1}-${queue}`, { WORKER_PRIORITIES: queue })),
     );
     report(`${side}: ${queues.length} workers (${queues.join(', ')}) started`);
     // The provider's bucket starts full: a window opened before that minute of tokens is spent would count it
@@ -207,26 +154,33 @@ export async function runSide(
     report(
       `${side}: window open for ${settings.windowMs / 1000}s; ${settings.interactiveJobs} interactive jobs arrive in it`,
     );
-    const interactive: SubmittedJob[] = [];
     // Arrivals spread over the first 80 % of the window, so the last ones can still finish inside it.
-    const spacing = (settings.windowMs * 0.8) / Math.max(1, settings.interactiveJobs);
-    for (let index = 0; index < settings.interactiveJobs; index++) {
-      await sleep(Math.max(0, windowStart + index * spacing - Date.now()));
-      const marker = `BENCH-${runId}-${side}-interactive-${String(index).padStart(5, '0')}`;
-      const submittedAt = Date.now();
-      interactive.push({ jobId: await submit(stack, marker, 'interactive'), kind: 'interactive', marker, submittedAt });
-    }
+    const interactive = await submitAtEvenPace(
+      settings.interactiveJobs,
+      windowStart,
+      settings.windowMs * 0.8,
+      async (index): Promise<SubmittedJob> => {
+        const marker = jobMarker('BENCH', runId, side, 'interactive', index);
+        const submittedAt = Date.now();
+        return {
+          jobId: await submitMarkedInvoice(stack, API_KEY, marker, 'interactive'),
+          kind: 'interactive',
+          marker,
+          submittedAt,
+        };
+      },
+    );
     await sleep(Math.max(0, windowStart + settings.windowMs - Date.now()));
     const windowEnd = Date.now();
     const statsAtWindowEnd = await simulatorStats(stack.urls.simulator);
     const leftAtWindowEnd = await providerInputTokensLeft(stack.urls.simulator);
 
-    const graceUntil = windowEnd + settings.graceMs;
-    let times = await listJobTimes(stack);
-    while (Date.now() < graceUntil && interactive.some((job) => times.get(job.jobId)?.closedAt === undefined)) {
-      await sleep(2_000);
-      times = await listJobTimes(stack);
-    }
+    const times = await waitForJobsToClose(
+      stack,
+      interactive.map((job) => job.jobId),
+      windowEnd + settings.graceMs,
+      2_000,
+    );
     const finishedAt = Date.now();
     const interactiveCalls = new Map<string, InteractiveCall[]>();
     for (const job of interactive)
@@ -254,8 +208,7 @@ export async function runSide(
       env,
     };
   } finally {
-    await stack?.stop();
+    await bench?.stop();
     await redis?.stop();
-    await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -11,7 +11,7 @@ import { startSimulator } from '../../local/simulator/server';
 import { benchDocument } from '../quota/documents';
 import { readBenchFlags } from '../bench-flags';
 
-const USAGE = 'usage: npm run bench -- repair [--jobs N] [--malformed-percent P] [--repair-percent P] [--seed S]';
+const USAGE = 'usage: npm run bench -- repair [--jobs 400] [--malformed-percent 20] [--repair-percent 90] [--seed 11]';
 const MODEL = 'claude-sonnet-4-6';
 
 interface SideFigures {

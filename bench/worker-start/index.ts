@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readBenchFlags } from '../bench-flags';
 import { startBenchStack } from '../bench-stack';
 import { buildArtifact } from '../../local/build/build';
 import { workerIsPolling } from '../../local/stack/temporal-setup';
@@ -17,6 +18,8 @@ const MODES = {
 } as const;
 type Mode = keyof typeof MODES;
 
+const USAGE = 'usage: npm run bench -- worker-start [--runs 5]';
+
 /**
  * `npm run bench -- worker-start [--runs N]`: seconds from spawning a worker process to the server seeing it poll
  * its task queue, started from source (`node --import tsx workers/main.ts`, bundling the workflows at start)
@@ -24,9 +27,7 @@ type Mode = keyof typeof MODES;
  * Builds dist/ first when it has no workflow bundle.
  */
 export async function runWorkerStartBenchmark(argv: string[]): Promise<void> {
-  const runsIndex = argv.indexOf('--runs');
-  const runs = runsIndex >= 0 ? Number(argv[runsIndex + 1]) : 5;
-  if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number');
+  const runs = readBenchFlags(argv, ['runs'], USAGE).count('runs', 5, 1);
   if (!existsSync(join(REPO_ROOT, 'dist', WORKFLOW_BUNDLE_FILE))) await buildArtifact();
 
   const { stack, stop } = await startBenchStack('worker-start', { without: ['worker', 'api'] });
