@@ -70,9 +70,7 @@ export function parseQuotaArgs(argv: string[]): QuotaBenchSettings {
     USAGE,
   );
   const share = Number(flags.text('share') ?? DEFAULT_SETTINGS.interactiveShare);
-  if (!(share >= 0 && share <= 0.9)) throw new Error(`--share must be between 0 and 0.9\n${USAGE}`);
-  const batchLane = flags.text('batch-lane') ?? 'off';
-  if (batchLane !== 'on' && batchLane !== 'off') throw new Error(`--batch-lane must be on or off\n${USAGE}`);
+  if (!(share >= 0 && share <= 0.9)) flags.refuse('--share must be between 0 and 0.9');
   return {
     ...DEFAULT_SETTINGS,
     bulkJobs: flags.count('bulk', DEFAULT_SETTINGS.bulkJobs),
@@ -88,6 +86,6 @@ export function parseQuotaArgs(argv: string[]): QuotaBenchSettings {
     },
     interactiveShare: share,
     sides: flags.subset('sides', ['slowlane', 'naive'], DEFAULT_SETTINGS.sides),
-    batchLane: batchLane === 'on',
+    batchLane: flags.choice('batch-lane', ['off', 'on'], 'off') === 'on',
   };
 }
