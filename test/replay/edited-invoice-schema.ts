@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BundleOptions, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
-import { WORKFLOWS_PATH, WORKFLOW_INTERCEPTOR_MODULES } from '../../workers/create-workers';
+import type { BundleOptions, WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflows, WORKFLOWS_PATH } from '../../workers/create-workers';
 
 type WebpackPlugin = NonNullable<Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0]['plugins']>[number];
 
@@ -42,12 +42,7 @@ export async function bundleWithEditedSchema(): Promise<WorkflowBundle> {
       });
     },
   };
-  const bundle = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
-    logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: console.error },
-    webpackConfigHook: (config) => ({ ...config, plugins: [...(config.plugins ?? []), swapSchema] }),
-  });
+  const bundle = await bundleWorkflows(WORKFLOWS_PATH, [swapSchema]);
   if (replaced === 0) throw new Error('the bundle never loaded common/schemas/invoice.schema.json; nothing was edited');
   return bundle;
 }
