@@ -24,6 +24,15 @@ describe('invoiceWorkflow with mocked activities', () => {
     await harness?.close();
   });
 
+  /** The history of a confident invoice that posted. */
+  async function postedHistory() {
+    return harness.withWorker(fakeActivities().activities, async (start) => {
+      const handle = await start();
+      await handle.result();
+      return handle.fetchHistory();
+    });
+  }
+
   test('when every field is confident, then the invoice is posted once without review', async () => {
     const fake = fakeActivities();
     const state = await harness.withWorker(fake.activities, async (start) => (await start()).result());
@@ -35,12 +44,7 @@ describe('invoiceWorkflow with mocked activities', () => {
   });
 
   test('when a job runs, then its text is read before any model call and its first model call waits behind started jobs', async () => {
-    const fake = fakeActivities();
-    const history = await harness.withWorker(fake.activities, async (start) => {
-      const handle = await start();
-      await handle.result();
-      return handle.fetchHistory();
-    });
+    const history = await postedHistory();
     const keys = (history.events ?? []).flatMap((event) => {
       const scheduled = event.activityTaskScheduledEventAttributes;
       return scheduled ? [[scheduled.activityType?.name, scheduled.priority?.priorityKey]] : [];
@@ -55,12 +59,7 @@ describe('invoiceWorkflow with mocked activities', () => {
   });
 
   test('when a job posts, then its search attributes are written when its status changes, not at every step', async () => {
-    const fake = fakeActivities();
-    const history = await harness.withWorker(fake.activities, async (start) => {
-      const handle = await start();
-      await handle.result();
-      return handle.fetchHistory();
-    });
+    const history = await postedHistory();
     // Each upsert is a visibility write on the server; the steps in between are the status query's. (The SDK's own
     // upserts, TemporalChangeVersion at each patch's first use, carry no JobStatus.)
     const written = (history.events ?? []).flatMap((event) => {
