@@ -7,7 +7,9 @@ export class BenchFlagError extends Error {
 }
 
 /** The flags of one bench, read once: typed readers that stop the bench with its usage text on a bad value. */
-export interface BenchFlags<Name extends string> {
+export interface BenchFlags<Name extends string, Switch extends string = never> {
+  /** Whether a switch (a flag without a value, such as `--timeline`) was given. */
+  on(name: Switch): boolean;
   /** The raw value, or undefined when absent. */
   text(name: Name): string | undefined;
   /** A whole number ≥ `min` (0 unless given), or the fallback when absent. */
@@ -23,24 +25,26 @@ export interface BenchFlags<Name extends string> {
 }
 
 /**
- * Reads `--name value` flags (every one takes a value; an unknown flag is refused). `--help` prints the usage and
- * ends the process, so a bench's settings can be read before anything starts.
+ * Reads `--name value` flags, and the `switches` a bench has (flags without a value); an unknown flag is refused.
+ * `--help` prints the usage and ends the process, so a bench's settings can be read before anything starts.
  */
-export function readBenchFlags<Name extends string>(
+export function readBenchFlags<Name extends string, Switch extends string = never>(
   argv: string[],
   names: readonly Name[],
   usage: string,
-): BenchFlags<Name> {
+  switches: readonly Switch[] = [],
+): BenchFlags<Name, Switch> {
   const refuse = (message: string): never => {
     throw new BenchFlagError(`${message}\n${usage}`);
   };
-  const known = new Set<string>([...names, 'help']);
+  const known = new Set<string>([...names, ...switches, 'help']);
   for (const arg of argv) {
     const name = arg.startsWith('--') ? (arg.slice(2).split('=')[0] ?? '') : undefined;
     if (name !== undefined && name !== '' && !known.has(name)) refuse(`--${name} is not a flag of this bench`);
   }
   const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
   for (const name of names) options[name] = { type: 'string' };
+  for (const name of switches) options[name] = { type: 'boolean' };
   let values: Record<string, string | boolean | undefined> = {};
   try {
     ({ values } = parseArgs({ args: argv, options }));
@@ -53,6 +57,7 @@ export function readBenchFlags<Name extends string>(
   }
   const text = (name: Name) => values[name] as string | undefined;
   return {
+    on: (name) => values[name] === true,
     text,
     refuse,
     count(name, fallback, min = 0) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connectBenchClient, startBenchStack, ZERO_LATENCY_MODEL } from '../bench-stack';
 import type { StackOptions } from '../../local/stack/stack';
+import { readBenchFlags } from '../bench-flags';
 import { percentile } from '../quota/measure';
 import { startBareCeiling } from './bare-ceiling';
 import { addCpu, type CpuReading, cpuSpent, readCpu } from './cpu-meter';
@@ -62,6 +63,9 @@ const SERVERS: Record<string, Partial<StackOptions>> = {
 const OPEN_LOOP_LOAD = 0.8;
 const SETTLE_DEADLINE_MS = 10 * 60_000;
 
+const USAGE = `npm run bench -- throughput [--jobs 300] [--submitters 16] [--job-type invoice|order.score] [--temporal dev|postgres]
+                                [--open-seconds 30] [--rounds 4] [--timeline] [--loop-delay] [--cpu-prof dir]`;
+
 /**
  * `npm run bench -- throughput [--jobs 300] [--submitters 16] [--job-type invoice|order.score] [--temporal dev|postgres]
  * [--open-seconds 30] [--rounds 4] [--timeline] [--loop-delay] [--cpu-prof dir]`: capacity, not latency. The model answers at once, so the stack
@@ -78,20 +82,24 @@ const SETTLE_DEADLINE_MS = 10 * 60_000;
  * workers' CPU profiles, one per thread (the workflow sandbox runs in the workers' threads), when the stack stops.
  */
 export async function runThroughputBenchmark(argv: string[]): Promise<void> {
-  const jobs = numberFlag(argv, '--jobs', 300);
-  const submitters = numberFlag(argv, '--submitters', 16);
-  const openSeconds = numberFlag(argv, '--open-seconds', 30);
-  const rounds = numberFlag(argv, '--rounds', 4);
-  const jobTypeName = textFlag(argv, '--job-type', 'invoice');
-  const server = textFlag(argv, '--temporal', 'dev');
-  const cpuProfileDir = flagValue(argv, '--cpu-prof');
-  const showTimeline = argv.includes('--timeline');
-  const loopDelayDir = argv.includes('--loop-delay') ? await mkdtemp(join(tmpdir(), 'slowlane-loop-delay-')) : undefined;
+  const flags = readBenchFlags(
+    argv,
+    ['jobs', 'submitters', 'open-seconds', 'rounds', 'job-type', 'temporal', 'cpu-prof'],
+    USAGE,
+    ['timeline', 'loop-delay'],
+  );
+  const jobs = flags.count('jobs', 300, 1);
+  const submitters = flags.count('submitters', 16, 1);
+  const openSeconds = flags.count('open-seconds', 30, 1);
+  const rounds = flags.count('rounds', 4, 1);
+  const jobTypeName = flags.choice('job-type', Object.keys(BENCH_JOB_KINDS), 'invoice');
+  const server = flags.choice('temporal', Object.keys(SERVERS), 'dev');
+  const cpuProfileDir = flags.text('cpu-prof');
+  const showTimeline = flags.on('timeline');
+  const loopDelayDir = flags.on('loop-delay') ? await mkdtemp(join(tmpdir(), 'slowlane-loop-delay-')) : undefined;
   if (cpuProfileDir) await mkdir(resolve(cpuProfileDir), { recursive: true });
-  const kind = BENCH_JOB_KINDS[jobTypeName];
-  if (!kind) throw new Error(`--job-type is one of ${Object.keys(BENCH_JOB_KINDS).join(', ')}`);
-  const serverOptions = SERVERS[server];
-  if (!serverOptions) throw new Error(`--temporal is one of ${Object.keys(SERVERS).join(', ')}`);
+  const kind = BENCH_JOB_KINDS[jobTypeName] as BenchJobKind;
+  const serverOptions = SERVERS[server] as Partial<StackOptions>;
   const say = (line: string) => console.log(`[throughput ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
   const { stack, stop } = await startBenchStack('throughput', {
@@ -221,22 +229,3 @@ function submitter(apiUrl: string, kind: BenchJobKind, run: string) {
   };
 }
 
-function numberFlag(argv: string[], name: string, fallback: number): number {
-  const raw = flagValue(argv, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} takes a whole number`);
-  return value;
-}
-
-function textFlag(argv: string[], name: string, fallback: string): string {
-  return flagValue(argv, name) ?? fallback;
-}
-
-/** `--name value` or `--name=value`. */
-function flagValue(argv: string[], name: string): string | undefined {
-  const joined = argv.find((arg) => arg.startsWith(`${name}=`));
-  if (joined) return joined.slice(name.length + 1);
-  const index = argv.indexOf(name);
-  return index < 0 ? undefined : argv[index + 1];
-}

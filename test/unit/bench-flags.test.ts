@@ -75,6 +75,15 @@ describe('bench flags', () => {
     );
   });
 
+  test('when a bench has switches, then a given one is on, an absent one off, and a value after a switch is refused', () => {
+    const flags = readBenchFlags(['--timeline', '--jobs', '3'], ['jobs'], USAGE, ['timeline', 'loop-delay']);
+    assert.equal(flags.on('timeline'), true);
+    assert.equal(flags.on('loop-delay'), false);
+    assert.equal(flags.count('jobs', 5), 3);
+    assert.throws(() => readBenchFlags(['--timeline', 'yes'], [], USAGE, ['timeline']), BenchFlagError);
+    assert.throws(() => readBenchFlags(['--timeline'], ['jobs'], USAGE), /--timeline is not a flag of this bench/);
+  });
+
   test('when a bench checks a value itself, then refuse stops it with the message and the usage', () => {
     const flags = readBenchFlags([], ['jobs'], USAGE);
     assert.throws(
