@@ -13,7 +13,7 @@ const STATUS_CHANGES_UPSERT_PATCH = 'search-attributes-on-status-change';
 
 /**
  * The job's state as the status query, the search attributes and the event stream see it. Every status change
- * goes through here, so the three never disagree.
+ * goes through here, so the three never disagree about the status (the search attributes' step may lag: above).
  */
 export class JobTracker {
   readonly state: JobState;
