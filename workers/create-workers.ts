@@ -55,7 +55,7 @@ export async function bundleWorkflows(
 }
 
 type WebpackConfig = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
-type WebpackPlugins = NonNullable<WebpackConfig['plugins']>;
+export type WebpackPlugins = NonNullable<WebpackConfig['plugins']>;
 
 /**
  * Every workflow runs the bundle's module code afresh (the SDK keeps one module cache per workflow, so workflows

@@ -1,10 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BundleOptions, WorkflowBundle } from '@temporalio/worker';
-import { bundleWorkflows, WORKFLOWS_PATH } from '../../workers/create-workers';
-
-type WebpackPlugin = NonNullable<Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0]['plugins']>[number];
+import type { WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflows, type WebpackPlugins, WORKFLOWS_PATH } from '../../workers/create-workers';
 
 export const INVOICE_SCHEMA_PATH = join(__dirname, '..', '..', 'common', 'schemas', 'invoice.schema.json');
 
@@ -31,7 +29,7 @@ export async function bundleWithEditedSchema(): Promise<WorkflowBundle> {
   let replaced = 0;
   // What webpack's NormalModuleReplacementPlugin does, matched on the resolved path so only the product's schema
   // file is swapped (and without importing webpack, which only @temporalio/worker depends on).
-  const swapSchema: WebpackPlugin = {
+  const swapSchema: WebpackPlugins[number] = {
     apply(compiler) {
       compiler.hooks.normalModuleFactory.tap('edited-invoice-schema', (factory) => {
         factory.hooks.afterResolve.tap('edited-invoice-schema', (resolved) => {

@@ -5,7 +5,7 @@ import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio
 import type { InvoiceActivities } from '../../activities';
 import type { InvoiceJobInput, JsonJobInput } from '../../common/job';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
-import { TenantIdKey } from '../../common/search-attributes';
+import { JobStatusKey, TenantIdKey } from '../../common/search-attributes';
 import { workerTelemetry, type WorkerTelemetry } from '../../lib/worker-telemetry';
 import { bundleWorkflows } from '../../workers/create-workers';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
@@ -117,15 +117,31 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
   };
 }
 
-/** Polls the status query until `predicate` holds; workflow tests use it to wait for awaiting_review. */
-export async function waitForStatus(
+/** Polls the status query until the job's status is `status`; workflow tests use it to wait for awaiting_review. */
+export async function waitForStatus(handle: WorkflowHandle, status: string, attempts = 200): Promise<void> {
+  await pollUntil(handle, status, attempts, async () => {
+    const state = await handle.query('status').catch(() => undefined);
+    return (state as { status?: string } | undefined)?.status;
+  });
+}
+
+/**
+ * Polls the server's JobStatus search attribute (written at each change of status) until it reads `status`. No query
+ * reaches the worker, whose workflow cache is empty here, so nothing makes it replay the job: for tests that count
+ * what the workflow reports through sinks.
+ */
+export async function waitForStatusAttribute(handle: WorkflowHandle, status: string, attempts = 200): Promise<void> {
+  await pollUntil(handle, status, attempts, async () => (await handle.describe()).typedSearchAttributes.get(JobStatusKey));
+}
+
+async function pollUntil(
   handle: WorkflowHandle,
   status: string,
-  attempts = 200,
+  attempts: number,
+  read: () => Promise<string | undefined>,
 ): Promise<void> {
   for (let i = 0; i < attempts; i++) {
-    const state = await handle.query('status').catch(() => undefined);
-    if (state && (state as { status: string }).status === status) return;
+    if ((await read()) === status) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`workflow ${handle.workflowId} never reached ${status}`);

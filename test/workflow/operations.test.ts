@@ -1,6 +1,6 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
-import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import type { Counter, Histogram } from 'prom-client';
 import { InvalidDocumentError, ModelRequestInvalidError, ModelUnavailableError, WebhookRejectedError } from '../../common/errors';
@@ -12,7 +12,7 @@ import { isEncrypted } from '../../lib/payload-codec/encryption-codec';
 import { modelCallOptions } from '../../workflows/activity-options';
 import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
 import { testDataConverter } from '../support/test-codec';
-import { createWorkflowHarness, type WorkflowHarness, waitForStatus } from '../support/workflow-harness';
+import { createWorkflowHarness, type WorkflowHarness, waitForStatus, waitForStatusAttribute } from '../support/workflow-harness';
 
 /** The value of one labelled series, 0 when it has not been written yet. */
 async function counterValue(metric: Counter<string>, labels: Record<string, string>): Promise<number> {
@@ -26,15 +26,6 @@ async function observations(metric: Histogram<string>, labels: Record<string, st
     (v) => v.metricName?.endsWith('_count') && Object.entries(labels).every(([k, want]) => v.labels[k] === want),
   );
   return count?.value ?? 0;
-}
-
-/** Waits until the job's JobStatus search attribute (written at each change of status) reads `status`. */
-async function waitForStatusAttribute(handle: WorkflowHandle, status: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if ((await handle.describe()).typedSearchAttributes.get(JobStatusKey) === status) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail(`${handle.workflowId} never showed JobStatus ${status}`);
 }
 
 /** Sinks run when a workflow task completes, a moment after the client may have seen its effect. */
@@ -220,8 +211,8 @@ describe('what the invoice workflow shows operators', () => {
     const fake = fakeActivities({
       extractions: [new ModelRequestInvalidError('provider answered 400'), validExtraction(sampleInvoice, 0.5)],
     });
-    // Waits read the server (JobStatus), not the status query: with no workflow cache, every query makes the worker
-    // replay the job, and this test counts what the workflow reports through sinks exactly once.
+    // Waits read the server (JobStatus), not the status query: this test counts what the workflow reports through
+    // sinks exactly once (test/support/workflow-harness.ts).
     await harness.withWorker(fake.activities, async (start) => {
       const handle = await start();
       await waitForStatusAttribute(handle, 'dead_letter');
