@@ -17,8 +17,12 @@ export interface FailureDetails {
  * NON_RETRYABLE_ERROR_TYPES, derived below from ERROR_CLASSES, so the server never retries them.
  */
 export abstract class SlowlaneError extends Error {
+  /**
+   * Whether a retry can help, said once per class: static, so the retry policies read it without building an error
+   * (every workflow loads them, and an Error costs a stack capture in the sandbox).
+   */
+  declare static readonly retryable: boolean;
   override readonly name: string;
-  abstract readonly retryable: boolean;
   /** When the cause tells us when to come back (a provider's Retry-After, a refilling token budget). */
   readonly retryAfterMs?: number;
   readonly details?: Record<string, unknown>;
@@ -30,26 +34,30 @@ export abstract class SlowlaneError extends Error {
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
     if (options.details !== undefined) this.details = options.details;
   }
+
+  get retryable(): boolean {
+    return (this.constructor as typeof SlowlaneError).retryable;
+  }
 }
 
 /** The upload cannot be read: encrypted, corrupt, empty or without a text layer. Retrying reads the same bytes. */
 export class InvalidDocumentError extends SlowlaneError {
-  readonly retryable = false;
+  static override readonly retryable = false;
 }
 
 /** The document is too large for the model's context or the provider's request limit. */
 export class DocumentTooLargeError extends SlowlaneError {
-  readonly retryable = false;
+  static override readonly retryable = false;
 }
 
 /** The provider (or the shared token budget) asks us to wait; retried after retryAfterMs. */
 export class ModelRateLimitedError extends SlowlaneError {
-  readonly retryable = true;
+  static override readonly retryable = true;
 }
 
 /** The provider is overloaded (529) or failed (5xx, connection, timeout); retried with backoff. */
 export class ModelUnavailableError extends SlowlaneError {
-  readonly retryable = true;
+  static override readonly retryable = true;
 }
 
 /**
@@ -58,22 +66,22 @@ export class ModelUnavailableError extends SlowlaneError {
  * tokens exist, instead of the activity sleeping on a slot.
  */
 export class TokenBudgetExhaustedError extends SlowlaneError {
-  readonly retryable = true;
+  static override readonly retryable = true;
 }
 
 /** The provider rejected the request itself (400/404/413): the same request will fail the same way. */
 export class ModelRequestInvalidError extends SlowlaneError {
-  readonly retryable = false;
+  static override readonly retryable = false;
 }
 
 /** Our credentials were refused (401/403): an operator must fix the key. */
 export class ModelAuthError extends SlowlaneError {
-  readonly retryable = false;
+  static override readonly retryable = false;
 }
 
 /** The workspace's monthly spend limit is reached: retrying only burns attempts until someone raises it. */
 export class SpendLimitReachedError extends SlowlaneError {
-  readonly retryable = false;
+  static override readonly retryable = false;
 }
 
 /**
@@ -82,12 +90,12 @@ export class SpendLimitReachedError extends SlowlaneError {
  * (workflows/spend-cap-wait.ts), then runs the step again.
  */
 export class TenantSpendCapReachedError extends SlowlaneError {
-  readonly retryable = false;
+  static override readonly retryable = false;
 }
 
 /** The model declined to process the content (stop_reason "refusal"). */
 export class ContentRefusedError extends SlowlaneError {
-  readonly retryable = false;
+  static override readonly retryable = false;
 }
 
 /**
@@ -95,27 +103,27 @@ export class ContentRefusedError extends SlowlaneError {
  * billed, and asked again, since another answer may well be valid.
  */
 export class ModelOutputInvalidError extends SlowlaneError {
-  readonly retryable = true;
+  static override readonly retryable = true;
 }
 
 /** The ledger refused the entry (4xx other than a replay): a person must look at it. */
 export class LedgerRejectedError extends SlowlaneError {
-  readonly retryable = false;
+  static override readonly retryable = false;
 }
 
 /** The ledger is down or slow (5xx, connection): safe to retry because posts carry an idempotency key. */
 export class LedgerUnavailableError extends SlowlaneError {
-  readonly retryable = true;
+  static override readonly retryable = true;
 }
 
 /** The webhook receiver answered that it will never accept this event (410 Gone). */
 export class WebhookRejectedError extends SlowlaneError {
-  readonly retryable = false;
+  static override readonly retryable = false;
 }
 
 /** The webhook receiver is down or failed; delivery is retried with backoff for a day. */
 export class WebhookDeliveryFailedError extends SlowlaneError {
-  readonly retryable = true;
+  static override readonly retryable = true;
 }
 
 /** Every error class a step may throw; a new class goes here, and its retry semantics follow. */
@@ -137,9 +145,9 @@ export const ERROR_CLASSES = [
   WebhookDeliveryFailedError,
 ] as const;
 
-export const NON_RETRYABLE_ERROR_TYPES: readonly string[] = ERROR_CLASSES.map((ErrorClass) => new ErrorClass(''))
-  .filter((error) => !error.retryable)
-  .map((error) => error.name);
+export const NON_RETRYABLE_ERROR_TYPES: readonly string[] = ERROR_CLASSES.filter((ErrorClass) => !ErrorClass.retryable).map(
+  (ErrorClass) => ErrorClass.name,
+);
 
 /**
  * The failure types these classes had before a type became its class name. Histories, parked jobs and the
