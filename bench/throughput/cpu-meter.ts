@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Stack } from '../../local/stack/stack';
 
 /** Kernel clock ticks per second (USER_HZ): 100 on every Linux this runs on. */
@@ -9,18 +9,27 @@ export type CpuReading = Record<CpuGroup, number>;
 
 /**
  * Who spends the CPU: the product's processes (API and workers), the Temporal server's (one dev server, or the
- * cluster's services), and this benchmark process, which runs the bare ceiling's worker and client and both sides'
- * submitters and waits.
+ * cluster's services and their PostgreSQL), the local stand-ins for the services a deployment calls (the S3 server,
+ * the model provider simulator, the ledger), and this benchmark process, which runs the bare ceiling's worker and
+ * client and both sides' submitters and waits. The stand-ins share this machine's cores with the product's side
+ * only; in production they run elsewhere.
  */
-export type CpuGroup = 'product' | 'server' | 'bench';
+export type CpuGroup = 'product' | 'server' | 'standIns' | 'bench';
+
+const CPU_GROUPS: readonly CpuGroup[] = ['product', 'server', 'standIns', 'bench'];
+
+export function noCpu(): CpuReading {
+  return { product: 0, server: 0, standIns: 0, bench: 0 };
+}
 
 /** Reads the groups' CPU time now; a difference of two readings is what they spent in between. */
 export function readCpu(stack: Stack): CpuReading {
-  const reading: CpuReading = { product: 0, server: 0, bench: 0 };
+  const reading = noCpu();
+  const table = processTable();
   for (const managed of stack.processes.values()) {
     const group = groupOf(managed.name);
     const pid = managed.child.pid;
-    if (group && pid !== undefined) reading[group] += processCpuMs(pid);
+    if (group && pid !== undefined) reading[group] += treeCpuMs(table, pid);
   }
   const self = process.cpuUsage();
   reading.bench = (self.user + self.system) / 1000;
@@ -28,27 +37,59 @@ export function readCpu(stack: Stack): CpuReading {
 }
 
 export function cpuSpent(from: CpuReading, to: CpuReading): CpuReading {
-  return { product: to.product - from.product, server: to.server - from.server, bench: to.bench - from.bench };
+  const spent = noCpu();
+  for (const group of CPU_GROUPS) spent[group] = to[group] - from[group];
+  return spent;
 }
 
 export function addCpu(total: CpuReading, more: CpuReading): void {
-  for (const group of Object.keys(total) as CpuGroup[]) total[group] += more[group];
+  for (const group of CPU_GROUPS) total[group] += more[group];
 }
+
+const STAND_INS = new Set(['s3', 'simulator', 'ledger']);
 
 function groupOf(name: string): CpuGroup | undefined {
   if (name === 'api' || name.startsWith('worker')) return 'product';
-  if (name.startsWith('temporal')) return 'server';
+  if (name.startsWith('temporal') || name === 'postgres') return 'server';
+  if (STAND_INS.has(name)) return 'standIns';
   return undefined;
 }
 
-/** utime + stime of a process (its threads included) from /proc; 0 for one that is gone. */
-function processCpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which may hold spaces and ends at the last ')': utime and stime are 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
+interface ProcessStat {
+  parent: number;
+  /** utime + stime of the process (its threads included), plus cutime + cstime: the children it has reaped. */
+  cpuMs: number;
+}
+
+/** Every process's parent and CPU, from /proc. */
+function processTable(): Map<number, ProcessStat> {
+  const table = new Map<number, ProcessStat>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the command name, which may hold spaces and ends at the last ')': ppid is field 4, utime,
+      // stime, cutime and cstime are 14 to 17.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+      const ticks = (fields[11] ?? 0) + (fields[12] ?? 0) + (fields[13] ?? 0) + (fields[14] ?? 0);
+      table.set(Number(entry), { parent: fields[1] ?? 0, cpuMs: (ticks * 1000) / TICKS_PER_SECOND });
+    } catch {
+      // Gone between the listing and the read.
+    }
   }
+  return table;
+}
+
+/**
+ * CPU ms of a process and all its descendants: PostgreSQL does its work in one backend process per connection, and
+ * a backend that exits is counted by its parent once reaped.
+ */
+function treeCpuMs(table: Map<number, ProcessStat>, root: number): number {
+  let total = 0;
+  const pending = [root];
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    total += table.get(pid)?.cpuMs ?? 0;
+    for (const [child, stat] of table) if (stat.parent === pid) pending.push(child);
+  }
+  return total;
 }

@@ -7,7 +7,7 @@ import type { StackOptions } from '../../local/stack/stack';
 import { readBenchFlags } from '../bench-flags';
 import { percentile } from '../quota/measure';
 import { startBareCeiling } from './bare-ceiling';
-import { addCpu, type CpuReading, cpuSpent, readCpu } from './cpu-meter';
+import { addCpu, type CpuGroup, type CpuReading, cpuSpent, noCpu, readCpu } from './cpu-meter';
 import { readLoopDelays } from './loop-delay';
 import { BENCH_JOB_KINDS, type BenchJobKind } from './job-kinds';
 import { closedLoop, openLoop, type Submitted } from './load';
@@ -33,13 +33,21 @@ interface SideTotals {
 }
 
 function sideTotals(): SideTotals {
-  return { jobs: 0, seconds: 0, failed: 0, acceptMs: [], cpu: { product: 0, server: 0, bench: 0 }, timeline: [], windows: [] };
+  return { jobs: 0, seconds: 0, failed: 0, acceptMs: [], cpu: noCpu(), timeline: [], windows: [] };
 }
 
 /** CPU ms per job of each group, rounded to 0.1 ms. */
 function perJob(totals: SideTotals): CpuReading {
-  const round = (ms: number) => Math.round((ms / totals.jobs) * 10) / 10;
-  return { product: round(totals.cpu.product), server: round(totals.cpu.server), bench: round(totals.cpu.bench) };
+  const perJob = noCpu();
+  for (const [group, ms] of Object.entries(totals.cpu) as Array<[CpuGroup, number]>) {
+    perJob[group] = Math.round((ms / totals.jobs) * 10) / 10;
+  }
+  return perJob;
+}
+
+/** All the machine's CPU a side spent per job, whichever process spent it. */
+function machineMs(reading: CpuReading): number {
+  return Object.values(reading).reduce((sum, ms) => sum + ms, 0);
 }
 
 /** How many of `settledAt` fall into each second from `startedAt`. */
@@ -159,9 +167,11 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
     // The product side's own work is its API and workers (product) plus this process's submitters and waits (bench);
     // the bare side's is this process alone (its worker, client and waits), beside the idle product workers' polls.
     const cpuMsPerJob = { product: perJob(product), bare: perJob(ceiling) };
+    const { product: productCpu, bare: bareCpu } = cpuMsPerJob;
     say(
-      `CPU per job: API + workers ${cpuMsPerJob.product.product} ms, bench ${cpuMsPerJob.product.bench} ms, server ${cpuMsPerJob.product.server} ms; ` +
-        `bare: bench (its worker and client) ${cpuMsPerJob.bare.bench} ms, server ${cpuMsPerJob.bare.server} ms`,
+      `CPU per job: API + workers ${productCpu.product} ms, server ${productCpu.server} ms, stand-ins (S3, simulator, ledger) ` +
+        `${productCpu.standIns} ms, bench ${productCpu.bench} ms; bare: bench (its worker and client) ${bareCpu.bench} ms, ` +
+        `server ${bareCpu.server} ms; the machine's CPU per job, bare over product: ${(machineMs(bareCpu) / machineMs(productCpu)).toFixed(2)}`,
     );
     const loopDelay = loopDelayDir ? await readLoopDelays(loopDelayDir, product.windows) : undefined;
     for (const delay of loopDelay ?? []) {
