@@ -70,7 +70,10 @@ function processTable(): Map<number, ProcessStat> {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       // Fields after the command name, which may hold spaces and ends at the last ')': ppid is field 4, utime,
       // stime, cutime and cstime are 14 to 17.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+      const fields = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .map(Number);
       const ticks = (fields[11] ?? 0) + (fields[12] ?? 0) + (fields[13] ?? 0) + (fields[14] ?? 0);
       table.set(Number(entry), { parent: fields[1] ?? 0, cpuMs: (ticks * 1000) / TICKS_PER_SECOND });
     } catch {
