@@ -1,23 +1,31 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobState } from '../../common/job';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import { renderLongDocument } from '../../local/samples/long-document';
 import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
+import { ticketsJsonl, ticketsOfDay } from '../../local/samples/tickets-day';
 import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import { readBenchFlags } from '../bench-flags';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { percentile } from '../quota/measure';
 
 const USAGE =
-  'usage: npm run bench -- batch [--job-type order.score|invoice|document] [--jobs 30] [--deadline-seconds 300] [--batch-seconds 10] [--error-percent 0] [--expired-percent 0]';
-const JOB_TYPES = ['order.score', 'invoice', 'document'] as const;
+  'usage: npm run bench -- batch [--job-type order.score|invoice|document|tickets.digest] [--jobs 30] [--deadline-seconds 300] [--batch-seconds 10] [--error-percent 0] [--expired-percent 0]';
+const JOB_TYPES = ['order.score', 'invoice', 'document', 'tickets.digest'] as const;
 type BenchJobType = (typeof JOB_TYPES)[number];
 /** How a job of each type ends when all went well (no person in the loop). */
-const SUCCESS: Record<BenchJobType, string> = { 'order.score': 'completed', invoice: 'posted', document: 'completed' };
+const SUCCESS: Record<BenchJobType, string> = {
+  'order.score': 'completed',
+  invoice: 'posted',
+  document: 'completed',
+  'tickets.digest': 'completed',
+};
 /** Pages of the generated report a document job reads: a few chunks, each a lane entry, and the reduce. */
 const DOCUMENT_PAGES = 6;
+/** Tickets in a digest job's day: a few batches of summaries, each a lane entry, and the narrative. */
+const DIGEST_TICKETS = 450;
 /** The margin the run's jobs get (BATCH_DEADLINE_MARGIN): a live-side job's deadline is set inside it. */
 const DEADLINE_MARGIN_S = 60;
 /** Whatever happens, the run ends: a job not settled by then counts as missing its deadline. */
@@ -43,6 +51,12 @@ function benchInvoice(n: number): Blob {
   return new Blob([`${sample.text}\nReference: bench-batch-${n}-${randomUUID()}\n`], { type: 'text/plain' });
 }
 
+/** A day of tickets of its own per job (a random seed), so no two jobs share a cached prompt. */
+function benchTickets(): Blob {
+  const tickets = ticketsOfDay({ day: '2026-12-02', count: DIGEST_TICKETS, seed: randomInt(2 ** 31) });
+  return new Blob([ticketsJsonl(tickets)], { type: 'text/plain' });
+}
+
 /** The body of POST /jobs for job `n` of the type: JSON for order.score, a multipart upload for the file types. */
 function submission(type: BenchJobType, n: number, deadline: string, documentPdf: Buffer): { body: string | FormData; contentType?: string } {
   if (type === 'order.score') {
@@ -53,6 +67,7 @@ function submission(type: BenchJobType, n: number, deadline: string, documentPdf
   form.set('priority', 'bulk');
   form.set('deadline', deadline);
   if (type === 'invoice') form.set('file', benchInvoice(n), `invoice-${n}.txt`);
+  else if (type === 'tickets.digest') form.set('file', benchTickets(), `tickets-${n}.jsonl`);
   else form.set('file', new Blob([new Uint8Array(documentPdf)], { type: 'application/pdf' }), `report-${n}.pdf`);
   return { body: form };
 }
@@ -91,8 +106,8 @@ function figuresOf(finished: Finished[], jobs: number, success: string): SideFig
 
 /**
  * `npm run bench -- batch`: what the batch lane saves on bulk jobs and whether they still meet their deadline.
- * One private stack; `--jobs` bulk jobs of `--job-type` (order.score by default; invoice and document upload a file,
- * multipart, and take the lane for each of their model steps) through POST /jobs twice, side by side in the same run:
+ * One private stack; `--jobs` bulk jobs of `--job-type` (order.score by default; invoice, document and
+ * tickets.digest upload a file, multipart, and take the lane for each of their model steps) through POST /jobs twice, side by side in the same run:
  * with a deadline `--deadline-seconds` away (they take the Message Batches lane) and with one inside the deadline
  * margin (they take the live path at once, as any job whose deadline is at risk). The simulator ends each batch
  * after `--batch-seconds` and can err or expire entries (`--error-percent`, `--expired-percent`): those go live.
