@@ -23,6 +23,13 @@ describe('error types', () => {
     assert.deepEqual(new Set(exported), new Set(ERROR_CLASSES));
   });
 
+  test('when an error class is registered, then it says itself whether a retry can help, not by inheriting', () => {
+    for (const ErrorClass of ERROR_CLASSES) {
+      assert.ok(Object.hasOwn(ErrorClass, 'retryable'), `${ErrorClass.name} declares static retryable`);
+      assert.equal(typeof ErrorClass.retryable, 'boolean', ErrorClass.name);
+    }
+  });
+
   test('when the non-retryable list is derived, then it holds exactly the classes a retry cannot help', () => {
     assert.ok(NON_RETRYABLE_ERROR_TYPES.includes('ModelAuthError'));
     assert.ok(NON_RETRYABLE_ERROR_TYPES.includes('WebhookRejectedError'));
