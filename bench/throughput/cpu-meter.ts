@@ -55,15 +55,15 @@ function groupOf(name: string): CpuGroup | undefined {
   return undefined;
 }
 
-interface ProcessStat {
-  parent: number;
-  /** utime + stime of the process (its threads included), plus cutime + cstime: the children it has reaped. */
-  cpuMs: number;
+interface ProcessTable {
+  /** utime + stime of each process (its threads included), plus cutime + cstime: the children it has reaped. */
+  cpuMs: Map<number, number>;
+  children: Map<number, number[]>;
 }
 
-/** Every process's parent and CPU, from /proc. */
-function processTable(): Map<number, ProcessStat> {
-  const table = new Map<number, ProcessStat>();
+/** Every process's CPU and children, from /proc. */
+function processTable(): ProcessTable {
+  const table: ProcessTable = { cpuMs: new Map(), children: new Map() };
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -74,8 +74,11 @@ function processTable(): Map<number, ProcessStat> {
         .slice(stat.lastIndexOf(')') + 2)
         .split(' ')
         .map(Number);
+      const pid = Number(entry);
+      const parent = fields[1] ?? 0;
       const ticks = (fields[11] ?? 0) + (fields[12] ?? 0) + (fields[13] ?? 0) + (fields[14] ?? 0);
-      table.set(Number(entry), { parent: fields[1] ?? 0, cpuMs: (ticks * 1000) / TICKS_PER_SECOND });
+      table.cpuMs.set(pid, (ticks * 1000) / TICKS_PER_SECOND);
+      table.children.set(parent, [...(table.children.get(parent) ?? []), pid]);
     } catch {
       // Gone between the listing and the read.
     }
@@ -87,12 +90,12 @@ function processTable(): Map<number, ProcessStat> {
  * CPU ms of a process and all its descendants: PostgreSQL does its work in one backend process per connection, and
  * a backend that exits is counted by its parent once reaped.
  */
-function treeCpuMs(table: Map<number, ProcessStat>, root: number): number {
+function treeCpuMs(table: ProcessTable, root: number): number {
   let total = 0;
   const pending = [root];
   for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
-    total += table.get(pid)?.cpuMs ?? 0;
-    for (const [child, stat] of table) if (stat.parent === pid) pending.push(child);
+    total += table.cpuMs.get(pid) ?? 0;
+    pending.push(...(table.children.get(pid) ?? []));
   }
   return total;
 }
