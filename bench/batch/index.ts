@@ -5,7 +5,7 @@ import type { JobState } from '../../common/job';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import { renderLongDocument } from '../../local/samples/long-document';
 import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
-import { ticketsJsonl, ticketsOfDay } from '../../local/samples/tickets-day';
+import { DEMO_TICKETS_DAY, ticketsJsonl, ticketsOfDay } from '../../local/samples/tickets-day';
 import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import { readBenchFlags } from '../bench-flags';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
@@ -53,7 +53,7 @@ function benchInvoice(n: number): Blob {
 
 /** A day of tickets of its own per job (a random seed), so no two jobs share a cached prompt. */
 function benchTickets(): Blob {
-  const tickets = ticketsOfDay({ day: '2026-12-02', count: DIGEST_TICKETS, seed: randomInt(2 ** 31) });
+  const tickets = ticketsOfDay({ day: DEMO_TICKETS_DAY.day, count: DIGEST_TICKETS, seed: randomInt(2 ** 31) });
   return new Blob([ticketsJsonl(tickets)], { type: 'text/plain' });
 }
 

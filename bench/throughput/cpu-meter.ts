@@ -18,8 +18,13 @@ export type CpuGroup = 'product' | 'server' | 'standIns' | 'bench';
 
 const CPU_GROUPS: readonly CpuGroup[] = ['product', 'server', 'standIns', 'bench'];
 
+/** A reading with each group's value computed from the group. */
+export function cpuByGroup(value: (group: CpuGroup) => number): CpuReading {
+  return Object.fromEntries(CPU_GROUPS.map((group) => [group, value(group)])) as CpuReading;
+}
+
 export function noCpu(): CpuReading {
-  return { product: 0, server: 0, standIns: 0, bench: 0 };
+  return cpuByGroup(() => 0);
 }
 
 /** Reads the groups' CPU time now; a difference of two readings is what they spent in between. */
@@ -37,9 +42,7 @@ export function readCpu(stack: Stack): CpuReading {
 }
 
 export function cpuSpent(from: CpuReading, to: CpuReading): CpuReading {
-  const spent = noCpu();
-  for (const group of CPU_GROUPS) spent[group] = to[group] - from[group];
-  return spent;
+  return cpuByGroup((group) => to[group] - from[group]);
 }
 
 export function addCpu(total: CpuReading, more: CpuReading): void {

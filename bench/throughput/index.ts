@@ -7,7 +7,7 @@ import type { StackOptions } from '../../local/stack/stack';
 import { readBenchFlags } from '../bench-flags';
 import { percentile } from '../quota/measure';
 import { startBareCeiling } from './bare-ceiling';
-import { addCpu, type CpuGroup, type CpuReading, cpuSpent, noCpu, readCpu } from './cpu-meter';
+import { addCpu, cpuByGroup, type CpuReading, cpuSpent, noCpu, readCpu } from './cpu-meter';
 import { readLoopDelays } from './loop-delay';
 import { BENCH_JOB_KINDS, type BenchJobKind } from './job-kinds';
 import { closedLoop, openLoop, type Submitted } from './load';
@@ -38,11 +38,7 @@ function sideTotals(): SideTotals {
 
 /** CPU ms per job of each group, rounded to 0.1 ms. */
 function perJob(totals: SideTotals): CpuReading {
-  const perJob = noCpu();
-  for (const [group, ms] of Object.entries(totals.cpu) as Array<[CpuGroup, number]>) {
-    perJob[group] = Math.round((ms / totals.jobs) * 10) / 10;
-  }
-  return perJob;
+  return cpuByGroup((group) => Math.round((totals.cpu[group] / totals.jobs) * 10) / 10);
 }
 
 /** All the machine's CPU a side spent per job, whichever process spent it. */
