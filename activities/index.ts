@@ -40,10 +40,13 @@ export const BATCH_LANE_ACTIVITIES = [
   'enqueueBatchEntry',
   'enqueueScoreOrderBatch',
   'scoreOrderFromBatch',
+  'writeBatchSegment',
   'submitMessageBatch',
-  'messageBatchHasEnded',
+  'messageBatchStatus',
   'storeMessageBatchResults',
-  'releaseBatchEntrySpend',
+  'answerBatchEntries',
+  'cancelMessageBatch',
+  'reconcileMessageBatches',
 ] as const;
 
 /**

@@ -1,3 +1,4 @@
+import { runBackfillBenchmark } from './backfill';
 import { BenchFlagError } from './bench-flags';
 import { runBatchBenchmark } from './batch';
 import { runChaosBenchmark } from './chaos';
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   repair: runRepairBenchmark,
   codec: runCodecBenchmark,
   batch: runBatchBenchmark,
+  backfill: runBackfillBenchmark,
 };
 
 async function main(): Promise<void> {

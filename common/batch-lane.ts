@@ -50,57 +50,118 @@ export interface BatchCollectorSettings {
   collectWindowMs: number;
   /** …or as soon as it holds this many requests. */
   maxRequests: number;
-  /** How often a submitted batch is asked whether it has ended (a durable timer). */
+  /** How often a submitted batch is asked whether it has ended (a durable timer of its batch workflow). */
   pollIntervalMs: number;
   /**
    * …or as soon as the next request would take its requests past this many bytes (the provider refuses a batch
    * past 256 MB). Absent in collectors started before it existed: no byte limit.
    */
   maxBatchBytes?: number;
+  /**
+   * A batch whose status or results cannot be read for this long is given up: its jobs take the live path and an
+   * alert fires. Absent in collectors started before it existed: DEFAULT_GIVE_UP_AFTER_MS.
+   */
+  giveUpAfterMs?: number;
 }
 
 /** Where a batch closes by size: 200 MB of requests, well inside the provider's 256 MB (FACTS.md §2.4). */
 export const MAX_BATCH_BYTES = 200 * 1024 * 1024;
+/** How long an unreadable batch is tried before its jobs go live, when the settings do not say. */
+export const DEFAULT_GIVE_UP_AFTER_MS = 6 * 60 * 60_000;
 
 /**
- * How many of the waiting entries (in arrival order) the next batch takes: at most `maxRequests`, and no more than
- * fit in `maxBytes` of requests — but always the first, so one oversized request cannot stall the lane (the
- * provider's answer to it comes back as a failed submission, and its job goes live).
+ * How many of the `pending` entries (in arrival order) still fit in a batch that already holds `held`: no more
+ * than `maxRequests` in all, nor past `maxBatchBytes` of requests — but always one into an empty batch, so one
+ * oversized request cannot stall the lane (the provider's refusal of it comes back as a failed submission, and its
+ * job goes live).
  */
-export function entriesForNextBatch(waiting: readonly BatchEntry[], settings: BatchCollectorSettings): number {
-  const limit = Math.min(waiting.length, settings.maxRequests);
+export function entriesThatFit(
+  held: { entries: number; bytes: number },
+  pending: readonly BatchEntry[],
+  settings: BatchCollectorSettings,
+): number {
+  const limit = Math.max(0, Math.min(pending.length, settings.maxRequests - held.entries));
   if (settings.maxBatchBytes === undefined) return limit;
-  let bytes = 0;
+  let bytes = held.bytes;
   for (let taken = 0; taken < limit; taken++) {
-    bytes += waiting[taken]?.requestBytes ?? 0;
-    if (bytes > settings.maxBatchBytes) return Math.max(1, taken);
+    bytes += pending[taken]?.requestBytes ?? 0;
+    if (bytes > settings.maxBatchBytes) return held.entries === 0 ? Math.max(1, taken) : taken;
   }
   return limit;
 }
 
-/** True when the waiting entries fill a batch (by count or by bytes): it goes out without waiting for the window. */
-export function batchIsFull(waiting: readonly BatchEntry[], settings: BatchCollectorSettings): boolean {
-  return waiting.length >= settings.maxRequests || entriesForNextBatch(waiting, settings) < waiting.length;
+/** True when the batch cannot take the next pending entry (by count or by bytes): it goes out without waiting. */
+export function batchIsFull(
+  held: { entries: number; bytes: number },
+  pending: readonly BatchEntry[],
+  settings: BatchCollectorSettings,
+): boolean {
+  return held.entries + pending.length >= settings.maxRequests || entriesThatFit(held, pending, settings) < pending.length;
 }
 
-/** A batch the collector submitted and still waits on, with the entries it carries. */
+/**
+ * The batch a collector is filling. Its entries go to the object store in segments as they arrive
+ * (batchLaneKeys.segment), so a collector's history and what it carries into its next run stay this small whatever
+ * the batch's size.
+ */
+export interface OpenBatch {
+  /** Names the batch before it exists at the provider: its workflow, its segments, its intent record. */
+  batchKey: string;
+  /** When its first entry arrived (epoch ms): the collect window runs from here. */
+  openedAt: number;
+  /** Entries and request bytes written to its segments so far. */
+  entries: number;
+  bytes: number;
+  segments: number;
+}
+
+/** A batch a collector of the earlier shape had submitted: handed to a batch workflow of its own on upgrade. */
 export interface SubmittedBatch {
   batchId: string;
   entries: BatchEntry[];
 }
 
-/** What a collector hands to its next run (continue-as-new) so nothing waiting is lost. */
+/** What a collector hands to its next run (continue-as-new): the open batch, never an entry list. */
 export interface BatchCollectorCarry {
-  waiting: BatchEntry[];
-  submitted: SubmittedBatch[];
-  /** Custom ids answered lately: a repeated enqueue signal (an activity retried) is not sent twice. */
-  answered: string[];
+  open?: OpenBatch;
+  /** When the provider's batches were last reconciled (epoch ms). */
+  reconciledAt?: number;
+  /** Carried by collectors of the earlier shape, which held every entry: taken over once, then never carried. */
+  waiting?: BatchEntry[];
+  submitted?: SubmittedBatch[];
+  answered?: string[];
 }
 
 export interface BatchCollectorInput {
   model: string;
   settings: BatchCollectorSettings;
   carry?: BatchCollectorCarry;
+}
+
+/** One closed batch's own workflow: submit, poll, read the results, answer the jobs. */
+export interface MessageBatchInput {
+  model: string;
+  batchKey: string;
+  /** How many segments hold its entries (batchLaneKeys.segment(batchKey, 0 … segments - 1)). */
+  segments: number;
+  settings: BatchCollectorSettings;
+  /** Set when the batch exists already (taken over from an earlier collector, or a run continued as new). */
+  batchId?: string;
+  /** When its status first failed to read (epoch ms), carried into a run continued as new. */
+  unreadableSince?: number;
+}
+
+/** How a batch workflow ended; its result, which the backfill bench and operators read. */
+export interface MessageBatchSummary {
+  batchKey: string;
+  batchId?: string;
+  /** Entries sent in the batch (after dropping repeats). */
+  entries: number;
+  ending: 'answered' | 'not_submitted' | 'given_up' | 'empty';
+  /** When the provider says the batch ended, and when its last job was answered (ISO). */
+  endedAt?: string;
+  answeredAt?: string;
+  outcomes: Partial<Record<BatchEntryOutcome, number>>;
 }
 
 export const batchEntrySignal = defineSignal<[BatchEntry]>('batchEntry');
@@ -111,12 +172,29 @@ export function batchCollectorWorkflowId(model: string): string {
   return `batch-collector:${model}`;
 }
 
+/** One workflow per batch, named by its key: a repeated start of the same batch finds the one running. */
+export function messageBatchWorkflowId(model: string, batchKey: string): string {
+  return `message-batch:${model}:${batchKey}`;
+}
+
 /** Where a lane request and its answer wait in the object store, by custom id (activities/batch-lane). */
 export const batchLaneKeys = {
   request: (customId: string) => `batch-lane/requests/${customId}.json`,
   answer: (customId: string) => `batch-lane/answers/${customId}.json`,
   /** The entry's spend hold (activities/batch-lane/batch-entry-spend.ts), settled when its batch's results are read. */
   spendHold: (customId: string) => `batch-lane/holds/${customId}.json`,
-  /** The batch id a submission created: read first on a retry, so a retried submission creates no second batch. */
-  submission: (submissionKey: string) => `batch-lane/submissions/${submissionKey}.json`,
+  /** A closed batch's entries as the collector wrote them, a segment at a time. */
+  segment: (batchKey: string, index: number) => `batch-lane/batches/${batchKey}/segments/${index}.json`,
+  /** The entries the batch was created with, repeats dropped: whom its answers go to. */
+  entries: (batchKey: string) => `batch-lane/batches/${batchKey}/entries.json`,
+  /** Written before the batch is created and again with its id: a retried submission reads it first. */
+  intent: (batchKey: string) => `batch-lane/batches/${batchKey}/intent.json`,
+  /** Each entry's outcome, written as the results are read. */
+  outcomes: (batchKey: string) => `batch-lane/batches/${batchKey}/outcomes.json`,
+  /** A provider batch id the product knows, with its batch key: the reconciler's index. */
+  batchId: (batchId: string) => `batch-lane/batch-ids/${batchId}.json`,
+  /** Present while a submission may have created a batch it has not recorded: what the reconciler looks for. */
+  creating: (batchKey: string) => `${CREATING_PREFIX}${batchKey}.json`,
 };
+
+export const CREATING_PREFIX = 'batch-lane/creating/';

@@ -6,7 +6,14 @@ import { METRIC_PREFIX } from './metrics';
 export type BatchLaneEvent =
   | { type: 'enqueued'; model: string }
   | { type: 'submitted'; model: string; entries: number; at: number }
-  | { type: 'results'; outcomes: readonly BatchEntryOutcome[] };
+  | { type: 'results'; outcomes: readonly BatchEntryOutcome[] }
+  | { type: 'answered'; model: string; entries: number }
+  /** A batch an interrupted submission created without recording it, cancelled. */
+  | { type: 'orphan'; model: string }
+  /** An ended batch no workflow read, whose results the reconciler stored. */
+  | { type: 'harvested'; entries: number }
+  /** A batch unreadable for BATCH_GIVE_UP_AFTER: its jobs went live. */
+  | { type: 'given-up'; model: string };
 
 /**
  * The Message Batches lane: entries in, batches out, entries back by outcome. Counted where the calls are made (the
@@ -41,6 +48,29 @@ export function createBatchLaneMetrics(registry: Registry) {
       labelNames: ['outcome'] as const,
       registers,
     }),
+    answered: new Counter({
+      name: name('entries_answered_total'),
+      help: 'Batch entries whose job was signalled its outcome',
+      labelNames: ['model'] as const,
+      registers,
+    }),
+    orphans: new Counter({
+      name: name('orphan_batches_total'),
+      help: 'Batches an interrupted submission created without recording them, cancelled (their entries went in another batch)',
+      labelNames: ['model'] as const,
+      registers,
+    }),
+    harvested: new Counter({
+      name: name('harvested_batches_total'),
+      help: 'Ended batches no workflow read, whose results the reconciler stored',
+      registers,
+    }),
+    givenUp: new Counter({
+      name: name('batches_given_up_total'),
+      help: 'Batches unreadable for BATCH_GIVE_UP_AFTER: cancelled, their jobs sent live (alert SlowlaneBatchGivenUp)',
+      labelNames: ['model'] as const,
+      registers,
+    }),
     lastSubmit: new Gauge({
       name: name('last_submit_timestamp_seconds'),
       help: 'When this worker last created a Message Batch for the model (epoch seconds; take max over workers)',
@@ -65,6 +95,18 @@ export function batchLaneMetricsListener(registry: Registry): (event: BatchLaneE
         return;
       case 'results':
         for (const outcome of event.outcomes) metrics.results.inc({ outcome });
+        return;
+      case 'answered':
+        metrics.answered.inc({ model: event.model }, event.entries);
+        return;
+      case 'orphan':
+        metrics.orphans.inc({ model: event.model });
+        return;
+      case 'harvested':
+        metrics.harvested.inc();
+        return;
+      case 'given-up':
+        metrics.givenUp.inc({ model: event.model });
         return;
     }
   };

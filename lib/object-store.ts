@@ -1,9 +1,11 @@
 import type { Readable } from 'node:stream';
 import {
   CreateBucketCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   NotFound,
   PutObjectCommand,
@@ -19,8 +21,15 @@ export interface ObjectStore {
   /** Streams an object (the reviewer page shows uploaded documents without the API buffering them). */
   open(key: string): Promise<StoredObject>;
   exists(key: string): Promise<boolean>;
+  /** The keys under a prefix, a page at a time. */
+  list(prefix: string): AsyncIterable<string>;
+  /** Deletes the keys that exist (a missing key is no error), up to a thousand a request. */
+  deleteMany(keys: readonly string[]): Promise<void>;
   ensureBucket(): Promise<void>;
 }
+
+/** S3's most keys per DeleteObjects request. */
+const DELETE_PAGE = 1_000;
 
 export interface StoredObject {
   body: Readable;
@@ -75,6 +84,24 @@ export function createObjectStore(config: Config['s3'], client: S3Client = creat
       } catch (error) {
         if (error instanceof NotFound || error instanceof NoSuchKey) return false;
         throw error;
+      }
+    },
+    async *list(prefix) {
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }),
+        );
+        for (const object of page.Contents ?? []) if (object.Key) yield object.Key;
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+    async deleteMany(keys) {
+      for (let start = 0; start < keys.length; start += DELETE_PAGE) {
+        const objects = keys.slice(start, start + DELETE_PAGE).map((key) => ({ Key: key }));
+        const reply = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects, Quiet: true } }));
+        const failed = (reply.Errors ?? []).filter((error) => error.Code !== 'NoSuchKey');
+        if (failed.length > 0) throw new Error(`s3://${bucket}: ${failed.length} objects could not be deleted (${failed[0]?.Code})`);
       }
     },
     async ensureBucket() {

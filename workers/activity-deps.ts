@@ -1,10 +1,10 @@
-import type { Client } from '@temporalio/client';
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { Registry } from 'prom-client';
 import type { ActivityDeps } from '../activities';
 import type { BatchLaneDeps } from '../activities/batch-lane/batch-lane-deps';
-import { batchCollectorWorkflowId, batchEntrySignal, MAX_BATCH_BYTES } from '../common/batch-lane';
+import { batchAnswerSignal, batchCollectorWorkflowId, batchEntrySignal, MAX_BATCH_BYTES } from '../common/batch-lane';
 import { taskQueueFor } from '../common/task-queues';
-import { type MessageBatches, messageBatches } from '../gateway/batch/message-batches';
+import { messageBatches } from '../gateway/batch/message-batches';
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import type { ModelGateway } from '../gateway/model-call';
 import type { TenantSpend } from '../gateway/spend/tenant-spend';
@@ -48,14 +48,16 @@ function batchLaneDeps(
   return {
     store,
     ...(spend ? { spend } : {}),
-    batches: countedBatches(messageBatches(createAnthropicClient(config.anthropic)), onEvent),
+    batches: messageBatches(createAnthropicClient(config.anthropic)),
     prices: config.anthropic.prices,
     settings: {
       collectWindowMs: config.batchLane.collectWindowMs,
       maxRequests: config.batchLane.maxRequests,
       pollIntervalMs: config.batchLane.pollIntervalMs,
       maxBatchBytes: MAX_BATCH_BYTES,
+      giveUpAfterMs: config.batchLane.giveUpAfterMs,
     },
+    onEvent,
     async signalCollector(model, settings, entry) {
       // The collectors run on the bulk queue: the lane is for bulk work only.
       await temporal.workflow.signalWithStart('batchCollectorWorkflow', {
@@ -67,22 +69,14 @@ function batchLaneDeps(
       });
       onEvent({ type: 'enqueued', model });
     },
-  };
-}
-
-/** The Message Batches client, counted as it creates batches and reads their results; the lane's code stays as it is. */
-function countedBatches(batches: MessageBatches, onEvent: (event: BatchLaneEvent) => void): MessageBatches {
-  return {
-    ...batches,
-    async create(entries) {
-      const batchId = await batches.create(entries);
-      onEvent({ type: 'submitted', model: entries[0]?.call.model ?? 'unknown', entries: entries.length, at: Date.now() });
-      return batchId;
-    },
-    async results(batchId) {
-      const results = await batches.results(batchId);
-      onEvent({ type: 'results', outcomes: results.map((result) => result.outcome) });
-      return results;
+    async signalJob(workflowId, answer) {
+      try {
+        await temporal.workflow.getHandle(workflowId).signal(batchAnswerSignal, answer);
+        return 'signalled';
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return 'gone';
+        throw error;
+      }
     },
   };
 }

@@ -1,22 +1,18 @@
-import { heartbeat } from '@temporalio/activity';
+import { type BatchEntry, batchLaneKeys } from '../../common/batch-lane';
 import { ModelRequestInvalidError } from '../../common/errors';
-import { batchLaneKeys, type BatchEntryOutcome } from '../../common/batch-lane';
-import type { BatchToolCall } from '../../gateway/batch/message-batches';
-import { type BatchLaneDeps, getJson, putJson } from './batch-lane-deps';
-import { settleBatchEntrySpend } from './batch-entry-spend';
+import type { MessageBatchStatus } from '../../gateway/batch/message-batches';
+import { type AnswerBatchEntriesInput, answerBatchEntries } from './answer-batch-entries';
+import { type BatchLaneDeps, putJson } from './batch-lane-deps';
+import { storeMessageBatchResults } from './read-message-batch';
+import { reconcileMessageBatches } from './reconcile-message-batches';
+import { type SubmitMessageBatchInput, submitMessageBatch } from './submit-message-batch';
 
-export interface SubmitMessageBatchInput {
-  model: string;
-  /** Chosen by the collector before the first attempt: every retry of one submission carries the same key. */
-  submissionKey: string;
-  customIds: string[];
-}
+export type { SubmitMessageBatchInput };
 
 /**
- * The collector's calls to the provider. A submission records the batch id it created under its key before it
- * returns, and a retry (the worker was killed, the answer was lost) finds the record instead of creating a second
- * batch that would be billed again. Results go to S3 entry by entry, so the collector's history only holds outcomes;
- * as they are read, each entry's spend hold is settled to what it was billed (batch-entry-spend.ts).
+ * The collector's and the batch workflows' calls (docs/gateway.md#the-batch-lane): entries go to the object store
+ * a segment at a time, a batch is created once (submit-message-batch.ts), its results are stored entry by entry and
+ * its jobs answered many at once, so no workflow ever holds more than a batch's key and counts.
  */
 export function createCollectorActivities(lane: BatchLaneDeps | undefined) {
   function laneOf(): BatchLaneDeps {
@@ -24,41 +20,35 @@ export function createCollectorActivities(lane: BatchLaneDeps | undefined) {
     return lane;
   }
   return {
-    async submitMessageBatch(input: SubmitMessageBatchInput): Promise<{ batchId: string }> {
-      const { store, batches } = laneOf();
-      const recordKey = batchLaneKeys.submission(input.submissionKey);
-      if (await store.exists(recordKey)) return getJson<{ batchId: string }>(store, recordKey);
-      const entries = await Promise.all(
-        input.customIds.map(async (customId) => ({
-          customId,
-          call: await getJson<BatchToolCall>(store, batchLaneKeys.request(customId)),
-        })),
-      );
-      const batchId = await batches.create(entries);
-      await putJson(store, recordKey, { batchId });
-      return { batchId };
+    async writeBatchSegment(input: { batchKey: string; index: number; entries: BatchEntry[] }): Promise<void> {
+      await putJson(laneOf().store, batchLaneKeys.segment(input.batchKey, input.index), { entries: input.entries });
     },
 
-    async messageBatchHasEnded(input: { batchId: string }): Promise<boolean> {
-      return laneOf().batches.hasEnded(input.batchId);
+    async submitMessageBatch(input: SubmitMessageBatchInput): Promise<{ batchId?: string; entries: number }> {
+      return submitMessageBatch(laneOf(), input);
     },
 
-    async storeMessageBatchResults(input: { batchId: string }): Promise<Record<string, BatchEntryOutcome>> {
-      const { store, batches } = laneOf();
-      const outcomes: Record<string, BatchEntryOutcome> = {};
-      for (const result of await batches.results(input.batchId)) {
-        if (result.message) await putJson(store, batchLaneKeys.answer(result.customId), result.message);
-        await settleBatchEntrySpend(laneOf(), result.customId, result.outcome, result.message);
-        outcomes[result.customId] = result.outcome;
-        heartbeat();
-      }
-      return outcomes;
+    async messageBatchStatus(input: { batchId: string }): Promise<MessageBatchStatus> {
+      return laneOf().batches.status(input.batchId);
     },
 
-    /** Releases the holds of entries that were never billed (their batch was never created, or left them out). */
-    async releaseBatchEntrySpend(input: { customIds: string[] }): Promise<void> {
+    async storeMessageBatchResults(input: { batchKey: string; batchId: string }) {
+      return storeMessageBatchResults(laneOf(), input);
+    },
+
+    async answerBatchEntries(input: AnswerBatchEntriesInput) {
+      return answerBatchEntries(laneOf(), input);
+    },
+
+    /** A batch given up: cancelled so the provider answers no more of it (best effort: it may have ended). */
+    async cancelMessageBatch(input: { batchId: string; model: string }): Promise<void> {
       const lane = laneOf();
-      for (const customId of input.customIds) await settleBatchEntrySpend(lane, customId, 'errored', undefined);
+      await lane.batches.cancel(input.batchId);
+      lane.onEvent?.({ type: 'given-up', model: input.model });
+    },
+
+    async reconcileMessageBatches(input: { horizonMs: number }) {
+      return reconcileMessageBatches(laneOf(), input);
     },
   };
 }

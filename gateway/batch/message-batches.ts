@@ -14,6 +14,17 @@ export interface BatchEntryResult {
   message?: Anthropic.Message;
 }
 
+/** What the lane needs to know of a batch at the provider. */
+export interface MessageBatchStatus {
+  batchId: string;
+  ended: boolean;
+  /** Epoch ms. */
+  createdAt: number;
+  endedAt?: number;
+  /** Every request the batch was created with, whatever its state. */
+  requests: number;
+}
+
 /** The provider's errors as the product's typed errors (retryable or not), like the live path's. */
 async function mapped<T>(call: Promise<T>): Promise<T> {
   try {
@@ -21,6 +32,17 @@ async function mapped<T>(call: Promise<T>): Promise<T> {
   } catch (error) {
     throw toProviderError(error) ?? error;
   }
+}
+
+function statusOf(batch: Anthropic.Messages.MessageBatch): MessageBatchStatus {
+  const counts = batch.request_counts;
+  return {
+    batchId: batch.id,
+    ended: batch.processing_status === 'ended',
+    createdAt: Date.parse(batch.created_at),
+    ...(batch.ended_at ? { endedAt: Date.parse(batch.ended_at) } : {}),
+    requests: counts.processing + counts.succeeded + counts.errored + counts.canceled + counts.expired,
+  };
 }
 
 /** The Message Batches API through the SDK: the batch lane's only door to the provider. */
@@ -35,21 +57,31 @@ export function messageBatches(client: Anthropic) {
       return batch.id;
     },
 
-    async hasEnded(batchId: string): Promise<boolean> {
-      return (await mapped(client.messages.batches.retrieve(batchId))).processing_status === 'ended';
+    async status(batchId: string): Promise<MessageBatchStatus> {
+      return statusOf(await mapped(client.messages.batches.retrieve(batchId)));
     },
 
-    async results(batchId: string): Promise<BatchEntryResult[]> {
-      const results: BatchEntryResult[] = [];
-      for await (const line of await mapped(client.messages.batches.results(batchId))) {
-        const { result } = line;
-        results.push(
-          result.type === 'succeeded'
-            ? { customId: line.custom_id, outcome: 'succeeded', message: result.message }
-            : { customId: line.custom_id, outcome: result.type },
-        );
+    /** The account's batches, newest first, page by page (the reconciler stops where they get too old). */
+    async *list(): AsyncIterable<MessageBatchStatus> {
+      try {
+        for await (const batch of client.messages.batches.list({ limit: 100 })) yield statusOf(batch);
+      } catch (error) {
+        throw toProviderError(error) ?? error;
       }
-      return results;
+    },
+
+    /** An ended batch's results as they stream in: a 100,000-entry file is never held whole. */
+    async *results(batchId: string): AsyncIterable<BatchEntryResult> {
+      try {
+        for await (const line of await client.messages.batches.results(batchId)) {
+          const { result } = line;
+          yield result.type === 'succeeded'
+            ? { customId: line.custom_id, outcome: 'succeeded', message: result.message }
+            : { customId: line.custom_id, outcome: result.type };
+        }
+      } catch (error) {
+        throw toProviderError(error) ?? error;
+      }
     },
 
     async cancel(batchId: string): Promise<void> {

@@ -20,7 +20,7 @@ export const batchLaneArea = {
     maxRequests: setting({
       env: 'BATCH_MAX_REQUESTS',
       type: int({ min: 1, max: 100_000 }),
-      default: '500',
+      default: '10000',
       doc: "a batch is submitted as soon as it holds this many requests (the provider's limit is 100,000)",
     }),
     pollIntervalMs: setting({
@@ -28,6 +28,12 @@ export const batchLaneArea = {
       type: duration(),
       default: '30s',
       doc: 'how often a submitted batch is asked whether it has ended (a durable timer of the collector)',
+    }),
+    giveUpAfterMs: setting({
+      env: 'BATCH_GIVE_UP_AFTER',
+      type: duration(),
+      default: '6h',
+      doc: "a submitted batch whose status or results cannot be read for this long is given up: it is cancelled, its jobs take the live path and the `SlowlaneBatchGivenUp` alert fires",
     }),
     deadlineMarginMs: setting({
       env: 'BATCH_DEADLINE_MARGIN',

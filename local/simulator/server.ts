@@ -9,8 +9,9 @@ import { rateLimitHeaders } from './rate-limit-headers';
 import { isApiPath, route } from './router';
 import { SimulatorState } from './state';
 
-/** The provider's own request size limit for Messages and token counting (FACTS.md §2.2). */
+/** The provider's own request size limits: Messages and token counting 32 MB, a Message Batch 256 MB (FACTS.md §2.2, §2.4). */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
+const MAX_BATCH_BODY_BYTES = 256 * 1024 * 1024;
 
 export interface RunningSimulator {
   url: string;
@@ -24,13 +25,13 @@ export interface SimulatorDependencies {
 
 class BodyTooLarge extends Error {}
 
-async function readBody(request: IncomingMessage): Promise<string> {
+async function readBody(request: IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
     const buffer = chunk as Buffer;
     size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    if (size > limit) throw new BodyTooLarge();
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -39,14 +40,15 @@ async function readBody(request: IncomingMessage): Promise<string> {
 type BodyResult = { ok: true; body: unknown } | { ok: false; reply: HttpReply };
 
 async function parseBody(request: IncomingMessage): Promise<BodyResult> {
+  const limit = request.url?.startsWith('/v1/messages/batches') ? MAX_BATCH_BODY_BYTES : MAX_BODY_BYTES;
   try {
-    const text = await readBody(request);
+    const text = await readBody(request, limit);
     return { ok: true, body: text.trim() === '' ? undefined : (JSON.parse(text) as unknown) };
   } catch (error) {
     if (error instanceof BodyTooLarge) {
       return {
         ok: false,
-        reply: errorReply(apiError('request_too_large', 'Request exceeds the maximum size of 32 MB')),
+        reply: errorReply(apiError('request_too_large', `Request exceeds the maximum size of ${limit / 1024 / 1024} MB`)),
       };
     }
     if (error instanceof SyntaxError) {

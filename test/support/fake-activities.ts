@@ -164,10 +164,13 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
     enqueueBatchEntry: notAnInvoiceStep('enqueueBatchEntry'),
     enqueueScoreOrderBatch: notAnInvoiceStep('enqueueScoreOrderBatch'),
     scoreOrderFromBatch: notAnInvoiceStep('scoreOrderFromBatch'),
+    writeBatchSegment: notAnInvoiceStep('writeBatchSegment'),
     submitMessageBatch: notAnInvoiceStep('submitMessageBatch'),
-    messageBatchHasEnded: notAnInvoiceStep('messageBatchHasEnded'),
+    messageBatchStatus: notAnInvoiceStep('messageBatchStatus'),
     storeMessageBatchResults: notAnInvoiceStep('storeMessageBatchResults'),
-    releaseBatchEntrySpend: notAnInvoiceStep('releaseBatchEntrySpend'),
+    answerBatchEntries: notAnInvoiceStep('answerBatchEntries'),
+    cancelMessageBatch: notAnInvoiceStep('cancelMessageBatch'),
+    reconcileMessageBatches: notAnInvoiceStep('reconcileMessageBatches'),
   };
   return { activities, calls, posted, webhooks, modelInputs };
 }

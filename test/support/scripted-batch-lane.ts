@@ -1,10 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { BatchLaneDeps } from '../../activities/batch-lane/batch-lane-deps';
+import { createCollectorActivities } from '../../activities/batch-lane/collector-activities';
 import type { EnqueueBatchEntryInput } from '../../activities/batch-lane/enqueue-batch-entry';
-import type { SubmitMessageBatchInput } from '../../activities/batch-lane/collector-activities';
-import { type BatchCollectorInput, type BatchEntryOutcome, type BatchLaneStep, batchEntrySignal } from '../../common/batch-lane';
-import { ModelRequestInvalidError } from '../../common/errors';
+import type { ScoreOrderInput } from '../../activities/order-score/score-order';
+import {
+  batchAnswerSignal,
+  type BatchCollectorInput,
+  type BatchCollectorSettings,
+  type BatchEntry,
+  type BatchEntryOutcome,
+  type BatchLaneStep,
+  batchEntrySignal,
+  batchLaneKeys,
+} from '../../common/batch-lane';
+import type { BatchToolCall } from '../../gateway/batch/message-batches';
+import type { TenantSpend } from '../../gateway/spend/tenant-spend';
+import { DEFAULT_PRICES } from '../../lib/config/model-prices';
+import { memoryStore } from './memory-store';
+import { scriptedMessageBatches } from './scripted-message-batches';
 
 export interface ScriptedLaneOptions {
   maxRequests?: number;
@@ -13,49 +28,81 @@ export interface ScriptedLaneOptions {
   /** Batches never end: the jobs wait until their deadline margin. */
   neverEnds?: boolean;
   /** Each entry's fate by the step it came from (default `succeeded`). */
-  outcomeOf?: (step: BatchLaneStep) => BatchEntryOutcome;
+  outcomeOf?: (step: BatchLaneStep | 'scoreOrder') => BatchEntryOutcome;
+  /** How long a batch is unreadable before it is given up (default: the product's). */
+  giveUpAfterMs?: number;
 }
 
 /**
- * The lane's activities with a scripted provider: enqueue signals-with-start a collector of the test's own on the
- * worker's queue (the real collector workflow), the provider is a record of the batches submitted, and
- * `outcomeOf` decides each entry's fate. `enqueued` records which step asked, in order.
+ * The lane with its real collector and batch workflows and their real activities, over an object store in memory
+ * and a scripted provider (scripted-message-batches.ts): enqueue writes the step's request and signals-with-start a
+ * collector of the test's own on the worker's queue. `enqueued` records which step asked, in order; `released`
+ * the entries whose spend holds went back unbilled; `batches` each batch's custom ids.
  */
 export function scriptedBatchLane(client: Client, options: ScriptedLaneOptions = {}) {
   const collectorId = `batch-collector:test-${randomUUID()}`;
-  const batches: string[][] = [];
-  /** Entries whose spend holds the collector released (never billed). */
+  const store = memoryStore();
+  const provider = scriptedMessageBatches({
+    ...(options.neverEnds ? { neverEnds: true } : {}),
+    ...(options.failSubmit ? { failCreate: true } : {}),
+    outcomeOf: (call) => options.outcomeOf?.(call.tool.name as BatchLaneStep) ?? 'succeeded',
+  });
   const released: string[] = [];
-  const stepOf = new Map<string, BatchLaneStep>();
   const enqueued: EnqueueBatchEntryInput[] = [];
-  const activities = {
-    async enqueueBatchEntry(input: EnqueueBatchEntryInput): Promise<void> {
-      enqueued.push(input);
-      stepOf.set(input.customId, input.step);
-      const settings = { collectWindowMs: 300, maxRequests: options.maxRequests ?? 50, pollIntervalMs: 200 };
+  const settings: BatchCollectorSettings = {
+    collectWindowMs: 300,
+    maxRequests: options.maxRequests ?? 50,
+    pollIntervalMs: 200,
+    ...(options.giveUpAfterMs !== undefined ? { giveUpAfterMs: options.giveUpAfterMs } : {}),
+  };
+  /** Records which holds were given back unbilled; nothing else of the caps is under test here. */
+  const spend = {
+    async settleHeld(hold, costUsd) {
+      if (costUsd === 0) released.push(hold.id);
+    },
+  } as Partial<TenantSpend> as TenantSpend;
+  const lane: BatchLaneDeps = {
+    store,
+    batches: provider.api,
+    prices: DEFAULT_PRICES,
+    settings,
+    spend,
+    async signalCollector(model, laneSettings, entry) {
       await client.workflow.signalWithStart('batchCollectorWorkflow', {
         workflowId: collectorId,
         taskQueue: Context.current().info.taskQueue,
-        args: [{ model: 'test-model', settings } satisfies BatchCollectorInput],
+        args: [{ model, settings: laneSettings } satisfies BatchCollectorInput],
         signal: batchEntrySignal,
-        signalArgs: [{ customId: input.customId, replyTo: input.replyTo, requestBytes: 1_000 }],
+        signalArgs: [entry],
       });
     },
-    async submitMessageBatch(input: SubmitMessageBatchInput): Promise<{ batchId: string }> {
-      if (options.failSubmit) throw new ModelRequestInvalidError('the provider refused the batch');
-      batches.push(input.customIds);
-      return { batchId: `msgbatch_${batches.length}` };
-    },
-    async messageBatchHasEnded(): Promise<boolean> {
-      return !options.neverEnds;
-    },
-    async releaseBatchEntrySpend({ customIds }: { customIds: string[] }): Promise<void> {
-      released.push(...customIds);
-    },
-    async storeMessageBatchResults({ batchId }: { batchId: string }): Promise<Record<string, BatchEntryOutcome>> {
-      const ids = batches[Number(batchId.split('_')[1]) - 1] ?? [];
-      return Object.fromEntries(ids.map((id) => [id, options.outcomeOf?.(stepOf.get(id) ?? 'classifyDocument') ?? 'succeeded']));
+    async signalJob(workflowId, answer) {
+      try {
+        await client.workflow.getHandle(workflowId).signal(batchAnswerSignal, answer);
+        return 'signalled';
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return 'gone';
+        throw error;
+      }
     },
   };
-  return { activities, batches, enqueued, collectorId, released };
+  const enqueue = async (step: BatchLaneStep | 'scoreOrder', entry: BatchEntry) => {
+    const call = { model: 'test-model', tool: { name: step } } as unknown as BatchToolCall;
+    await store.put(batchLaneKeys.request(entry.customId), JSON.stringify(call), { contentType: 'application/json' });
+    const hold = { hold: { tenantId: 'test', id: entry.customId, usd: 0.01 }, model: 'test-model' };
+    await store.put(batchLaneKeys.spendHold(entry.customId), JSON.stringify(hold), { contentType: 'application/json' });
+    await lane.signalCollector('test-model', settings, { customId: entry.customId, replyTo: entry.replyTo, requestBytes: 1_000 });
+  };
+  const activities = {
+    ...createCollectorActivities(lane),
+    async enqueueBatchEntry(input: EnqueueBatchEntryInput): Promise<void> {
+      enqueued.push(input);
+      await enqueue(input.step, input);
+    },
+    async enqueueScoreOrderBatch(input: ScoreOrderInput & BatchEntry): Promise<void> {
+      await enqueue('scoreOrder', input);
+    },
+  };
+  const batches = () => provider.batches.map((batch) => batch.customIds);
+  return { activities, batches, enqueued, collectorId, released, provider, store, lane };
 }

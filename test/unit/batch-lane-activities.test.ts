@@ -5,36 +5,20 @@ import type { BatchLaneDeps } from '../../activities/batch-lane/batch-lane-deps'
 import { createCollectorActivities } from '../../activities/batch-lane/collector-activities';
 import type { ScoreOrderResult } from '../../activities/order-score/score-order';
 import { createScoreOrderBatchActivities } from '../../activities/order-score/score-order-batch';
-import type { BatchEntry } from '../../common/batch-lane';
+import { type BatchEntry, batchLaneKeys } from '../../common/batch-lane';
 import { messageBatches } from '../../gateway/batch/message-batches';
 import { createAnthropicClient } from '../../gateway/model-gateway';
 import { Secret } from '../../lib/secret';
 import type { ModelGateway } from '../../gateway/model-call';
 import { BATCH_PRICE_FACTOR, costOf } from '../../gateway/pricing';
 import { DEFAULT_PRICES } from '../../lib/config/model-prices';
-import type { ObjectStore } from '../../lib/object-store';
+import { memoryStore } from '../support/memory-store';
+import { laneSteps } from '../support/lane-steps';
 import type { Clock } from '../../local/simulator/clock';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
 import { safeOrder } from '../../local/samples/sample-orders';
 
 const MODEL = 'claude-haiku-4-5';
-
-function memoryStore(): ObjectStore & { keys(): string[] } {
-  const objects = new Map<string, Buffer>();
-  return {
-    bucket: 'memory',
-    put: async (key, body) => {
-      objects.set(key, Buffer.from(body as string));
-    },
-    getBytes: async (key) => {
-      const bytes = objects.get(key);
-      if (!bytes) throw new Error(`no object ${key}`);
-      return bytes;
-    },
-    exists: async (key) => objects.has(key),
-    keys: () => [...objects.keys()],
-  } as Partial<ObjectStore> as ObjectStore & { keys(): string[] };
-}
 
 /** A gateway that must not be called: a valid batch answer needs no live call. */
 const noLiveCalls: ModelGateway = {
@@ -61,13 +45,14 @@ describe('the batch lane’s activities against the simulator', () => {
       signalCollector: async (_model, _settings, entry) => {
         signalled.push(entry);
       },
+      signalJob: async () => 'signalled',
     };
   });
   afterAll(async () => {
     await sim?.close();
   });
 
-  test('when a submission is retried with its key (the first attempt’s answer was lost), then no second batch is created, and each job reads its own answer at half the price', async () => {
+  test('when a submission is retried (the first attempt’s answer was lost), then no second batch is created, and each job reads its own answer at half the price', async () => {
     const orders = createScoreOrderBatchActivities({ gateway: noLiveCalls, model: MODEL, repairTries: 1, lane });
     const collector = createCollectorActivities(lane);
     const jobs = ['a', 'b'].map((id) => ({ jobId: `order.score:demo:${id}`, tenantId: 'demo', priority: 'bulk' as const, order: safeOrder(id) }));
@@ -76,18 +61,19 @@ describe('the batch lane’s activities against the simulator', () => {
     }
     assert.deepEqual(signalled.map((entry) => entry.customId), ['c0', 'c1']);
 
-    const submission = { model: MODEL, submissionKey: 'key-1', customIds: ['c0', 'c1'] };
-    const first = await collector.submitMessageBatch(submission);
-    const retried = await collector.submitMessageBatch(submission);
+    const steps = laneSteps(lane);
+    const first = await steps.submit(MODEL, ['c0', 'c1']);
+    const retried = (await new MockActivityEnvironment().run(collector.submitMessageBatch, { model: MODEL, batchKey: first.batchKey, segments: 1 })) as { batchId?: string };
+    assert.ok(first.batchId !== undefined);
     assert.equal(retried.batchId, first.batchId);
     const listed = (await (await fetch(`${sim.url}/v1/messages/batches`, { headers: { 'x-api-key': 'k' } })).json()) as { data: unknown[] };
     assert.equal(listed.data.length, 1);
+    assert.equal(await store.exists(batchLaneKeys.request('c0')), false, 'a request sent in a batch is not kept');
 
-    assert.equal(await collector.messageBatchHasEnded(first), false);
+    assert.equal((await steps.status(first.batchId)).ended, false);
     now += 1_000;
-    assert.equal(await collector.messageBatchHasEnded(first), true);
-    const outcomes = await new MockActivityEnvironment().run(collector.storeMessageBatchResults, first);
-    assert.deepEqual(outcomes, { c0: 'succeeded', c1: 'succeeded' });
+    assert.equal((await steps.status(first.batchId)).ended, true);
+    assert.deepEqual(await steps.storeResults(first.batchKey, first.batchId), { c0: 'succeeded', c1: 'succeeded' });
 
     const scored: ScoreOrderResult = await new MockActivityEnvironment().run(orders.scoreOrderFromBatch, { ...jobs[1]!, customId: 'c1' });
     assert.equal(scored.outcome, 'valid');

@@ -21,11 +21,12 @@ import { InProcessSpendStore } from '../../gateway/spend/local-spend-store';
 import { mostItCostsOf } from '../../gateway/spend/spend-capped-gateway';
 import { createTenantSpend, type SpendEvent } from '../../gateway/spend/tenant-spend';
 import { DEFAULT_PRICES } from '../../lib/config/model-prices';
-import type { ObjectStore } from '../../lib/object-store';
 import { Secret } from '../../lib/secret';
 import type { Clock } from '../../local/simulator/clock';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
 import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
+import { memoryStore } from '../support/memory-store';
+import { laneSteps } from '../support/lane-steps';
 
 /**
  * A batch-lane entry against its tenant's spend caps, with the real in-process spend store and the simulator's
@@ -36,22 +37,6 @@ import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
 const MODEL = 'claude-haiku-4-5';
 const PROCESSING_MS = 1_000;
 const CAPS = { dailyUsd: 1 };
-
-function memoryStore(): ObjectStore {
-  const objects = new Map<string, Buffer>();
-  return {
-    bucket: 'memory',
-    put: async (key: string, body: string | Buffer) => {
-      objects.set(key, Buffer.from(body));
-    },
-    getBytes: async (key: string) => {
-      const bytes = objects.get(key);
-      if (!bytes) throw new Error(`no object ${key}`);
-      return bytes;
-    },
-    exists: async (key: string) => objects.has(key),
-  } as Partial<ObjectStore> as ObjectStore;
-}
 
 const noLiveCalls: ModelGateway = { callTool: () => Promise.reject(new Error('the live path was called')) };
 
@@ -101,6 +86,7 @@ describe('a batch-lane entry against its tenant’s spend caps', () => {
       signalCollector: async (_model, _settings, entry) => {
         signalled.push(entry);
       },
+      signalJob: async () => 'signalled',
     };
   });
   afterAll(async () => {
@@ -119,12 +105,13 @@ describe('a batch-lane entry against its tenant’s spend caps', () => {
     assert.equal(await spentAndHeld('demo'), mostAtBatchPrice, 'the retried enqueue holds nothing more');
     assert.equal(signalled.filter((signal) => signal.customId === 'spend1').length, 2, 'the collector drops the repeat');
 
-    const collector = createCollectorActivities(lane);
-    const batch = await collector.submitMessageBatch({ model: MODEL, submissionKey: 'spend1', customIds: ['spend1'] });
+    const steps = laneSteps(lane);
+    const batch = await steps.submit(MODEL, ['spend1']);
+    assert.ok(batch.batchId !== undefined);
     now += PROCESSING_MS;
-    assert.equal(await collector.messageBatchHasEnded(batch), true);
-    await new MockActivityEnvironment().run(collector.storeMessageBatchResults, batch);
-    await new MockActivityEnvironment().run(collector.storeMessageBatchResults, batch);
+    assert.equal((await steps.status(batch.batchId)).ended, true);
+    await steps.storeResults(batch.batchKey, batch.batchId);
+    await steps.storeResults(batch.batchKey, batch.batchId);
 
     // What the job records for its step (the answer at the batch price) is what the tenant was counted, once.
     const answer = (await new MockActivityEnvironment().run(firstCallFromBatch, lane, { fromBatch: { customId: 'spend1' } }, { model: MODEL, tool: CLASSIFY_PROMPT.tool })) as
@@ -154,11 +141,14 @@ describe('a batch-lane entry against its tenant’s spend caps', () => {
     assert.equal(signalled.length, before);
   });
 
-  test('when an entry is never billed (its batch could not be submitted), then releasing it frees its hold and counts nothing', async () => {
+  test('when an entry is never billed (its batch could not be submitted), then answering it errored frees its hold and counts nothing', async () => {
     await enqueue()(entryOf('demo', 'spend3'));
     const withHold = await spentAndHeld('demo');
-    await createCollectorActivities(lane).releaseBatchEntrySpend({ customIds: ['spend3'] });
-    await createCollectorActivities(lane).releaseBatchEntrySpend({ customIds: ['spend3'] });
+    const steps = laneSteps(lane);
+    const batchKey = 'notsubmitted';
+    await createCollectorActivities(lane).writeBatchSegment({ batchKey, index: 0, entries: [{ customId: 'spend3', replyTo: 'job' }] });
+    await steps.answerAllErrored(MODEL, batchKey);
+    await steps.answerAllErrored(MODEL, batchKey);
     const spentOnIt = events.filter((event) => event.type === 'spent' && event.tenantId === 'demo').slice(1);
     assert.deepEqual(spentOnIt.map((event) => event.type === 'spent' && event.costUsd), [0]);
     assert.ok((await spentAndHeld('demo')) < withHold);

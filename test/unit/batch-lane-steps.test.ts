@@ -2,7 +2,6 @@ import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { BatchLaneDeps } from '../../activities/batch-lane/batch-lane-deps';
-import { createCollectorActivities } from '../../activities/batch-lane/collector-activities';
 import { createEnqueueBatchEntry, type EnqueueBatchEntryInput } from '../../activities/batch-lane/enqueue-batch-entry';
 import { firstModelStepCall, type ModelStepDeps } from '../../activities/call-model-on-text';
 import { CLASSIFY_PROMPT, createClassifyDocument } from '../../activities/classify-document';
@@ -27,11 +26,12 @@ import type { ModelGateway, ToolCallRequest, ToolCallResult } from '../../gatewa
 import { createAnthropicClient } from '../../gateway/model-gateway';
 import { BATCH_PRICE_FACTOR, costOf } from '../../gateway/pricing';
 import { DEFAULT_PRICES } from '../../lib/config/model-prices';
-import type { ObjectStore } from '../../lib/object-store';
 import { Secret } from '../../lib/secret';
 import type { Clock } from '../../local/simulator/clock';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
 import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
+import { memoryStore } from '../support/memory-store';
+import { laneSteps } from '../support/lane-steps';
 
 /**
  * The lane steps' two ends against the simulator's Message Batches and a store holding real bytes: the request
@@ -41,22 +41,6 @@ import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
 
 const MODEL = 'claude-haiku-4-5';
 const PROCESSING_MS = 1_000;
-
-function memoryStore(): ObjectStore {
-  const objects = new Map<string, Buffer>();
-  return {
-    bucket: 'memory',
-    put: async (key: string, body: string | Buffer) => {
-      objects.set(key, Buffer.from(body));
-    },
-    getBytes: async (key: string) => {
-      const bytes = objects.get(key);
-      if (!bytes) throw new Error(`no object ${key}`);
-      return bytes;
-    },
-    exists: async (key: string) => objects.has(key),
-  } as Partial<ObjectStore> as ObjectStore;
-}
 
 /** A live path that records what it is asked and answers with `answer` (or refuses when there is none). */
 function recordingGateway(answer?: (request: ToolCallRequest) => ToolCallResult): ModelGateway & { requests: ToolCallRequest[] } {
@@ -102,6 +86,9 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
     return { store, gateway, model: MODEL, repairTries: 1, lane };
   }
 
+  const sent = new Map<string, Buffer>();
+  const sentRequest = (customId: string) => JSON.parse((sent.get(customId) ?? Buffer.from('null')).toString('utf8')) as BatchToolCall;
+
   /** Enqueues the entries, submits them as one batch, lets it end and stores its results, as the collector does. */
   async function throughBatch(entries: EnqueueBatchEntryInput[]): Promise<void> {
     const enqueue = createEnqueueBatchEntry(lane, {
@@ -113,11 +100,14 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
       writeTicketDigest: (input) => ticketDigestNarrativeCall(stepDeps(recordingGateway()), input),
     });
     for (const entry of entries) await enqueue(entry);
-    const collector = createCollectorActivities(lane);
-    const batch = await collector.submitMessageBatch({ model: MODEL, submissionKey: entries[0]!.customId, customIds: entries.map((entry) => entry.customId) });
+    // A request is not kept once its batch is sent: what went out is read before.
+    for (const entry of entries) sent.set(entry.customId, await store.getBytes(batchLaneKeys.request(entry.customId)));
+    const steps = laneSteps(lane);
+    const batch = await steps.submit(MODEL, entries.map((entry) => entry.customId));
+    assert.ok(batch.batchId !== undefined);
     now += PROCESSING_MS;
-    assert.equal(await collector.messageBatchHasEnded(batch), true);
-    const outcomes = await runActivity(collector.storeMessageBatchResults, batch);
+    assert.equal((await steps.status(batch.batchId)).ended, true);
+    const outcomes = await steps.storeResults(batch.batchKey, batch.batchId);
     for (const entry of entries) assert.equal(outcomes[entry.customId], 'succeeded');
   }
 
@@ -135,6 +125,7 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
       signalCollector: async (_model, _settings, entry) => {
         signalled.push(entry);
       },
+      signalJob: async () => 'signalled',
     };
   });
   afterAll(async () => {
@@ -235,7 +226,7 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
     const process = createProcessDocumentChunk({ store, gateway: live, embeddings: noEmbeddings, summarizeModel: MODEL, lane });
     // The live path's first request, recorded and refused, is the stored one.
     await runActivity(process, chunk).catch(() => undefined);
-    const stored = JSON.parse((await store.getBytes(batchLaneKeys.request('chunk0'))).toString('utf8')) as BatchToolCall;
+    const stored = sentRequest('chunk0');
     assert.deepEqual(paramsOf(stored), paramsOf(live.requests[0]!));
 
     const done = await runActivity(process, { ...chunk, fromBatch: { customId: 'chunk0' } });
@@ -247,7 +238,7 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
 
     const reduceInput = { ...job, jobId: chunk.jobId, prefix, chunks: 1, pages: 2 };
     await throughBatch([{ step: 'summarizeDocument', input: reduceInput, customId: 'reduce0', replyTo: chunk.jobId }]);
-    const reduceStored = JSON.parse((await store.getBytes(batchLaneKeys.request('reduce0'))).toString('utf8')) as BatchToolCall;
+    const reduceStored = sentRequest('reduce0');
     assert.deepEqual(paramsOf(reduceStored), paramsOf(await documentSummaryCall({ store, summarizeModel: MODEL }, reduceInput)));
     assert.ok(reduceStored.documentText.includes(record.summary.slice(0, 40)));
   });
@@ -268,7 +259,7 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
 
     test('when a batch summary is enqueued, then the stored request is the live step’s first request', async () => {
       await throughBatch([{ step: 'summariseTicketBatch', input: batch, customId: 'tickets-same', replyTo: digestJob.jobId }]);
-      const stored = JSON.parse((await store.getBytes(batchLaneKeys.request('tickets-same'))).toString('utf8')) as BatchToolCall;
+      const stored = sentRequest('tickets-same');
       const live = recordingGateway();
       await runActivity(createSummariseTicketBatch(stepDeps(live)), batch).catch(() => undefined);
       assert.equal(live.requests.length, 1);
@@ -292,7 +283,7 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
 
       const reduce: WriteTicketDigestInput = { ...digestJob, factsKey, summaryKeys: [summarised.summaryKey] };
       await throughBatch([{ step: 'writeTicketDigest', input: reduce, customId: 'tickets-narrative', replyTo: digestJob.jobId }]);
-      const stored = JSON.parse((await store.getBytes(batchLaneKeys.request('tickets-narrative'))).toString('utf8')) as BatchToolCall;
+      const stored = sentRequest('tickets-narrative');
       // The live path's first request, recorded and refused, is the stored one.
       const refused = recordingGateway();
       await runActivity(createWriteTicketDigest(stepDeps(refused)), reduce).catch(() => undefined);

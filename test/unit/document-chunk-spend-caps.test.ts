@@ -1,5 +1,4 @@
 import assert from '../support/assert';
-import { Readable } from 'node:stream';
 import { describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { ProcessDocumentChunkResult } from '../../activities/document/document-contracts';
@@ -13,35 +12,11 @@ import { withEmbeddingsSpendCaps } from '../../gateway/spend/spend-capped-embedd
 import { withSpendCaps } from '../../gateway/spend/spend-capped-gateway';
 import type { SpendCaps } from '../../gateway/spend/spend-windows';
 import { createTenantSpend } from '../../gateway/spend/tenant-spend';
-import type { ObjectStore } from '../../lib/object-store';
+import { memoryStore } from '../support/memory-store';
 
 const MODEL = 'claude-haiku-4-5';
 const EMBEDDINGS_MODEL = 'voyage-3.5';
 const PREFIX = 'documents/demo/job';
-
-/** S3 as a map: what the activity reads and writes, so a test can look at the objects it left. */
-function memoryStore(): ObjectStore & { objects: Map<string, Buffer> } {
-  const objects = new Map<string, Buffer>();
-  return {
-    bucket: 'test',
-    objects,
-    async put(key, body) {
-      objects.set(key, Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : ''));
-    },
-    async getBytes(key) {
-      const bytes = objects.get(key);
-      if (!bytes) throw new Error(`no object ${key}`);
-      return bytes;
-    },
-    async open(key) {
-      return { body: Readable.from(await this.getBytes(key)) };
-    },
-    async exists(key) {
-      return objects.has(key);
-    },
-    async ensureBucket() {},
-  };
-}
 
 /** Providers that answer well and count the calls that reached them; the caps in front are the real ones. */
 function providers() {

@@ -1,12 +1,10 @@
 import assert from '../support/assert';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Context } from '@temporalio/activity';
 import type { InvoiceActivities } from '../../activities';
-import { type BatchCollectorInput, type BatchEntryOutcome, batchEntrySignal } from '../../common/batch-lane';
-import { ModelRequestInvalidError } from '../../common/errors';
 import type { Usage } from '../../common/job';
 import { fakeActivities, sampleOrder } from '../support/fake-activities';
+import { scriptedBatchLane, type ScriptedLaneOptions } from '../support/scripted-batch-lane';
 import { createWorkflowHarness, type WorkflowHarness } from '../support/workflow-harness';
 
 const PROPOSAL = { score: 0.05, decision: 'approve' as const, reasons: ['returning customer'] };
@@ -14,49 +12,22 @@ const BATCH_USAGE: Usage = { inputTokens: 1000, outputTokens: 200, costUsd: 0.00
 const ALLOWANCE = { batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 120_000 }, priority: 'bulk' as const };
 
 /**
- * The lane's activities, scripted: enqueue signals-with-start a collector of this test's own (on the worker's
- * queue), the provider is a record of the batches submitted, and `outcomeOf` decides each entry's fate.
+ * order.score's lane with the real collector and batch workflows and their activities (scripted-batch-lane.ts):
+ * `fromBatch` records the jobs that took their answer from a batch.
  */
-function laneActivities(harness: WorkflowHarness, options: { maxRequests: number; failSubmit?: boolean; outcomeOf?: (customId: string) => BatchEntryOutcome }) {
-  const collectorId = `batch-collector:test-${randomUUID()}`;
-  const batches: string[][] = [];
-  /** Entries whose spend holds the collector released (never billed). */
-  const released: string[] = [];
+function orderLane(harness: WorkflowHarness, options: ScriptedLaneOptions) {
+  const scripted = scriptedBatchLane(harness.env.client, options);
   const fromBatch: string[] = [];
   const fake = fakeActivities({ scores: Array.from({ length: 10 }, () => PROPOSAL) });
   const activities: InvoiceActivities = {
     ...fake.activities,
-    async enqueueScoreOrderBatch(input) {
-      const settings = { collectWindowMs: 1_000, maxRequests: options.maxRequests, pollIntervalMs: 300 };
-      await harness.env.client.workflow.signalWithStart('batchCollectorWorkflow', {
-        workflowId: collectorId,
-        taskQueue: Context.current().info.taskQueue,
-        args: [{ model: 'test-model', settings } satisfies BatchCollectorInput],
-        signal: batchEntrySignal,
-        signalArgs: [{ customId: input.customId, replyTo: input.replyTo }],
-      });
-    },
-    async submitMessageBatch(input) {
-      if (options.failSubmit) throw new ModelRequestInvalidError('the provider refused the batch');
-      batches.push(input.customIds);
-      return { batchId: `msgbatch_${batches.length}` };
-    },
-    async messageBatchHasEnded() {
-      return true;
-    },
-    async releaseBatchEntrySpend({ customIds }: { customIds: string[] }): Promise<void> {
-      released.push(...customIds);
-    },
-    async storeMessageBatchResults({ batchId }) {
-      const ids = batches[Number(batchId.split('_')[1]) - 1] ?? [];
-      return Object.fromEntries(ids.map((id) => [id, options.outcomeOf?.(id) ?? 'succeeded']));
-    },
+    ...scripted.activities,
     async scoreOrderFromBatch(input) {
       fromBatch.push(input.customId);
       return { outcome: 'valid', proposal: PROPOSAL, usage: BATCH_USAGE, attempt: Context.current().info.attempt };
     },
   };
-  return { activities, batches, fromBatch, calls: fake.calls, released };
+  return { activities, scripted, fromBatch, calls: fake.calls };
 }
 
 describe('the batch lane’s workflows with scripted activities', () => {
@@ -69,43 +40,53 @@ describe('the batch lane’s workflows with scripted activities', () => {
   });
 
   test('when four bulk jobs enqueue with room for three per batch, then two batches go out and each job gets its own answer; an expired entry goes live', async () => {
-    let expired: string | undefined;
-    const lane = laneActivities(harness, {
+    let expired = false;
+    const lane = orderLane(harness, {
       maxRequests: 3,
-      outcomeOf: (customId) => {
-        expired ??= customId;
-        return customId === expired ? 'expired' : 'succeeded';
+      outcomeOf: () => {
+        if (expired) return 'succeeded';
+        expired = true;
+        return 'expired';
       },
     });
     const states = await harness.withWorker(lane.activities, async (_start, startOrderScore) => {
       const handles = await Promise.all([1, 2, 3, 4].map(() => startOrderScore(sampleOrder, ALLOWANCE)));
       return Promise.all(handles.map((handle) => handle.result()));
     });
-    assert.deepEqual(lane.batches.map((ids) => ids.length).sort(), [1, 3]);
-    assert.equal(new Set(lane.batches.flat()).size, 4, 'every entry in exactly one batch');
+    const batches = lane.scripted.batches();
+    assert.deepEqual(batches.map((ids) => ids.length).sort(), [1, 3]);
+    assert.equal(new Set(batches.flat()).size, 4, 'every entry in exactly one batch');
     for (const state of states) assert.equal(state.status, 'completed');
     assert.equal(lane.fromBatch.length, 3);
-    assert.ok(expired !== undefined && !lane.fromBatch.includes(expired));
     assert.equal(lane.calls.scoreOrder, 1, 'the expired entry’s job asked live');
     assert.equal(states.filter((state) => state.usage.byLane?.batch?.calls === 1).length, 3);
   });
 
-  test('when the batch cannot be submitted, then its jobs take the live path', async () => {
-    const lane = laneActivities(harness, { maxRequests: 10, failSubmit: true });
+  test('when the batch cannot be submitted, then its jobs take the live path and its holds go back', async () => {
+    const lane = orderLane(harness, { maxRequests: 10, failSubmit: true });
     const state = await harness.withWorker(lane.activities, async (_start, startOrderScore) => (await startOrderScore(sampleOrder, ALLOWANCE)).result());
     assert.equal(state.status, 'completed');
     assert.equal(lane.calls.scoreOrder, 1);
     assert.deepEqual(lane.fromBatch, []);
-    assert.equal(lane.released.length, 1, 'the entry no batch billed gives its spend hold back');
+    assert.equal(lane.scripted.released.length, 1, 'the entry no batch billed gives its spend hold back');
+  });
+
+  test('when a batch stays unreadable past its give-up age, then it is cancelled and its job takes the live path', async () => {
+    const lane = orderLane(harness, { maxRequests: 10, giveUpAfterMs: 1_000 });
+    lane.scripted.lane.batches.status = () => Promise.reject(new Error('the provider cannot say (injected)'));
+    const state = await harness.withWorker(lane.activities, async (_start, startOrderScore) => (await startOrderScore(sampleOrder, ALLOWANCE)).result());
+    assert.equal(state.status, 'completed');
+    assert.equal(lane.calls.scoreOrder, 1, 'the job asked live');
+    assert.equal(lane.scripted.provider.batches[0]?.cancelled, true, 'the given-up batch was cancelled');
   });
 
   test('when a job is interactive, then it never enqueues', async () => {
-    const lane = laneActivities(harness, { maxRequests: 10 });
+    const lane = orderLane(harness, { maxRequests: 10 });
     const state = await harness.withWorker(lane.activities, async (_start, startOrderScore) =>
       (await startOrderScore(sampleOrder, { ...ALLOWANCE, priority: 'interactive' })).result(),
     );
     assert.equal(state.status, 'completed');
-    assert.deepEqual(lane.batches, []);
+    assert.deepEqual(lane.scripted.batches(), []);
     assert.equal(lane.calls.scoreOrder, 1);
   });
 });

@@ -1,151 +1,158 @@
 import {
   allHandlersFinished,
   condition,
-  continueAsNew,
-  getExternalWorkflowHandle,
   log,
-  patched,
+  makeContinueAsNewFunc,
+  ParentClosePolicy,
   proxyActivities,
   setHandler,
+  startChild,
   uuid4,
   workflowInfo,
+  WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
 import {
-  type BatchAnswer,
   type BatchCollectorCarry,
   type BatchCollectorInput,
   type BatchEntry,
-  type BatchEntryOutcome,
-  batchAnswerSignal,
   batchEntrySignal,
   batchIsFull,
-  entriesForNextBatch,
+  entriesThatFit,
+  messageBatchWorkflowId,
+  type OpenBatch,
 } from '../../common/batch-lane';
 import { batchLaneOptions } from './batch-lane-options';
+import { messageBatchWorkflow } from './message-batch-workflow';
 
 const lane = proxyActivities<JobActivities>(batchLaneOptions);
 
-/** Collectors that ran before entries were held against spend caps release nothing on replay. */
-export const BATCH_SPEND_RELEASE_PATCH = 'batch-lane-spend-release';
-
-/** With nothing waiting and nothing submitted for this long the collector ends; the next request starts a new one. */
+/** With nothing waiting for this long the collector ends; the next request starts a new one. */
 const IDLE_END_MS = 10 * 60 * 1000;
-/** How many answered custom ids a collector remembers, to drop a repeated enqueue of one of them. */
-const ANSWERED_MEMORY = 5_000;
-/** Continue-as-new well before Temporal's suggestion, so one batch's signals never push a run over its limits. */
-const HISTORY_EVENTS_LIMIT = 10_000;
+/** Entries written to the object store together: a segment's activity input stays near 100 KB. */
+export const SEGMENT_ENTRIES = 1_000;
+/**
+ * A run continues as new past this many events: every entry is one signal event, and a burst of signals keeps
+ * arriving while the run writes its last segment, so the limit leaves half of the product's 10,000 for that.
+ */
+const HISTORY_EVENTS_LIMIT = 5_000;
+/** How often a long-running collector has the provider's batches reconciled (reconcile-message-batches.ts). */
+const RECONCILE_EVERY_MS = 30 * 60_000;
+/** How far back the reconciler looks: past the provider's 24 h expiry, with a day to spare. */
+const RECONCILE_HORIZON_MS = 48 * 60 * 60_000;
 
 /**
  * One per model (workflow id `batch-collector:<model>`, started by signal-with-start): gathers the entries the job
- * workflows enqueue for up to BATCH_COLLECT_WINDOW, BATCH_MAX_REQUESTS or MAX_BATCH_BYTES of requests, submits them as one Message Batch, polls
- * it on durable timers and signals each waiting workflow its own answer. An entry whose batch could not be
- * submitted is answered `errored`, so its job takes the live path. Continues as new to keep its history short.
+ * workflows enqueue into the open batch, a segment of the object store at a time, and closes it after
+ * BATCH_COLLECT_WINDOW, at BATCH_MAX_REQUESTS or at MAX_BATCH_BYTES of requests by starting the batch's own workflow
+ * (message-batch-workflow.ts), which submits, polls, reads and answers it. So the collector holds no batch it
+ * handed over and carries into its next run only the open batch's key and counts: its history and its carried state
+ * stay small whatever the batch size (docs/gateway.md#the-batch-lane-at-scale).
  */
 export async function batchCollectorWorkflow(input: BatchCollectorInput): Promise<void> {
-  const { settings } = input;
-  const carry: BatchCollectorCarry = input.carry ?? { waiting: [], submitted: [], answered: [] };
-  const known = new Set([
-    ...carry.waiting.map((entry) => entry.customId),
-    ...carry.submitted.flatMap((batch) => batch.entries.map((entry) => entry.customId)),
-    ...carry.answered,
-  ]);
-  let windowOpenedAt: number | undefined = carry.waiting.length > 0 ? Date.now() : undefined;
+  const { settings, model } = input;
+  const carry = input.carry ?? {};
+  /** Received in this run and not yet in a segment. */
+  const pending: BatchEntry[] = [...(carry.waiting ?? [])];
+  /** This run's custom ids: a repeated enqueue signal (an activity retried) is dropped here, or at submission. */
+  const seen = new Set(pending.map((entry) => entry.customId));
+  let open: OpenBatch | undefined = carry.open;
+  let reconciledAt = carry.reconciledAt ?? 0;
+  let firstArrivalAt: number | undefined = pending.length > 0 ? Date.now() : undefined;
   setHandler(batchEntrySignal, (entry: BatchEntry) => {
-    if (known.has(entry.customId)) return;
-    known.add(entry.customId);
-    carry.waiting.push(entry);
-    windowOpenedAt ??= Date.now();
+    if (seen.has(entry.customId)) return;
+    seen.add(entry.customId);
+    pending.push(entry);
+    firstArrivalAt ??= Date.now();
   });
 
-  async function answer(entries: BatchEntry[], outcomeOf: (customId: string) => BatchEntryOutcome, batchId?: string) {
-    for (const entry of entries) {
-      const message: BatchAnswer = { customId: entry.customId, outcome: outcomeOf(entry.customId), ...(batchId ? { batchId } : {}) };
-      try {
-        await getExternalWorkflowHandle(entry.replyTo).signal(batchAnswerSignal, message);
-      } catch (error) {
-        // The job is gone (cancelled, timed out, took the live path and finished): nobody waits for this answer.
-        log.info('a batch answer found no waiting workflow', { customId: entry.customId, error: String(error) });
-      }
-      carry.answered.push(entry.customId);
-    }
-    carry.answered.splice(0, Math.max(0, carry.answered.length - ANSWERED_MEMORY));
+  const held = () => open ?? { entries: 0, bytes: 0 };
+  const windowEndsAt = () => (open?.openedAt ?? firstArrivalAt ?? Infinity) + settings.collectWindowMs;
+
+  /** Writes the next pending entries that fit into the open batch as one segment. */
+  async function writeSegment(): Promise<void> {
+    const count = Math.min(SEGMENT_ENTRIES, entriesThatFit(held(), pending, settings));
+    if (count === 0) return;
+    open ??= { batchKey: uuid4().replace(/-/g, ''), openedAt: firstArrivalAt ?? Date.now(), entries: 0, bytes: 0, segments: 0 };
+    const entries = pending.slice(0, count);
+    await lane.writeBatchSegment({ batchKey: open.batchKey, index: open.segments, entries });
+    pending.splice(0, count);
+    open.segments += 1;
+    open.entries += count;
+    open.bytes += entries.reduce((bytes, entry) => bytes + (entry.requestBytes ?? 0), 0);
   }
 
-  /** Entries never billed give their spend holds back now rather than when the holds expire (a day later). */
-  async function release(entries: BatchEntry[]): Promise<void> {
-    if (entries.length === 0 || !patched(BATCH_SPEND_RELEASE_PATCH)) return;
-    try {
-      await lane.releaseBatchEntrySpend({ customIds: entries.map((entry) => entry.customId) });
-    } catch (error) {
-      log.warn('spend holds could not be released; they expire by themselves', { entries: entries.length, error: String(error) });
-    }
+  /** Hands the open batch to its own workflow; the next entry opens another. */
+  async function closeBatch(): Promise<void> {
+    while (pending.length > 0 && entriesThatFit(held(), pending, settings) > 0) await writeSegment();
+    if (open) await startBatch(open.batchKey, open.segments);
+    open = undefined;
+    firstArrivalAt = pending.length > 0 ? Date.now() : undefined;
   }
 
-  async function submit(): Promise<void> {
-    const entries = carry.waiting.splice(0, entriesForNextBatch(carry.waiting, settings));
-    windowOpenedAt = carry.waiting.length > 0 ? Date.now() : undefined;
-    try {
-      // The key is chosen here, in history, so every retry of this submission carries the same one.
-      const { batchId } = await lane.submitMessageBatch({
-        model: input.model,
-        submissionKey: uuid4(),
-        customIds: entries.map((entry) => entry.customId),
-      });
-      carry.submitted.push({ batchId, entries });
-    } catch (error) {
-      log.warn('a batch could not be submitted; its jobs take the live path', { entries: entries.length, error: String(error) });
-      await release(entries);
-      await answer(entries, () => 'errored');
-    }
+  async function startBatch(batchKey: string, segments: number, batchId?: string): Promise<void> {
+    await startChild(messageBatchWorkflow, {
+      workflowId: messageBatchWorkflowId(model, batchKey),
+      args: [{ model, batchKey, segments, settings, ...(batchId ? { batchId } : {}) }],
+      // The batch outlives this run: the collector continues as new while its batches are still out.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    });
   }
 
-  async function pollSubmitted(): Promise<void> {
-    for (const batch of [...carry.submitted]) {
-      let outcomes: Record<string, BatchEntryOutcome> | undefined;
-      try {
-        if (!(await lane.messageBatchHasEnded({ batchId: batch.batchId }))) continue;
-        outcomes = await lane.storeMessageBatchResults({ batchId: batch.batchId });
-      } catch (error) {
-        log.warn('a batch could not be read; trying again at the next poll', { batchId: batch.batchId, error: String(error) });
-        continue;
-      }
-      // An entry missing from the results is treated as errored: its job asks live rather than wait for ever.
-      await release(batch.entries.filter((entry) => outcomes[entry.customId] === undefined));
-      await answer(batch.entries, (customId) => outcomes[customId] ?? 'errored', batch.batchId);
-      carry.submitted.splice(carry.submitted.indexOf(batch), 1);
-    }
+  // A collector of the earlier shape carried its submitted batches: each gets a batch workflow of its own.
+  for (const batch of carry.submitted ?? []) {
+    const batchKey = uuid4().replace(/-/g, '');
+    await lane.writeBatchSegment({ batchKey, index: 0, entries: batch.entries });
+    await startBatch(batchKey, 1, batch.batchId);
   }
 
-  let nextPollAt = Date.now() + settings.pollIntervalMs;
   for (;;) {
     const info = workflowInfo();
-    if (info.continueAsNewSuggested || info.historyLength > HISTORY_EVENTS_LIMIT) break;
-    const windowEndsAt = windowOpenedAt === undefined ? undefined : windowOpenedAt + settings.collectWindowMs;
-    if (batchIsFull(carry.waiting, settings) || (windowEndsAt !== undefined && Date.now() >= windowEndsAt)) {
-      await submit();
-      continue;
-    }
-    if (carry.submitted.length > 0 && Date.now() >= nextPollAt) {
-      await pollSubmitted();
-      nextPollAt = Date.now() + settings.pollIntervalMs;
-      continue;
-    }
-    if (carry.waiting.length === 0 && carry.submitted.length === 0) {
-      if (!(await condition(() => carry.waiting.length > 0, IDLE_END_MS))) {
-        await condition(allHandlersFinished);
-        if (carry.waiting.length === 0) return;
+    if (info.continueAsNewSuggested || info.historyLength > HISTORY_EVENTS_LIMIT || info.targetWorkerDeploymentVersionChanged) break;
+    if (Date.now() - reconciledAt >= RECONCILE_EVERY_MS) {
+      reconciledAt = Date.now();
+      try {
+        const reconciled = await lane.reconcileMessageBatches({ horizonMs: RECONCILE_HORIZON_MS });
+        if (reconciled.cancelled + reconciled.harvested > 0) log.warn('the provider had batches no workflow read', { ...reconciled });
+      } catch (error) {
+        log.warn('the provider’s batches could not be reconciled; trying again later', { error: String(error) });
       }
       continue;
     }
-    const wakeAt = Math.min(windowEndsAt ?? Infinity, carry.submitted.length > 0 ? nextPollAt : Infinity);
-    const waiting = carry.waiting.length;
-    // Wake at the next deadline, when the batch fills up, or when the first entry opens a window.
+    if (batchIsFull(held(), pending, settings) || Date.now() >= windowEndsAt()) {
+      await closeBatch();
+      continue;
+    }
+    if (pending.length >= SEGMENT_ENTRIES) {
+      await writeSegment();
+      continue;
+    }
+    if (pending.length === 0 && !open) {
+      if (!(await condition(() => pending.length > 0, IDLE_END_MS))) {
+        await condition(allHandlersFinished);
+        if (pending.length === 0) return;
+      }
+      continue;
+    }
+    const waiting = pending.length;
+    // Wake when the window ends, a segment fills, the batch fills, or the first entry opens a window.
     await condition(
-      () => batchIsFull(carry.waiting, settings) || (waiting === 0 && carry.waiting.length > 0),
-      Math.max(1, wakeAt - Date.now()),
+      () => pending.length >= SEGMENT_ENTRIES || batchIsFull(held(), pending, settings) || (waiting === 0 && pending.length > 0 && !open),
+      Math.max(1, windowEndsAt() - Date.now()),
     );
   }
-  await condition(allHandlersFinished);
-  await continueAsNew<typeof batchCollectorWorkflow>({ ...input, carry });
+  // What arrived in this run goes to a segment, so the next run carries counts, not entries.
+  while (pending.length > 0) {
+    if (entriesThatFit(held(), pending, settings) === 0) await closeBatch();
+    else await writeSegment();
+    await condition(allHandlersFinished);
+  }
+  const next: BatchCollectorCarry = { ...(open ? { open } : {}), reconciledAt };
+  // A collector never idles while a backfill runs: it moves to the deployment's current build as it continues as new.
+  const upgrade = workflowInfo().targetWorkerDeploymentVersionChanged;
+  await makeContinueAsNewFunc<typeof batchCollectorWorkflow>(upgrade ? { initialVersioningBehavior: 'AUTO_UPGRADE' } : {})({
+    ...input,
+    carry: next,
+  });
 }

@@ -80,6 +80,7 @@ export function routeMessageBatches(method: string, pathname: string, context: R
     if (batches.view(batch, baseUrlOf(context)).processing_status !== 'ended') {
       return errorReply(apiError('invalid_request_error', `message batch ${batch.id} has not ended yet`));
     }
+    batches.markRead(batch);
     return { status: 200, headers: {}, body: null, raw: { contentType: 'application/binary', text: batches.resultsJsonl(batch) } };
   }
   return null;

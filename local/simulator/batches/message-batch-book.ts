@@ -17,6 +17,7 @@ interface StoredBatch {
   endedAt: number | null;
   requests: BatchRequest[];
   results: Array<{ custom_id: string; result: BatchEntryResult }> | null;
+  resultsReads: number;
 }
 
 export interface MessageBatchView {
@@ -41,6 +42,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export class MessageBatchBook {
   private readonly batches: StoredBatch[] = [];
+  /** Custom id → how many times an entry of that id was billed (answered `succeeded`): the provider's invoice. */
+  private readonly billedEntries = new Map<string, number>();
 
   constructor(private readonly state: SimulatorState) {}
 
@@ -54,6 +57,7 @@ export class MessageBatchBook {
       endedAt: null,
       requests,
       results: null,
+      resultsReads: 0,
     };
     this.batches.push(batch);
     return batch;
@@ -78,6 +82,29 @@ export class MessageBatchBook {
 
   clear(): void {
     this.batches.length = 0;
+    this.billedEntries.clear();
+  }
+
+  /**
+   * The billing log's totals: entries billed, custom ids billed exactly once and more than once (a request sent in
+   * two batches), and batches whose results nobody read.
+   */
+  billing(): { batches: number; billedEntries: number; billedOnce: number; billedTwice: number; unread: number } {
+    let billedOnce = 0;
+    let billedTwice = 0;
+    let billed = 0;
+    for (const times of this.billedEntries.values()) {
+      billed += times;
+      if (times === 1) billedOnce++;
+      else billedTwice++;
+    }
+    const unread = this.batches.filter((batch) => batch.resultsReads === 0).length;
+    return { batches: this.batches.length, billedEntries: billed, billedOnce, billedTwice, unread };
+  }
+
+  /** Counts a read of the batch's results file: a batch never read is one the product left behind. */
+  markRead(batch: StoredBatch): void {
+    batch.resultsReads += 1;
   }
 
   view(batch: StoredBatch, baseUrl: string): MessageBatchView {
@@ -110,10 +137,11 @@ export class MessageBatchBook {
     if (batch.cancelInitiatedAt !== null) {
       batch.results = batch.requests.map(({ custom_id }) => ({ custom_id, result: { type: 'canceled' } }));
     } else if (now >= batch.endsAt) {
-      batch.results = batch.requests.map(({ custom_id, params }) => ({
-        custom_id,
-        result: answerBatchEntry(this.state, params, batch.id),
-      }));
+      batch.results = batch.requests.map(({ custom_id, params }) => {
+        const result = answerBatchEntry(this.state, params, batch.id);
+        if (result.type === 'succeeded') this.billedEntries.set(custom_id, (this.billedEntries.get(custom_id) ?? 0) + 1);
+        return { custom_id, result };
+      });
     } else {
       return;
     }
