@@ -62,6 +62,8 @@ export interface BatchCollectorSettings {
    * alert fires. Absent in collectors started before it existed: DEFAULT_GIVE_UP_AFTER_MS.
    */
   giveUpAfterMs?: number;
+  /** The queue the lane's own activities run on (batchLaneTaskQueue); absent, the workflow's own queue. */
+  activityTaskQueue?: string;
 }
 
 /** Where a batch closes by size: 200 MB of requests, well inside the provider's 256 MB (FACTS.md §2.4). */

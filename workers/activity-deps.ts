@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import type { ActivityDeps } from '../activities';
 import type { BatchLaneDeps } from '../activities/batch-lane/batch-lane-deps';
 import { batchAnswerSignal, batchCollectorWorkflowId, batchEntrySignal, MAX_BATCH_BYTES } from '../common/batch-lane';
-import { taskQueueFor } from '../common/task-queues';
+import { batchLaneTaskQueue, taskQueueFor } from '../common/task-queues';
 import { messageBatches } from '../gateway/batch/message-batches';
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import type { ModelGateway } from '../gateway/model-call';
@@ -56,6 +56,7 @@ function batchLaneDeps(
       pollIntervalMs: config.batchLane.pollIntervalMs,
       maxBatchBytes: MAX_BATCH_BYTES,
       giveUpAfterMs: config.batchLane.giveUpAfterMs,
+      activityTaskQueue: batchLaneTaskQueue(config.temporal.taskQueuePrefix),
     },
     onEvent,
     async signalCollector(model, settings, entry) {

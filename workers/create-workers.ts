@@ -13,7 +13,7 @@ import {
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
-import { type Priority, taskQueueFor } from '../common/task-queues';
+import { batchLaneTaskQueue, type Priority, taskQueueFor } from '../common/task-queues';
 import type { Config } from '../lib/config';
 import { workflowTaskPolls } from '../lib/config/worker-settings';
 import { dataConverterFor, FAILURE_CONVERTER_PATH } from '../lib/payload-codec/data-converter';
@@ -100,13 +100,39 @@ export interface CreateWorkersOptions {
   deployment?: WorkerDeploymentOptions;
 }
 
-/** One Worker per priority queue this process serves; each polls only its own queue. */
+/** Slots of the batch lane's own queue: its activities are I/O-bound, each touching every entry of a batch. */
+const BATCH_LANE_ACTIVITY_SLOTS = 8;
+
+/**
+ * One Worker per priority queue this process serves; each polls only its own queue. A process that serves bulk
+ * with the batch lane on also serves the lane's own queue (common/task-queues.ts says why it has one).
+ */
 export async function createWorkers(options: CreateWorkersOptions): Promise<Worker[]> {
   const activities = createActivities(options.deps);
   const priorities = options.priorities ?? options.config.worker.priorities;
   const telemetry = options.telemetry ?? workerTelemetry();
-  return Promise.all(
-    priorities.map((priority) =>
+  const interceptors = {
+    activity: [...telemetry.activityInterceptors, () => ({ inbound: new ActivityFailureInterceptor() })],
+  };
+  const laneWorker =
+    options.deps.batchLane && priorities.includes('bulk')
+      ? [
+          Worker.create({
+            connection: options.connection,
+            namespace: options.config.temporal.namespace,
+            taskQueue: batchLaneTaskQueue(options.config.temporal.taskQueuePrefix),
+            dataConverter: dataConverterFor(options.config.temporal),
+            activities,
+            interceptors,
+            maxConcurrentActivityTaskExecutions: BATCH_LANE_ACTIVITY_SLOTS,
+            shutdownGraceTime: options.config.worker.shutdownGraceMs,
+            ...(options.deployment ? { workerDeploymentOptions: options.deployment } : {}),
+          }),
+        ]
+      : [];
+  return Promise.all([
+    ...laneWorker,
+    ...priorities.map((priority) =>
       Worker.create({
         connection: options.connection,
         namespace: options.config.temporal.namespace,
@@ -114,9 +140,7 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Work
         workflowBundle: options.workflowBundle,
         dataConverter: dataConverterFor(options.config.temporal),
         activities,
-        interceptors: {
-          activity: [...telemetry.activityInterceptors, () => ({ inbound: new ActivityFailureInterceptor() })],
-        },
+        interceptors,
         sinks: telemetry.sinks,
         ...slotOptions(options, priority),
         workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: workflowTaskPolls(options.config.worker) },
@@ -124,7 +148,7 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Work
         ...(options.deployment ? { workerDeploymentOptions: options.deployment } : {}),
       }),
     ),
-  );
+  ]);
 }
 
 /** The SDK takes either slot counts or a tuner; the tuner keeps its defaults for everything but activities. */

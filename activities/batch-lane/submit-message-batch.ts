@@ -66,9 +66,12 @@ export async function submitMessageBatch(lane: BatchLaneDeps, input: SubmitMessa
   const intentKey = batchLaneKeys.intent(input.batchKey);
   const earlier = (await store.exists(intentKey)) ? await getJson<BatchIntent>(store, intentKey) : undefined;
   if (earlier?.batchId) return { batchId: earlier.batchId, entries: earlier.entries };
-  if (earlier) await cancelUnrecordedBatches(lane, earlier);
-
   const entries = await entriesOfSegments(lane, input.batchKey, input.segments);
+  if (earlier) {
+    const adopted = await adoptOrCancelUnrecorded(lane, earlier, new Set(entries.map((entry) => entry.customId)));
+    if (adopted) return recordBatch(lane, earlier, adopted, entries);
+  }
+
   const requests: Array<{ customId: string; call: BatchToolCall } | undefined> = new Array(entries.length);
   await eachWithLimit(
     entries,
@@ -96,12 +99,39 @@ export async function submitMessageBatch(lane: BatchLaneDeps, input: SubmitMessa
   } finally {
     clearInterval(beat);
   }
-  await putJson(store, batchLaneKeys.batchId(batchId), { batchKey: input.batchKey, model: input.model, kind: 'lane' } satisfies KnownBatch);
-  await putJson(store, intentKey, { ...intent, batchId });
-  await store.deleteMany([batchLaneKeys.creating(input.batchKey)]);
-  lane.onEvent?.({ type: 'submitted', model: input.model, entries: sent.length, at: Date.now() });
+  return recordBatch(lane, intent, batchId, sent);
+}
+
+/** Records the batch under its id and its intent, and lets go of the requests it carries. */
+async function recordBatch(lane: BatchLaneDeps, intent: BatchIntent, batchId: string, sent: BatchEntry[]): Promise<{ batchId: string; entries: number }> {
+  const { store } = lane;
+  await putJson(store, batchLaneKeys.batchId(batchId), { batchKey: intent.batchKey, model: intent.model, kind: 'lane' } satisfies KnownBatch);
+  await putJson(store, batchLaneKeys.intent(intent.batchKey), { ...intent, batchId });
+  await store.deleteMany([batchLaneKeys.creating(intent.batchKey)]);
+  lane.onEvent?.({ type: 'submitted', model: intent.model, entries: sent.length, at: Date.now() });
   await store.deleteMany(sent.map((entry) => batchLaneKeys.request(entry.customId)));
   return { batchId, entries: sent.length };
+}
+
+/**
+ * A retried submission's look for the batch its interrupted attempt may have created: one that has ended can be
+ * recognised by its results' custom ids and is adopted (it was billed: creating another would bill again); one still
+ * running cannot be, and is cancelled (cancelUnrecordedBatches).
+ */
+async function adoptOrCancelUnrecorded(lane: BatchLaneDeps, intent: BatchIntent, ours: Set<string>): Promise<string | undefined> {
+  for await (const batch of lane.batches.list()) {
+    if (batch.createdAt < intent.attemptStartedAt - CLOCK_SKEW_MS) break;
+    if (!batch.ended || batch.requests !== intent.entries || (await lane.store.exists(batchLaneKeys.batchId(batch.batchId)))) continue;
+    for await (const result of lane.batches.results(batch.batchId)) {
+      if (ours.has(result.customId)) {
+        log.warn('a batch created by an interrupted submission was found ended and adopted', { batchId: batch.batchId, batchKey: intent.batchKey });
+        return batch.batchId;
+      }
+      break;
+    }
+  }
+  await cancelUnrecordedBatches(lane, intent);
+  return undefined;
 }
 
 /**

@@ -12,8 +12,8 @@ export interface WorkflowSizes {
 const CONTINUED_AS_NEW = temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW;
 
 /**
- * Reads every run of `workflowType` started since `since` (or, with `sample`, that many of them): a history's
- * length from describe, and the continue-as-new input's size from the history of each run that continued.
+ * Reads every run of `workflowType` started since `since` (or, with `sample`, that many of them) from its history:
+ * its length, and the size of the input it handed to its next run when it continued as new.
  */
 export async function workflowSizes(client: Client, workflowType: string, since: Date, sample?: number): Promise<WorkflowSizes> {
   const sizes: WorkflowSizes = { runs: 0, maxHistoryEvents: 0, maxContinueAsNewBytes: 0 };
@@ -21,9 +21,9 @@ export async function workflowSizes(client: Client, workflowType: string, since:
   for await (const run of client.workflow.list({ query })) {
     if (sample !== undefined && sizes.runs >= sample) break;
     sizes.runs++;
-    sizes.maxHistoryEvents = Math.max(sizes.maxHistoryEvents, run.historyLength);
-    if (run.status.name !== 'CONTINUED_AS_NEW') continue;
+    // Visibility's history length is not kept for every run (a running one, on SQLite): the history says.
     const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+    sizes.maxHistoryEvents = Math.max(sizes.maxHistoryEvents, history.events?.length ?? 0);
     for (const event of history.events ?? []) {
       if (event.eventType !== CONTINUED_AS_NEW) continue;
       const payloads = event.workflowExecutionContinuedAsNewEventAttributes?.input?.payloads ?? [];

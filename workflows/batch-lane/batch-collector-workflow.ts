@@ -22,15 +22,12 @@ import {
   messageBatchWorkflowId,
   type OpenBatch,
 } from '../../common/batch-lane';
-import { batchLaneOptions } from './batch-lane-options';
+import { laneActivityOptions } from './batch-lane-options';
 import { messageBatchWorkflow } from './message-batch-workflow';
-
-const lane = proxyActivities<JobActivities>(batchLaneOptions);
+import { SEGMENT_ENTRIES } from './segment-entries';
 
 /** With nothing waiting for this long the collector ends; the next request starts a new one. */
 const IDLE_END_MS = 10 * 60 * 1000;
-/** Entries written to the object store together: a segment's activity input stays near 100 KB. */
-export const SEGMENT_ENTRIES = 1_000;
 /**
  * A run continues as new past this many events: every entry is one signal event, and a burst of signals keeps
  * arriving while the run writes its last segment, so the limit leaves half of the product's 10,000 for that.
@@ -51,6 +48,7 @@ const RECONCILE_HORIZON_MS = 48 * 60 * 60_000;
  */
 export async function batchCollectorWorkflow(input: BatchCollectorInput): Promise<void> {
   const { settings, model } = input;
+  const lane = proxyActivities<JobActivities>(laneActivityOptions(settings));
   const carry = input.carry ?? {};
   /** Received in this run and not yet in a segment. */
   const pending: BatchEntry[] = [...(carry.waiting ?? [])];

@@ -1,4 +1,5 @@
 import type { ActivityOptions } from '@temporalio/workflow';
+import type { BatchCollectorSettings } from '../../common/batch-lane';
 import { NON_RETRYABLE_ERROR_TYPES } from '../../common/errors';
 
 /**
@@ -16,3 +17,8 @@ export const batchLaneOptions: ActivityOptions = {
     nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
   },
 };
+
+/** The lane's options on the lane's own queue, where the settings name one (common/task-queues.ts says why). */
+export function laneActivityOptions(settings: BatchCollectorSettings, options: ActivityOptions = batchLaneOptions): ActivityOptions {
+  return settings.activityTaskQueue ? { ...options, taskQueue: settings.activityTaskQueue } : options;
+}

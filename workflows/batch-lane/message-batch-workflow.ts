@@ -1,7 +1,8 @@
 import { type ActivityOptions, log, makeContinueAsNewFunc, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
 import { DEFAULT_GIVE_UP_AFTER_MS, type MessageBatchInput, type MessageBatchSummary } from '../../common/batch-lane';
-import { batchLaneOptions } from './batch-lane-options';
+import { batchLaneOptions, laneActivityOptions } from './batch-lane-options';
+import { SEGMENT_ENTRIES } from './segment-entries';
 
 /** Polls before a batch's run continues as new: each is a timer and an activity, about ten events. */
 const POLLS_PER_RUN = 300;
@@ -14,7 +15,7 @@ function sizedTo(entries: number): ActivityOptions {
 }
 
 /** A poll is tried once: the next poll is its retry, and a failing one counts toward the batch's give-up age. */
-const status = proxyActivities<JobActivities>({ ...batchLaneOptions, retry: { ...batchLaneOptions.retry, maximumAttempts: 1 } });
+const ONE_TRY: ActivityOptions = { ...batchLaneOptions, retry: { ...batchLaneOptions.retry, maximumAttempts: 1 } };
 
 /**
  * One Message Batch from its submission to its last answer (workflow id `message-batch:<model>:<batchKey>`, started
@@ -26,7 +27,8 @@ const status = proxyActivities<JobActivities>({ ...batchLaneOptions, retry: { ..
 export async function messageBatchWorkflow(input: MessageBatchInput): Promise<MessageBatchSummary> {
   const { model, batchKey, segments } = input;
   const summary: MessageBatchSummary = { batchKey, entries: 0, ending: 'answered', outcomes: {} };
-  const sized = proxyActivities<JobActivities>(sizedTo(segments * 1_000));
+  const sized = proxyActivities<JobActivities>(laneActivityOptions(input.settings, sizedTo(segments * SEGMENT_ENTRIES)));
+  const status = proxyActivities<JobActivities>(laneActivityOptions(input.settings, ONE_TRY));
   const answerAll = async (outcome: 'errored', batchId?: string) => {
     const answered = await sized.answerBatchEntries({ model, batchKey, segments, allOutcome: outcome, ...(batchId ? { batchId } : {}) });
     summary.answeredAt = new Date(answered.answeredAt).toISOString();
