@@ -12,6 +12,8 @@ export type BatchLaneEvent =
   | { type: 'orphan'; model: string }
   /** An ended batch no workflow read, whose results the reconciler stored. */
   | { type: 'harvested'; entries: number }
+  /** A batch's status, read by its workflow at each poll. */
+  | { type: 'polled'; model: string; batchId: string; createdAt: number; ended: boolean }
   /** A batch unreadable for BATCH_GIVE_UP_AFTER: its jobs went live. */
   | { type: 'given-up'; model: string };
 
@@ -71,6 +73,12 @@ export function createBatchLaneMetrics(registry: Registry) {
       labelNames: ['model'] as const,
       registers,
     }),
+    oldestUnended: new Gauge({
+      name: name('oldest_unended_batch_age_seconds'),
+      help: 'Age of the oldest batch this worker polled lately that had not ended (most end within an hour; the provider expires them at 24 h)',
+      labelNames: ['model'] as const,
+      registers,
+    }),
     lastSubmit: new Gauge({
       name: name('last_submit_timestamp_seconds'),
       help: 'When this worker last created a Message Batch for the model (epoch seconds; take max over workers)',
@@ -83,6 +91,19 @@ export function createBatchLaneMetrics(registry: Registry) {
 /** The listener that keeps the batch-lane metrics. */
 export function batchLaneMetricsListener(registry: Registry): (event: BatchLaneEvent) => void {
   const metrics = createBatchLaneMetrics(registry);
+  /** Per model, the batches polled lately: batch id → when created and when last seen unended. */
+  const unended = new Map<string, Map<string, { createdAt: number; seenAt: number }>>();
+  const recordPoll = (event: Extract<BatchLaneEvent, { type: 'polled' }>) => {
+    const batches = unended.get(event.model) ?? new Map<string, { createdAt: number; seenAt: number }>();
+    unended.set(event.model, batches);
+    const now = Date.now();
+    if (event.ended) batches.delete(event.batchId);
+    else batches.set(event.batchId, { createdAt: event.createdAt, seenAt: now });
+    // A batch not polled for ten minutes went to another worker, or its workflow ended: it no longer counts here.
+    for (const [batchId, seen] of batches) if (now - seen.seenAt > 10 * 60_000) batches.delete(batchId);
+    const oldest = Math.min(now, ...[...batches.values()].map((seen) => seen.createdAt));
+    metrics.oldestUnended.set({ model: event.model }, (now - oldest) / 1000);
+  };
   return (event) => {
     switch (event.type) {
       case 'enqueued':
@@ -107,6 +128,9 @@ export function batchLaneMetricsListener(registry: Registry): (event: BatchLaneE
         return;
       case 'given-up':
         metrics.givenUp.inc({ model: event.model });
+        return;
+      case 'polled':
+        recordPoll(event);
         return;
     }
   };

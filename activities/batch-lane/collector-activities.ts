@@ -28,8 +28,11 @@ export function createCollectorActivities(lane: BatchLaneDeps | undefined) {
       return submitMessageBatch(laneOf(), input);
     },
 
-    async messageBatchStatus(input: { batchId: string }): Promise<MessageBatchStatus> {
-      return laneOf().batches.status(input.batchId);
+    async messageBatchStatus(input: { batchId: string; model?: string }): Promise<MessageBatchStatus> {
+      const lane = laneOf();
+      const status = await lane.batches.status(input.batchId);
+      lane.onEvent?.({ type: 'polled', model: input.model ?? 'unknown', batchId: status.batchId, createdAt: status.createdAt, ended: status.ended });
+      return status;
     },
 
     async storeMessageBatchResults(input: { batchKey: string; batchId: string }) {

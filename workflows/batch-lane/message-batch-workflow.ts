@@ -57,7 +57,7 @@ export async function messageBatchWorkflow(input: MessageBatchInput): Promise<Me
     }
     await sleep(input.settings.pollIntervalMs);
     try {
-      const now = await status.messageBatchStatus({ batchId });
+      const now = await status.messageBatchStatus({ batchId, model });
       unreadableSince = undefined;
       if (!now.ended) continue;
       if (now.endedAt !== undefined) summary.endedAt = new Date(now.endedAt).toISOString();
