@@ -112,7 +112,7 @@ describe('the simulator control surface', () => {
       changes.slice(-2).map((change) => change.limits.inputTokensPerMinute),
       [startup.inputTokensPerMinute! / 4, startup.inputTokensPerMinute],
     );
-    assert.ok(changes.at(-2)!.levelChange.input_tokens < 0, 'a lower limit takes from the bucket');
+    assert.ok((changes.at(-2)?.levelChange.input_tokens ?? 0) < 0, 'a lower limit takes from the bucket');
     assert.equal((await call('PUT', '/_sim/limits', { scale: 0 })).status, 400);
     assert.equal((await call('PUT', '/_sim/limits', { requestsPerMinute: 1.5 })).status, 400);
     assert.equal((await call('PUT', '/_sim/limits', { latencyBaseMs: 1 })).status, 400);
