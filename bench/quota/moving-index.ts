@@ -19,6 +19,8 @@ function describe(side: string, figures: MovingFigures): string {
       `${met.rate429 ? '(met)' : '(NOT met)'}`,
     `${side}: fleet followed the lowering in ${followed(figures.followMs.lowered)}, the restore in ` +
       `${followed(figures.followMs.restored)} ${met.followMs ? '(met)' : '(NOT met)'}`,
+    `${side}: ${figures.jobs.completedInPhases} jobs completed in the phases ` +
+      `(${figures.jobs.completedPerMinute.toFixed(1)}/min), ${figures.jobs.failed} failed or dead-lettered by the end`,
   ];
   for (const phase of figures.phases) {
     lines.push(
@@ -44,7 +46,7 @@ export async function runMovingLimitBenchmark(argv: string[]): Promise<void> {
   const environment: Record<string, Record<string, string>> = {};
   for (const side of settings.sides) {
     const observation = await runMovingSide(side, settings, runId, say);
-    figures[side] = movingFigures(observation.edges, observation.calls, observation.followMs);
+    figures[side] = movingFigures(observation.edges, observation.calls, observation.followMs, observation.jobs);
     environment[side] = observation.env;
     console.log(`\n${describe(side, figures[side])}\n`);
   }

@@ -48,6 +48,8 @@ export interface MovingFigures {
   phases: PhaseFigures[];
   /** From each change to the moment Redis held the new limit for the fleet; null: not within the phase. */
   followMs: { lowered: number | null; restored: number | null };
+  /** Jobs that completed within the three phases, and jobs failed or dead-lettered by the end (context, no target). */
+  jobs: { completedInPhases: number; completedPerMinute: number; failed: number };
 }
 
 export const MOVING_TARGETS = { goodput: 0.95, rate429: 0.005, followMs: 5_000 };
@@ -75,6 +77,7 @@ export function movingFigures(
   edges: readonly PhaseEdges[],
   calls: readonly AdmittedCall[],
   followMs: MovingFigures['followMs'],
+  jobs: MovingFigures['jobs'] = { completedInPhases: 0, completedPerMinute: 0, failed: 0 },
 ): MovingFigures {
   const phases = edges.map((phase, index) => {
     const before = edges[index - 1];
@@ -93,6 +96,7 @@ export function movingFigures(
     refused429,
     phases,
     followMs,
+    jobs,
   };
 }
 

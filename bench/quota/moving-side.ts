@@ -7,7 +7,7 @@ import type { BenchStack } from '../bench-stack';
 import { gatewayBudgetEnv, jobMarker, startSideStack, submitConcurrently, submitMarkedInvoice } from '../budget-side';
 import type { AdmittedCall, MovingFigures, PhaseEdges } from './moving-measure';
 import type { MovingLimitSettings } from './moving-settings';
-import { providerInputTokensLeft } from './observe';
+import { listJobTimes, providerInputTokensLeft } from './observe';
 
 export type MovingSide = 'slowlane' | 'naive';
 
@@ -16,6 +16,7 @@ export interface MovingObservation {
   edges: PhaseEdges[];
   calls: AdmittedCall[];
   followMs: MovingFigures['followMs'];
+  jobs: MovingFigures['jobs'];
   env: Record<string, string>;
 }
 
@@ -75,6 +76,19 @@ async function followTime(redis: Redis, limit: number, since: number, until: num
     await sleep(pollMs);
   }
   return null;
+}
+
+/** Tokens say what the provider admitted; jobs say whether that work came to anything (a job failed after its retries wasted it). */
+function jobCounts(times: Awaited<ReturnType<typeof listJobTimes>>, edges: readonly PhaseEdges[]): MovingFigures['jobs'] {
+  const from = edges[0]?.startedAt ?? 0;
+  const to = edges.at(-1)?.endedAt ?? 0;
+  const all = [...times.values()];
+  const completed = all.filter((job) => job.closedAt !== undefined && job.closedAt >= from && job.closedAt < to).length;
+  return {
+    completedInPhases: completed,
+    completedPerMinute: to > from ? completed / ((to - from) / 60_000) : 0,
+    failed: all.filter((job) => job.jobStatus === 'dead_letter' || job.jobStatus === 'failed').length,
+  };
 }
 
 /**
@@ -154,8 +168,9 @@ export async function runMovingSide(
     // Answers of calls admitted in the last phase arrive up to a latency later.
     await sleep(sim.latencyMs + 500);
     const calls = await admittedCalls(url, sim.latencyMs);
+    const jobs = jobCounts(await listJobTimes(stack), edges);
     report(`${side}: done; stopping the stack`);
-    return { side, edges, calls, followMs, env };
+    return { side, edges, calls, followMs, jobs, env };
   } finally {
     await bench?.stop();
     await redis?.stop();
