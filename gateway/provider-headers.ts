@@ -62,13 +62,17 @@ function groupHeaders(headers: Headers, group: string): GroupHeaders {
   };
 }
 
-/** The most that can be left in the bucket now, by its remaining and by its reset time; undefined when neither says. */
+/**
+ * The most that can be left in the bucket now, by its remaining and by its reset time; undefined when neither says.
+ * A reset more than a minute away means the bucket is overdrawn (a lowered limit keeps what was used, output is
+ * charged after the answer), which `remaining` cannot say since it stops at 0: the bound goes below zero then.
+ */
 function remainingBound(group: GroupHeaders, clock: { now: number; slackMs: number }): number | undefined {
   const bounds: number[] = [];
   if (group.remaining !== undefined) bounds.push(group.remaining);
   if (group.resetAt !== undefined && group.limit !== undefined && group.limit > 0) {
     const msUntilFull = Math.max(0, group.resetAt - clock.now - clock.slackMs);
-    bounds.push(Math.max(0, group.limit - (msUntilFull * group.limit) / MS_PER_MINUTE));
+    bounds.push(group.limit - (msUntilFull * group.limit) / MS_PER_MINUTE);
   }
   return bounds.length > 0 ? Math.min(...bounds) : undefined;
 }

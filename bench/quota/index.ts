@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runMovingLimitBenchmark } from './moving-index';
 import { measureSide, type SideFigures, tokensPerJob } from './measure';
 import { table, TARGETS, targetsMet } from './report';
 import { parseQuotaArgs } from './settings';
@@ -12,9 +13,10 @@ const RESULTS_DIR = join(__dirname, '..', 'results');
  * `npm run bench -- quota`: the same backlog and the same interactive arrivals against a small provider quota,
  * first through Slowlane as built, then the naive way (no budget, the SDK's own retries, one queue, the same
  * workers), each on a private stack. Prints the table and writes bench/results/quota.json (quota-batch-lane.json
- * with `--batch-lane on`).
+ * with `--batch-lane on`). With `--moving-limit`, the provider's limits move mid-run instead (moving-index.ts).
  */
 export async function runQuotaBenchmark(argv: string[]): Promise<void> {
+  if (argv.includes('--moving-limit')) return runMovingLimitBenchmark(argv);
   const settings = parseQuotaArgs(argv);
   const runId = randomUUID().slice(0, 8);
   const startedAt = new Date();

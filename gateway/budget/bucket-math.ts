@@ -280,9 +280,14 @@ export interface ProviderReading {
 }
 
 /**
- * Lines the pool up with the provider: a lower limit than configured is adopted, and when the provider has
- * fewer tokens left than we think (another client on the same key, clock drift) the difference is drained,
- * shared part first so interactive keeps its reserve as long as possible.
+ * Lines the pool up with the provider, whose limits may move mid-run (another application on the same key, a
+ * changed tier). A limit below the configured one is adopted and one back up is followed, never past the
+ * configured limit. A lower limit shrinks both parts to their new caps; a higher one adds the rise to the shared
+ * part, as the provider's bucket gains it, but only when the same reading says what is left, which then bounds it
+ * (a provider that does not add the rise says so in that remaining). When the provider has fewer tokens left than
+ * we think (another client on the same key, a lowered limit, clock drift) the difference is drained, shared part
+ * first so interactive keeps its reserve as long as possible; below zero (an overdrawn provider bucket, read from
+ * its reset time) the rest is a debt on the shared part that refill pays off before anything is granted.
  */
 export function observe(
   settings: PoolSettings,
@@ -296,9 +301,11 @@ export function observe(
     const reading = readings[dimension];
     if (!reading) continue;
     if (reading.limit !== undefined && reading.limit > 0) {
+      const before = capacity(settings, state, dimension);
       state.learnedLimit[dimension] = reading.limit;
-      overflow(state, dimension, capacity(settings, state, dimension), share);
       const cap = capacity(settings, state, dimension);
+      if (cap > before && reading.remaining !== undefined) state.shared[dimension] += cap - before;
+      overflow(state, dimension, cap, share);
       // A smaller limit shrinks both parts; the overflow step cannot do that when both are over their caps.
       state.reserve[dimension] = Math.min(state.reserve[dimension], cap * share);
       state.shared[dimension] = Math.min(state.shared[dimension], cap * (1 - share));
@@ -307,8 +314,9 @@ export function observe(
       const excess = state.reserve[dimension] + state.shared[dimension] - reading.remaining;
       if (excess <= 0) continue;
       const fromShared = Math.min(excess, Math.max(0, state.shared[dimension]));
-      state.shared[dimension] -= fromShared;
-      state.reserve[dimension] -= Math.min(excess - fromShared, Math.max(0, state.reserve[dimension]));
+      const fromReserve = Math.min(excess - fromShared, Math.max(0, state.reserve[dimension]));
+      state.reserve[dimension] -= fromReserve;
+      state.shared[dimension] -= excess - fromReserve;
     }
   }
 }

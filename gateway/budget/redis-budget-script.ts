@@ -234,9 +234,11 @@ if op == 'observe' then
     local limit = tonumber(ARGV[10 + (i - 1) * 2])
     local remaining = tonumber(ARGV[11 + (i - 1) * 2])
     if limit ~= nil and limit > 0 then
+      local before = capacity(d)
       learned[d] = limit
-      overflow(d, capacity(d), share)
       local cap = capacity(d)
+      if cap > before and remaining ~= nil then shared[d] = shared[d] + cap - before end
+      overflow(d, cap, share)
       reserve[d] = math.min(reserve[d], cap * share)
       shared[d] = math.min(shared[d], cap * (1 - share))
     end
@@ -244,8 +246,9 @@ if op == 'observe' then
       local excess = reserve[d] + shared[d] - remaining
       if excess > 0 then
         local fromShared = math.min(excess, math.max(0, shared[d]))
-        shared[d] = shared[d] - fromShared
-        reserve[d] = reserve[d] - math.min(excess - fromShared, math.max(0, reserve[d]))
+        local fromReserve = math.min(excess - fromShared, math.max(0, reserve[d]))
+        reserve[d] = reserve[d] - fromReserve
+        shared[d] = shared[d] - (excess - fromReserve)
       end
     end
   end

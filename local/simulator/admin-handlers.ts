@@ -1,9 +1,10 @@
 import { ConfigError } from '../../lib/settings/config-error';
 import { apiError } from './api-errors';
 import { parseFaultRuleInput } from './faults';
+import { parseLimitsPatch } from './limit-changes';
 import { errorReply, jsonReply, type HttpReply } from './http-reply';
 import { parseSettingsPatch } from './options';
-import type { SimulatorState } from './state';
+import { limitsOf, type SimulatorState } from './state';
 import type { CallFilter } from './stats';
 
 /** The `/_sim/*` control surface: settings, fault rules, stats and reset, for tests and benchmarks. */
@@ -19,6 +20,36 @@ export function putConfig(state: SimulatorState, body: unknown): HttpReply {
     if (error instanceof ConfigError) return errorReply(apiError('invalid_request_error', error.message));
     throw error;
   }
+}
+
+/**
+ * The Messages API's limits now and at start-up, each bucket's exact level (below zero when overdrawn, which the
+ * headers never show) and every change since start-up.
+ */
+export function getLimits(state: SimulatorState): HttpReply {
+  return jsonReply(200, {
+    limits: limitsOf(state.settings),
+    startup: state.limitHistory.startup,
+    levels: state.limiter.levels(),
+    changes: state.limitHistory.list(),
+  });
+}
+
+/** Lowers (or raises) the limits mid-run; the rate-limit headers report them from the next answer on. */
+export function putLimits(state: SimulatorState, body: unknown): HttpReply {
+  try {
+    state.applySettings(parseLimitsPatch(body, state.limitHistory.startup));
+    return getLimits(state);
+  } catch (error) {
+    if (error instanceof ConfigError) return errorReply(apiError('invalid_request_error', error.message));
+    throw error;
+  }
+}
+
+/** Back to the limits the simulator started with. */
+export function restoreLimits(state: SimulatorState): HttpReply {
+  state.applySettings({ ...state.limitHistory.startup });
+  return getLimits(state);
 }
 
 export function addFaultRule(state: SimulatorState, body: unknown): HttpReply {

@@ -88,10 +88,22 @@ export class RateLimiter {
     };
   }
 
-  resize(limits: RateLimits): void {
-    this.buckets.requests.resize(limits.requestsPerMinute);
-    this.buckets.input_tokens.resize(limits.inputTokensPerMinute);
-    this.buckets.output_tokens.resize(limits.outputTokensPerMinute);
+  /** New limits; answers what each bucket's level gained (negative: lost) with them. */
+  resize(limits: RateLimits): Record<LimitName, number> {
+    return {
+      requests: this.buckets.requests.resize(limits.requestsPerMinute),
+      input_tokens: this.buckets.input_tokens.resize(limits.inputTokensPerMinute),
+      output_tokens: this.buckets.output_tokens.resize(limits.outputTokensPerMinute),
+    };
+  }
+
+  /** Each bucket's exact level, below zero when overdrawn (the headers never say less than 0). */
+  levels(): Record<LimitName, number> {
+    return {
+      requests: this.buckets.requests.available(),
+      input_tokens: this.buckets.input_tokens.available(),
+      output_tokens: this.buckets.output_tokens.available(),
+    };
   }
 
   refillAll(): void {

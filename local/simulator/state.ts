@@ -3,6 +3,7 @@ import { MessageBatchBook } from './batches/message-batch-book';
 import { FaultRuleBook } from './fault-rules';
 import { EmbeddingsLimiter, type EmbeddingsLimits } from './embeddings/embeddings-limiter';
 import { createIdGenerator } from './ids';
+import { LimitHistory, sameLimits } from './limit-changes';
 import { checkFaultRates, runtimeSettingsOf, type RuntimeSettings, type SimulatorOptions } from './options';
 import { PromptCache } from './prompt-cache';
 import { createRandom, type Random } from './random';
@@ -13,7 +14,7 @@ import { SimulatorStats } from './stats';
 const FAULT_STREAM = 0;
 const ID_STREAM = 1;
 
-function limitsOf(settings: RuntimeSettings): RateLimits {
+export function limitsOf(settings: RuntimeSettings): RateLimits {
   return {
     requestsPerMinute: settings.requestsPerMinute,
     inputTokensPerMinute: settings.inputTokensPerMinute,
@@ -43,6 +44,8 @@ export class SimulatorState {
   readonly rules = new FaultRuleBook();
   readonly stats = new SimulatorStats();
   readonly promptCache: PromptCache;
+  /** The Messages API limits the simulator started with, and every change since (`/_sim/limits`). */
+  readonly limitHistory: LimitHistory;
   readonly batches = new MessageBatchBook(this);
   faultRandom!: Random;
   newId!: ReturnType<typeof createIdGenerator>;
@@ -54,6 +57,7 @@ export class SimulatorState {
     this.settings = runtimeSettingsOf(options);
     checkFaultRates(this.settings);
     this.limiter = new RateLimiter(limitsOf(this.settings), clock);
+    this.limitHistory = new LimitHistory(limitsOf(this.settings));
     this.embeddingsLimiter = new EmbeddingsLimiter(embeddingsLimitsOf(this.settings), clock);
     this.promptCache = new PromptCache(clock, () => this.settings);
     this.reseed();
@@ -69,8 +73,10 @@ export class SimulatorState {
     const next = { ...this.settings, ...patch };
     checkFaultRates(next);
     const seedChanged = next.seed !== this.settings.seed;
+    const limitsMoved = !sameLimits(limitsOf(this.settings), limitsOf(next));
     this.settings = next;
-    this.limiter.resize(limitsOf(next));
+    const levelChange = this.limiter.resize(limitsOf(next));
+    if (limitsMoved) this.limitHistory.record({ at: this.clock.now(), limits: limitsOf(next), levelChange });
     this.embeddingsLimiter.resize(embeddingsLimitsOf(next));
     if (seedChanged) this.reseed();
     return this.settings;

@@ -56,11 +56,16 @@ export class TokenBucket {
     this.level -= amount;
   }
 
-  /** A new limit keeps what has been used: a full bucket stays full, an overdrawn one stays overdrawn. */
-  resize(capacityPerMinute: number): void {
+  /**
+   * A new limit keeps what has been used: a full bucket stays full, an overdrawn one stays overdrawn. Answers what
+   * the level gained (negative: lost), which a benchmark needs to know what the provider offered.
+   */
+  resize(capacityPerMinute: number): number {
     this.refill();
+    const before = this.level;
     this.level = Math.min(capacityPerMinute, this.level + (capacityPerMinute - this.capacityPerMinute));
     this.capacityPerMinute = capacityPerMinute;
+    return this.level - before;
   }
 
   refillCompletely(): void {

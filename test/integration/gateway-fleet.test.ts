@@ -176,6 +176,90 @@ describe('the gateway fleet on one Redis budget', () => {
     }
   });
 
+  test('when the provider lowers its limits mid-run and restores them, then the shared budget follows for every member', async () => {
+    let now = 2_000_000_000_000;
+    const clock = () => now;
+    const limits = { inputTokensPerMinute: 60_000, outputTokensPerMinute: 400_000, requestsPerMinute: 4_000 };
+    const simulator = await startSimulator(
+      { port: 0, latencyBaseMs: 0, latencyPerOutputTokenMs: 0, ...limits },
+      { clock: { now: clock } },
+    );
+    const sim = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${simulator.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return (await response.json()) as { levels: { input_tokens: number } };
+    };
+    try {
+      const settings = { pools: { [DEFAULT_POOL]: limits }, interactiveShare: 0.2 };
+      const prefix = `moving-${process.pid}`;
+      const members = [0, 1, 2].map(() => fleetMember(redis, simulator, settings, prefix, clock));
+      const observer = new RedisBudget(redis.client(), settings, { keyPrefix: prefix, now: clock });
+      const inputLevel = async () => {
+        const state = await observer.snapshot(DEFAULT_POOL);
+        assert.ok(state, 'the pool exists in Redis');
+        return { learned: state.learnedLimit.input, total: state.reserve.input + state.shared.input };
+      };
+      let calls = 0;
+      const call = (member: number) =>
+        (members[member] as (typeof members)[number]).callTool(gatewayTestCall(`moving-${calls++}`, 'bulk'));
+
+      // The fleet spends what bulk may of a full minute, each member in turn, until the budget refuses.
+      for (let member = 0; ; member = (member + 1) % 3) {
+        try {
+          await call(member);
+        } catch (error) {
+          assert.ok(error instanceof TokenBudgetExhaustedError, String(error));
+          break;
+        }
+      }
+      const spent = (await simulatorCalls(simulator)).length;
+
+      // Another application takes half the quota: the provider keeps what was used, so its bucket is overdrawn.
+      await sim('PUT', '/_sim/limits', { scale: 0.5 });
+      now += 20_000;
+      const overdrawn = (await sim('GET', '/_sim/limits')).levels.input_tokens;
+      assert.ok(overdrawn < -1_000, `the provider's input bucket is overdrawn: ${overdrawn}`);
+      // The first member to call learns it from the answer (a 429 here: nobody could have known before).
+      await call(0).catch(() => undefined);
+      const lowered = await inputLevel();
+      assert.equal(lowered.learned, 30_000, 'the fleet adopted the lowered limit');
+      assert.ok(
+        lowered.total <= overdrawn + 1_000,
+        `the shared pool holds the provider's debt (${lowered.total} vs ${overdrawn}), not zero`,
+      );
+      // Members that never saw the answer wait for the debt too, instead of meeting the provider's 429.
+      now += 1_500;
+      await assert.rejects(call(1), TokenBudgetExhaustedError);
+      await assert.rejects(call(2), TokenBudgetExhaustedError);
+      assert.equal((await simulatorCalls(simulator)).length, spent + 1, 'nothing went out while the pool was in debt');
+
+      // The other application stops: the provider restores the limits and its bucket gains the rise, which the
+      // next answer shows (the pool refilled a second at the lower rate before it: 500 tokens short).
+      now += 40_000;
+      await sim('DELETE', '/_sim/limits');
+      now += 1_000;
+      await call(2);
+      const provider = (await sim('GET', '/_sim/limits')).levels.input_tokens;
+      const restored = await inputLevel();
+      assert.equal(restored.learned, 60_000, 'the fleet followed the limit back up');
+      assert.ok(
+        Math.abs(restored.total - provider) <= 1_000,
+        `the shared pool holds what the provider holds (${restored.total} vs ${provider}), rise included`,
+      );
+      await call(0);
+      await call(1);
+      assert.deepEqual(
+        (await simulatorCalls(simulator)).slice(spent + 1).map((answer) => answer.status),
+        [200, 200, 200],
+      );
+    } finally {
+      await simulator.close();
+    }
+  });
+
   test('when bulk calls take everything they may, then interactive calls still go through on their reserved share', async () => {
     const now = 1_900_000_000_000;
     const clock = () => now;

@@ -107,9 +107,18 @@ describe('the Redis budget script', () => {
           await local.settle(pair.local, used);
           await shared.settle(pair.shared, used);
         } else if (roll < 0.95) {
+          // The provider's limits move (lowered, restored, above the configured one) and its buckets may be
+          // overdrawn (a remaining below zero, as read from a reset more than a minute away).
+          const inputLimit = random();
           const readings = {
-            input: { remaining: Math.floor(random() * 60_000) },
-            requests: { limit: random() < 0.1 ? 100 : 120 },
+            input: {
+              ...(inputLimit < 0.3 ? { limit: inputLimit < 0.15 ? 30_000 : 90_000 } : {}),
+              remaining: Math.floor(random() * 70_000) - 10_000,
+            },
+            requests: {
+              limit: random() < 0.1 ? 100 : 120,
+              ...(random() < 0.5 ? { remaining: Math.floor(random() * 120) } : {}),
+            },
           };
           await local.observe(DEFAULT_POOL, { readings });
           await shared.observe(DEFAULT_POOL, { readings });

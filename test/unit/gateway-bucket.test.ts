@@ -161,6 +161,49 @@ describe('token budget arithmetic', () => {
     );
   });
 
+  test('when the provider’s limit comes back up, then the pool follows it with the rise its reading proves', async () => {
+    const { budget, advance, level } = setup();
+    await budget.observe(DEFAULT_POOL, { readings: { input: { limit: 30_000, remaining: 10_000 } } });
+    assert.deepEqual(level('input'), { reserve: 7_500, shared: 2_500 });
+    // The provider's bucket gains the 30,000 of the rise and says so in remaining: the pool adopts both.
+    await budget.observe(DEFAULT_POOL, { readings: { input: { limit: 60_000, remaining: 40_000 } } });
+    assert.deepEqual(level('input'), { reserve: 7_500, shared: 32_500 });
+    advance(10_000);
+    assert.deepEqual(level('input'), { reserve: 10_000, shared: 40_000 }, 'refill back at 1 token/ms');
+  });
+
+  test('when the limit comes back up but the provider’s bucket did not gain the rise, then its remaining holds the pool down', async () => {
+    const { budget, level } = setup();
+    await budget.observe(DEFAULT_POOL, { readings: { input: { limit: 30_000, remaining: 10_000 } } });
+    await budget.observe(DEFAULT_POOL, { readings: { input: { limit: 60_000, remaining: 10_000 } } });
+    assert.deepEqual(level('input'), { reserve: 7_500, shared: 2_500 });
+    await budget.observe(DEFAULT_POOL, { readings: { input: { limit: 30_000, remaining: 10_000 } } });
+    await budget.observe(DEFAULT_POOL, { readings: { input: { limit: 60_000 } } });
+    assert.deepEqual(level('input'), { reserve: 7_500, shared: 2_500 }, 'a rise without a remaining adds nothing');
+  });
+
+  test('when the provider states a limit above the configured one, then the configured limit stands', async () => {
+    const { budget, advance, level } = setup();
+    await budget.reserve(DEFAULT_POOL, 'bulk', call(45_000));
+    await budget.observe(DEFAULT_POOL, { readings: { input: { limit: 120_000, remaining: 100_000 } } });
+    assert.deepEqual(level('input'), { reserve: 15_000, shared: 0 });
+    advance(60_000);
+    assert.deepEqual(level('input'), { reserve: 15_000, shared: 45_000 });
+  });
+
+  test('when the provider’s bucket is overdrawn, then the pool takes the debt and grants nothing until refill pays it', async () => {
+    const { budget, advance, level } = setup();
+    await budget.observe(DEFAULT_POOL, { readings: { input: { limit: 30_000, remaining: -20_000 } } });
+    assert.deepEqual(level('input'), { reserve: 0, shared: -20_000 });
+    assert.equal((await budget.reserve(DEFAULT_POOL, 'interactive', call(1_000))).granted, false);
+    // 0.5 token/ms: 40 s pays the debt, the reserve taking its quarter of the refill on the way.
+    advance(40_000);
+    assert.deepEqual(level('input'), { reserve: 5_000, shared: -5_000 });
+    assert.equal((await budget.reserve(DEFAULT_POOL, 'bulk', call(1_000))).granted, false);
+    advance(20_000);
+    assert.equal((await budget.reserve(DEFAULT_POOL, 'bulk', call(1_000))).granted, true);
+  });
+
   test('when a budget is asked how long a call would wait, then nothing is taken', async () => {
     const { budget, level } = setup();
     assert.deepEqual(await budget.wait(DEFAULT_POOL, 'bulk', call(50_000)), { waitMs: 0 });

@@ -90,6 +90,31 @@ describe('what the provider tells the gateway', () => {
     assert.deepEqual(providerReadings(headers, NOW), { input: { limit: 10_000 }, output: { limit: 10_000 } });
   });
 
+  test('when the provider lowers its limit mid-run and restores it, then each answer’s reading says the limit of its moment', () => {
+    const lowered = new Headers({
+      'anthropic-ratelimit-input-tokens-limit': '30000',
+      'anthropic-ratelimit-input-tokens-remaining': '12000',
+      'anthropic-ratelimit-input-tokens-reset': new Date(NOW + 36_000).toISOString(),
+    });
+    assert.deepEqual(providerReadings(lowered, NOW).input, { limit: 30_000, remaining: 12_000 });
+    const restored = new Headers({
+      'anthropic-ratelimit-input-tokens-limit': '60000',
+      'anthropic-ratelimit-input-tokens-remaining': '42000',
+      'anthropic-ratelimit-input-tokens-reset': new Date(NOW + 18_000).toISOString(),
+    });
+    assert.deepEqual(providerReadings(restored, NOW).input, { limit: 60_000, remaining: 42_000 });
+  });
+
+  test('when the reset is more than a minute away, then the reading says the bucket is overdrawn, which remaining cannot', () => {
+    // Full in 100 s at 30,000 a minute: 20,000 below zero now (less the second of the reset's rounding).
+    const headers = new Headers({
+      'anthropic-ratelimit-input-tokens-limit': '30000',
+      'anthropic-ratelimit-input-tokens-remaining': '0',
+      'anthropic-ratelimit-input-tokens-reset': new Date(NOW + 100_000).toISOString(),
+    });
+    assert.deepEqual(providerReadings(headers, NOW).input, { limit: 30_000, remaining: -19_500 });
+  });
+
   test('when a reading from reset times reaches the budget, then the pool drains to it and refills from there (controlled clock)', async () => {
     let now = NOW;
     const budget = new InProcessBudget(

@@ -87,6 +87,37 @@ describe('the simulator control surface', () => {
     await call('PUT', '/_sim/config', { requestsPerMinute: 4000 });
   });
 
+  test('when the limits are lowered through /_sim/limits and restored, then the headers follow, reset included', async () => {
+    const startup = (await call('GET', '/_sim/limits')).json.startup as Record<string, number>;
+    const lowered = await call('PUT', '/_sim/limits', { scale: 0.25 });
+    assert.equal(lowered.status, 200);
+    assert.deepEqual(lowered.json.limits, {
+      requestsPerMinute: startup.requestsPerMinute! / 4,
+      inputTokensPerMinute: startup.inputTokensPerMinute! / 4,
+      outputTokensPerMinute: startup.outputTokensPerMinute! / 4,
+    });
+    const during = await message();
+    assert.equal(during.headers.get('anthropic-ratelimit-input-tokens-limit'), String(startup.inputTokensPerMinute! / 4));
+    assert.equal(during.headers.get('anthropic-ratelimit-requests-limit'), String(startup.requestsPerMinute! / 4));
+    // One request taken: the bucket is full again a minute's 1/limit later, stated in whole seconds.
+    const reset = Date.parse(during.headers.get('anthropic-ratelimit-requests-reset') ?? '');
+    assert.ok(reset > Date.now() - 1_000 && reset <= Date.now() + 2_000, `requests reset ${reset}`);
+
+    const restored = await call('DELETE', '/_sim/limits');
+    assert.deepEqual(restored.json.limits, startup);
+    const after = await message();
+    assert.equal(after.headers.get('anthropic-ratelimit-input-tokens-limit'), String(startup.inputTokensPerMinute));
+    const changes = restored.json.changes as Array<{ limits: Record<string, number>; levelChange: Record<string, number> }>;
+    assert.deepEqual(
+      changes.slice(-2).map((change) => change.limits.inputTokensPerMinute),
+      [startup.inputTokensPerMinute! / 4, startup.inputTokensPerMinute],
+    );
+    assert.ok((changes.at(-2)?.levelChange.input_tokens ?? 0) < 0, 'a lower limit takes from the bucket');
+    assert.equal((await call('PUT', '/_sim/limits', { scale: 0 })).status, 400);
+    assert.equal((await call('PUT', '/_sim/limits', { requestsPerMinute: 1.5 })).status, 400);
+    assert.equal((await call('PUT', '/_sim/limits', { latencyBaseMs: 1 })).status, 400);
+  });
+
   test('when fault rules are added, listed and removed, then only the remaining ones apply', async () => {
     const first = (await call('POST', '/_sim/faults', { fault: { kind: 'server_error' } })).json.id as string;
     await call('POST', '/_sim/faults', { match: { model: 'other-model' }, fault: { kind: 'refusal' }, times: 3 });
