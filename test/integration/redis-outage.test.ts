@@ -56,12 +56,12 @@ describe('a Redis outage parks nothing, on the real stack', () => {
     return state;
   }
 
-  /** The job's step in flight as GET /jobs/:id shows it, once its last failure is `type`; two minutes at most. */
-  async function attemptFailedWith(handle: Handle, type: string): Promise<CurrentAttempt | undefined> {
+  /** The job's step in flight as GET /jobs/:id shows it, once `done` holds; two minutes at most. */
+  async function attemptWhen(handle: Handle, done: (attempt: CurrentAttempt) => boolean): Promise<CurrentAttempt | undefined> {
     let attempt: CurrentAttempt | undefined;
-    for (let i = 0; i < 1200 && attempt?.lastFailure?.type !== type; i++) {
+    for (let i = 0; i < 1200 && !(attempt && done(attempt)); i++) {
       attempt = currentAttemptOf(await handle.describe());
-      if (attempt?.lastFailure?.type !== type) await pause(100);
+      if (!(attempt && done(attempt))) await pause(100);
     }
     return attempt;
   }
@@ -69,6 +69,9 @@ describe('a Redis outage parks nothing, on the real stack', () => {
   test('when Redis is killed while jobs run, then a model step waits with BudgetUnavailableError, a ledger post and its webhook still go out, and after Redis returns every job posts without a dead letter', async () => {
     const worker = await harness.startWorker({
       REDIS_URL: redis.url,
+      // Two slots: a poller holds a slot it reserved before the outage, so only more activities than slots show
+      // that slots are still handed out while the budget cannot be read.
+      WORKER_MAX_CONCURRENT_ACTIVITIES: '2',
       GATEWAY_REDIS_PREFIX: `outage-${randomUUID().slice(0, 8)}`,
       SPEND_REDIS_PREFIX: `outage-spend-${randomUUID().slice(0, 8)}`,
     });
@@ -82,9 +85,11 @@ describe('a Redis outage parks nothing, on the real stack', () => {
     await redis.kill();
     const waiting = await harness.startJob(cleanTextInvoice(`outage-${randomUUID()}`));
 
-    // (a) The model step waits, and says why, as a client reads it.
-    const attempt = await attemptFailedWith(waiting, 'BudgetUnavailableError');
+    // (a) The model step waits, and says why, as a client reads it. Its text extraction and three attempts are more
+    // activities than the worker has slots: each needed a slot handed out during the outage.
+    const attempt = await attemptWhen(waiting, (current) => current.attempt >= 3 && current.lastFailure?.type === 'BudgetUnavailableError');
     assert.equal(attempt?.lastFailure?.type, 'BudgetUnavailableError', JSON.stringify(attempt));
+    assert.ok(attempt.attempt >= 3, JSON.stringify(attempt));
     assert.equal(attempt.step, 'classifyDocument', 'text extraction ran during the outage; the first model call waits');
     const during = await waiting.query(statusQuery);
     assert.equal(during.status, 'processing');
