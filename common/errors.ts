@@ -7,6 +7,12 @@ import type { Usage } from './job';
 export interface FailureDetails {
   attempt: number;
   billedUsage?: Usage;
+  /**
+   * How many of this activity's attempts so far could not reach the budget (BudgetUnavailableError), counted across
+   * attempts by workers/activity-failure-interceptor.ts: the job gives such a step fresh attempts rather than parking
+   * it, whatever its last error, since the outage spent attempts the step never had.
+   */
+  budgetUnavailableAttempts?: number;
   [key: string]: unknown;
 }
 

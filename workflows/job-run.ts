@@ -92,10 +92,17 @@ export class JobRun {
         const jobError = describeFailure(step, error);
         const billed = failureDetailsOf(error)?.billedUsage;
         if (billed) tracker.addUsage(billed);
-        // BudgetUnavailableError is newer than the patch, and no history recorded before it holds one, so it
-        // shares the patch: a recorded refusal replays exactly as it ran.
-        if (waitsForBudget(jobError.type) && Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS && patched(BUDGET_WAIT_PATCH)) {
-          log.info('the last attempt could not get the token budget; scheduling the step again', { step, errorType: jobError.type });
+        // BudgetUnavailableError and budgetUnavailableAttempts are newer than the patch, and no history recorded
+        // before them holds either, so they share it: a recorded refusal replays exactly as it ran.
+        if (
+          (waitsForBudget(jobError.type) || outageTookAttempts(jobError, error)) &&
+          Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS &&
+          patched(BUDGET_WAIT_PATCH)
+        ) {
+          log.info('the step could not get the token budget on some of its attempts; scheduling it again', {
+            step,
+            errorType: jobError.type,
+          });
           continue;
         }
         jobMetrics.stepFinished({ priority: input.priority, step, outcome: 'failed', durationMs: Date.now() - startedAt });
@@ -215,6 +222,15 @@ export async function beyondCancel<T>(work: () => Promise<T>): Promise<T> {
 function failureDetailsOf(error: unknown): FailureDetails | undefined {
   if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return undefined;
   return error.cause.details?.[0] as FailureDetails | undefined;
+}
+
+/**
+ * A step that failed with a retryable error after a Redis outage took some of its attempts (counted across attempts,
+ * workers/activity-failure-interceptor.ts) did not have the attempts its retry policy gives: it gets fresh ones. The
+ * next activity starts its count from zero, so a step that keeps failing for real still parks.
+ */
+function outageTookAttempts(jobError: StepFailure, error: unknown): boolean {
+  return jobError.retryable && (failureDetailsOf(error)?.budgetUnavailableAttempts ?? 0) > 0;
 }
 
 /** What the job reports about a failed step. Anything but an activity failure is a bug: let the task retry. */

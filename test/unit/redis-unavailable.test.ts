@@ -8,6 +8,7 @@ import { RedisBudget } from '../../gateway/budget/redis-budget';
 import { DEFAULT_POOL } from '../../gateway/budget/token-budget';
 import { RedisSpendStore } from '../../gateway/spend/redis-spend-store';
 import { toApplicationFailure } from '../../lib/failures';
+import { outageAttemptsAfter } from '../../lib/outage-attempts';
 import { budgetUnavailableOr, isRedisUnavailable } from '../../lib/redis-unavailable';
 import { freePort } from '../../local/stack/ports';
 
@@ -55,6 +56,22 @@ describe('Redis outages become BudgetUnavailableError', () => {
     assert.ok(waitsForBudget('BudgetUnavailableError'));
     assert.ok(waitsForBudget('TokenBudgetExhausted'), 'the legacy name of a budget refusal too');
     assert.ok(!waitsForBudget('ModelUnavailableError'));
+  });
+
+  test('when attempts fail, then the ones a Redis outage took are counted across them from the last heartbeat’s details', () => {
+    const outage = new BudgetUnavailableError('the token budget cannot be reached');
+    assert.equal(outageAttemptsAfter(outage, undefined), 1, 'the first attempt that met it');
+    assert.equal(outageAttemptsAfter(outage, { budgetUnavailableAttempts: 2 }), 3);
+    assert.equal(outageAttemptsAfter(new Error('the provider answered 529'), { budgetUnavailableAttempts: 3 }), 3, 'a later fault keeps the count');
+    assert.equal(outageAttemptsAfter(new Error('the provider answered 529'), undefined), 0);
+    assert.equal(outageAttemptsAfter(outage, { budgetUnavailableAttempts: 'two' }), 1, 'details of another shape count as none');
+    assert.equal(outageAttemptsAfter(outage, { budgetUnavailableAttempts: -4 }), 1);
+  });
+
+  test('when a failure carries the count, then its details say so for the workflow', () => {
+    const failure = toApplicationFailure(new Error('the provider answered 529'), 6, { budgetUnavailableAttempts: 5 });
+    assert.ok(failure instanceof ApplicationFailure);
+    assert.deepEqual(failure.details?.[0], { budgetUnavailableAttempts: 5, attempt: 6 });
   });
 
   test('when the token budget’s Redis is down, then reserving throws BudgetUnavailableError, not an ioredis error', async () => {

@@ -85,8 +85,10 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
           waiting.push(chunk.index);
           return;
         }
-        // A Redis outage (BudgetUnavailableError) is waited out the same way; no recorded history holds one.
-        if (waitsForBudget(failure.type) && Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS) {
+        // A Redis outage (BudgetUnavailableError, or attempts it took before another retryable error) is waited out
+        // the same way; no recorded history holds either.
+        const outageTookAttempts = failure.retryable && (failure.budgetUnavailableAttempts ?? 0) > 0;
+        if ((waitsForBudget(failure.type) || outageTookAttempts) && Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS) {
           log.info('the last attempt could not get the token budget; scheduling the chunk again', { chunk: chunk.index, errorType: failure.type });
           continue;
         }
