@@ -7,6 +7,12 @@ import type { Usage } from './job';
 export interface FailureDetails {
   attempt: number;
   billedUsage?: Usage;
+  /**
+   * How many of this activity's attempts so far could not reach the budget (BudgetUnavailableError), counted across
+   * attempts by workers/activity-failure-interceptor.ts: the job gives such a step fresh attempts rather than parking
+   * it, whatever its last error, since the outage spent attempts the step never had.
+   */
+  budgetUnavailableAttempts?: number;
   [key: string]: unknown;
 }
 
@@ -66,6 +72,16 @@ export class ModelUnavailableError extends SlowlaneError {
  * tokens exist, instead of the activity sleeping on a slot.
  */
 export class TokenBudgetExhaustedError extends SlowlaneError {
+  static override readonly retryable = true;
+}
+
+/**
+ * The shared store behind the token budget and the tenants' spend (Redis) cannot be reached, so the call was not
+ * admitted and never left. Nothing is wrong with the job: Temporal retries it with backoff, and a job step whose
+ * every attempt met the outage is scheduled again instead of parking (workflows/job-run.ts), so the outage spends
+ * no attempts that lead to a dead letter. Made from ioredis's connection errors by lib/redis-unavailable.ts.
+ */
+export class BudgetUnavailableError extends SlowlaneError {
   static override readonly retryable = true;
 }
 
@@ -133,6 +149,7 @@ export const ERROR_CLASSES = [
   ModelRateLimitedError,
   ModelUnavailableError,
   TokenBudgetExhaustedError,
+  BudgetUnavailableError,
   ModelRequestInvalidError,
   ModelAuthError,
   SpendLimitReachedError,
@@ -179,4 +196,15 @@ export function currentErrorType(type: string): string {
 export function errorTypeAliases(type: string): string[] {
   const current = currentErrorType(type);
   return [current, ...Object.keys(LEGACY_ERROR_TYPES).filter((legacy) => LEGACY_ERROR_TYPES[legacy] === current)];
+}
+
+/**
+ * Failure types of a step that never reached a provider because the fleet's budget could not admit it (refused, or
+ * unreachable): a step whose last attempt failed so is scheduled again rather than parked as a dead letter.
+ */
+const BUDGET_WAIT_TYPES: readonly string[] = [TokenBudgetExhaustedError.name, BudgetUnavailableError.name];
+
+/** Whether a failure of this type (recorded under any name it had) is a wait for the budget, not a fault of the job. */
+export function waitsForBudget(type: string): boolean {
+  return BUDGET_WAIT_TYPES.includes(currentErrorType(type));
 }

@@ -82,15 +82,17 @@ export class PacedActivitySlots implements CustomSlotSupplier<ActivitySlotInfo> 
       }
       const typical = this.options.typicalCost();
       const calls = this.pending.size + 1;
-      // A budget that cannot be read (Redis away) holds the polls back rather than letting them all through;
-      // the reservation would fail anyway.
+      // A budget that cannot be read (Redis away) lets the poll through. The slot cannot tell which task it will
+      // get, and text extraction, ledger posts, webhooks and the batch lane's collector need no budget: holding polls
+      // back would stop them all for the length of the outage. A model call polled now fails at once with
+      // BudgetUnavailableError and comes back after its retry delay, without a dead letter (workflows/job-run.ts).
       const wait = await this.options
         .budgetWait({
           input: typical.input * calls,
           output: typical.output * calls,
           requests: typical.requests * calls,
         })
-        .catch((): Wait => ({ waitMs: MAX_NAP_MS, limitedBy: 'paused' }));
+        .catch((): Wait => ({ waitMs: 0 }));
       // The SDK may have given up while the budget answered; a permit returned now would never be released.
       if (abortSignal.aborted) throw abortError();
       if (wait.waitMs <= 0 && this.used < this.options.maxSlots()) {

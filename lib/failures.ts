@@ -12,11 +12,11 @@ export function jitteredBackoffMs(attempt: number, random = Math.random, baseMs 
  * policy's non-retryable list) and whose nextRetryDelay is the provider's Retry-After when it gave one.
  * Other errors keep their name as type and stay retryable, as the SDK would make them.
  */
-export function toApplicationFailure(error: unknown, attempt: number): unknown {
+export function toApplicationFailure(error: unknown, attempt: number, extra: Omit<FailureDetails, 'attempt'> = {}): unknown {
   if (error instanceof ApplicationFailure) return error;
   if (error instanceof SlowlaneError) {
     const nextRetryDelay = error.retryable ? (error.retryAfterMs ?? jitteredBackoffMs(attempt)) : undefined;
-    const details: FailureDetails = { ...error.details, attempt };
+    const details: FailureDetails = { ...error.details, ...extra, attempt };
     return ApplicationFailure.create({
       type: error.name,
       message: error.message,
@@ -26,7 +26,7 @@ export function toApplicationFailure(error: unknown, attempt: number): unknown {
     });
   }
   if (error instanceof Error) {
-    const details: FailureDetails = { attempt };
+    const details: FailureDetails = { ...extra, attempt };
     return ApplicationFailure.create({ type: error.name, message: error.message, details: [details], cause: error });
   }
   return error;

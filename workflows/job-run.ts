@@ -11,7 +11,7 @@ import {
   setHandler,
   TimeoutFailure,
 } from '@temporalio/workflow';
-import { currentErrorType, type FailureDetails, TokenBudgetExhaustedError } from '../common/errors';
+import { type FailureDetails, waitsForBudget } from '../common/errors';
 import type { JobStart, JobState, JobStep, TerminalStatus } from '../common/job';
 import type { JobTypeDefinition } from '../common/job-types/job-type';
 import { statusQuery } from '../common/messages';
@@ -32,9 +32,10 @@ class JobAbandoned extends Error {
 export type RunStep = <T extends { attempt: number }>(step: JobStep, activity: () => Promise<T>) => Promise<T>;
 
 /**
- * A step whose every attempt was refused by the shared token budget never reached the provider: nothing is wrong
- * with the job, the fleet is just busy. It is scheduled again (fresh attempts) instead of parking, for up to this
- * long in all; past it something is off (a budget far too small for the load) and the job parks as usual.
+ * A step whose last attempt was refused by the shared token budget, or could not reach it (Redis away), never reached
+ * the provider: nothing is wrong with the job, the fleet is just busy or its budget's store is down. It is scheduled
+ * again (fresh attempts) instead of parking, for up to this long in all; past it something is off (a budget far too
+ * small for the load, an outage nobody is fixing) and the job parks as usual.
  */
 const BUDGET_WAIT_LIMIT_MS = 6 * 60 * 60 * 1000;
 const BUDGET_WAIT_PATCH = 'budget-refusals-reschedule';
@@ -91,12 +92,17 @@ export class JobRun {
         const jobError = describeFailure(step, error);
         const billed = failureDetailsOf(error)?.billedUsage;
         if (billed) tracker.addUsage(billed);
+        // BudgetUnavailableError and budgetUnavailableAttempts are newer than the patch, and no history recorded
+        // before them holds either, so they share it: a recorded refusal replays exactly as it ran.
         if (
-          currentErrorType(jobError.type) === TokenBudgetExhaustedError.name &&
+          (waitsForBudget(jobError.type) || outageTookAttempts(jobError, error)) &&
           Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS &&
           patched(BUDGET_WAIT_PATCH)
         ) {
-          log.info('every attempt was refused by the token budget; scheduling the step again', { step });
+          log.info('the step could not get the token budget on some of its attempts; scheduling it again', {
+            step,
+            errorType: jobError.type,
+          });
           continue;
         }
         jobMetrics.stepFinished({ priority: input.priority, step, outcome: 'failed', durationMs: Date.now() - startedAt });
@@ -216,6 +222,15 @@ export async function beyondCancel<T>(work: () => Promise<T>): Promise<T> {
 function failureDetailsOf(error: unknown): FailureDetails | undefined {
   if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return undefined;
   return error.cause.details?.[0] as FailureDetails | undefined;
+}
+
+/**
+ * A step that failed with a retryable error after a Redis outage took some of its attempts (counted across attempts,
+ * workers/activity-failure-interceptor.ts) did not have the attempts its retry policy gives: it gets fresh ones. The
+ * next activity starts its count from zero, so a step that keeps failing for real still parks.
+ */
+function outageTookAttempts(jobError: StepFailure, error: unknown): boolean {
+  return jobError.retryable && (failureDetailsOf(error)?.budgetUnavailableAttempts ?? 0) > 0;
 }
 
 /** What the job reports about a failed step. Anything but an activity failure is a bug: let the task retry. */

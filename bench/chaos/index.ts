@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import type { JobError } from '../../common/api-contract/job-parts';
 import { JOB_WORKFLOW_TYPES } from '../../common/job-types/registry';
 import { PRIORITIES } from '../../common/task-queues';
+import { loadConfig } from '../../lib/config';
+import { startLocalRedis } from '../../local/stack/redis-server';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { type ChaosWorker, runChaos } from './chaos-monkey';
 import { keepLedgerFaulty, ledgerEntries, providerFaultEnv, providerStats } from './faults';
@@ -13,9 +16,11 @@ import { MODEL_TOOLS, mostInFlight, readJobHistory, type JobHistory } from './hi
 import { JOB_MIX, jobPlan } from './job-mix';
 import { checkLedger, DEAD_WORKER_NOTICED_AFTER_MS, percentile, recoveries, rerunsOf } from './measure';
 import { runNaive } from './naive';
+import { isRedisDeadLetter, runRedisOutages } from './redis-outages';
 import { printReport } from './report';
 import { parseChaosArgs, seededRandom } from './settings';
-import { API_KEY, keepApproving, SECRETS, submitAll } from './submit';
+import { checkSpend } from './spend-check';
+import { API_KEY, keepApproving, SECRETS, submitAll, TENANT_ID } from './submit';
 
 const RESULTS_DIR = join(__dirname, '..', 'results');
 const TERMINAL = new Set(['posted', 'completed', 'rejected', 'review_expired', 'failed', 'cancelled']);
@@ -23,7 +28,8 @@ const TERMINAL = new Set(['posted', 'completed', 'rejected', 'review_expired', '
 /**
  * `npm run bench -- chaos`: a few hundred jobs of every kind in the job mix in flight at once on a private local
  * stack, while worker processes are SIGKILLed at random moments, the Temporal server is killed and restarted on its
- * database, the provider answers a tenth of calls with 429/529/500 and the ledger fails a tenth of posts. Then
+ * database, the Redis behind the workers' token budget and spend totals is killed and restarted (one outage longer
+ * than a minute), the provider answers a tenth of calls with 429/529/500 and the ledger fails a tenth of posts. Then
  * the same jobs the synchronous way under the same faults. Loopback only; stops by itself.
  */
 export async function runChaosBenchmark(argv: string[]): Promise<void> {
@@ -34,8 +40,13 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
   const say = (line: string) =>
     console.log(`[chaos ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${line}`);
   const restarts: string[] = [];
+  // The fleet's budget in Redis, as production runs it, so the chaos can take it away. Its append-only file keeps
+  // the spend totals through each kill, so they can be compared with what the jobs recorded.
+  const redisDir = await mkdtemp(join(tmpdir(), 'slowlane-bench-chaos-redis-'));
+  const redis = await startLocalRedis({ dataDir: redisDir });
   const { stack, dataDir, stop } = await startBenchStack('chaos', {
     secrets: SECRETS,
+    productEnv: { REDIS_URL: redis.url },
     simulatorEnv: providerFaultEnv(settings.providerFaultRate, settings.seed, settings.modelLatencyMs),
     // The default policy, as `npm start` runs it: the chaos stays within what it forgives.
     onRestart: (name, code, delayMs) => restarts.push(`${name} (exit ${code}) restarted after ${delayMs} ms`),
@@ -54,7 +65,8 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
         .map((worker) => stack.startWorker(worker.name, { WORKER_PRIORITIES: worker.priority })),
     );
     say(
-      `stack up in ${dataDir}; ${settings.jobs} jobs, ${settings.workerKills} worker kills, ${settings.temporalRestarts} server restarts`,
+      `stack up in ${dataDir}; ${settings.jobs} jobs, ${settings.workerKills} worker kills, ${settings.temporalRestarts} server restarts, ` +
+        `${settings.redisOutages.length} Redis outages (${settings.redisOutages.map((outage) => `${outage.forMs / 1000} s`).join(', ')})`,
     );
     const plan = jobPlan(settings.jobs);
     const ledgerFaults = keepLedgerFaulty(stack.urls.ledger, settings.ledgerFaultRate);
@@ -67,9 +79,11 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
     while (submitted.length < settings.jobs / 4) await sleep(500);
     say(`${submitted.length} jobs submitted; the chaos starts`);
     const chaosRun = runChaos(stack, workers, settings, random, say);
+    const outagesRun = runRedisOutages(redis, settings.redisOutages, say);
     submitted = await submitting;
     say(`all ${submitted.length} jobs submitted (202 each)`);
     const chaos = await chaosRun;
+    const redisOutages = await outagesRun;
     const chaosEndedAt = Date.now();
     say(`chaos over; waiting up to ${settings.settleLimitMs / 1000} s for every job to settle`);
     let statuses = await jobStatuses(client);
@@ -105,6 +119,7 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
     const stuck = submitted.filter((job) => !TERMINAL.has(statuses.get(job.jobId) ?? '') && !lost.includes(job.jobId));
     // Why each open job is where it is (a dead letter names its step and error), as a client would read it.
     const whyStuck = new Map<string, string>();
+    const deadLetters: JobError[] = [];
     for (const job of stuck) {
       const view = (await fetch(`${stack.urls.api}/jobs/${encodeURIComponent(job.jobId)}`, {
         headers: { authorization: `Bearer ${API_KEY}` },
@@ -112,12 +127,21 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
         .then((response) => response.json())
         .catch(() => undefined)) as { step?: string; error?: JobError } | undefined;
       const error = view?.error;
+      if (error && statuses.get(job.jobId) === 'dead_letter') deadLetters.push(error);
       if (error) whyStuck.set(job.jobId, `${error.step ?? view.step ?? '?'}: ${error.type} after ${error.attempts ?? '?'} attempts: ${error.message}`);
     }
     const billedModelCalls = Object.entries(provider.byTool)
       .filter(([tool]) => MODEL_TOOLS.has(tool))
       .reduce((sum, [, stats]) => sum + stats.ok, 0);
     const modelStepsCompleted = histories.reduce((sum, history) => sum + history.modelStepsCompleted, 0);
+    const spend = await checkSpend({
+      redisUrl: redis.url,
+      keyPrefix: loadConfig(stack.productEnv).spend.redisKeyPrefix,
+      tenantId: TENANT_ID,
+      apiUrl: stack.urls.api,
+      apiKey: API_KEY,
+      jobIds: submitted.map((job) => job.jobId),
+    }).catch((error: unknown) => ({ error: String(error) }));
 
     const slowlaneFigures = () => ({
       submitted: submitted.length,
@@ -130,6 +154,12 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
       lost,
       stuck: stuck.map((job) => `${job.jobId}: ${statuses.get(job.jobId) ?? 'unknown'} ${whyStuck.get(job.jobId) ?? ''}`.trim()),
       approvedInReview: approved,
+      deadLetters: {
+        total: deadLetters.length,
+        byType: countBy(deadLetters.map((error) => error.type)),
+        causedByRedis: deadLetters.filter(isRedisDeadLetter).length,
+      },
+      spend,
       ledger: checkLedger(submitted, statuses, entries),
       finishedStepsRerun: rerunsOf(histories),
       stepsInterruptedByKills: retries.length,
@@ -167,6 +197,7 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
     const faults = {
       workerKills: kills,
       serverRestarts: chaos.serverRestarts.map((restart) => ({ backAfterMs: restart.backAfterMs ?? null })),
+      redisOutages: redisOutages.map((outage) => ({ downMs: outage.downMs })),
       supervisorRestarts: restarts.length,
       provider: { calls: provider.requests, byStatus: provider.byStatus },
       ledger: ledgerTally,
@@ -194,6 +225,8 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
   } finally {
     await connection.close();
     await stop();
+    await redis.stop();
+    await rm(redisDir, { recursive: true, force: true });
   }
 }
 

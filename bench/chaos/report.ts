@@ -1,5 +1,6 @@
 import type { KillRecovery, LedgerCheck } from './measure';
 import type { NaiveFigures } from './naive';
+import type { SpendCheck } from './spend-check';
 
 interface ChaosReport {
   durationS: number;
@@ -12,6 +13,8 @@ interface ChaosReport {
     lost: string[];
     stuck: string[];
     approvedInReview: number;
+    deadLetters: { total: number; byType: Record<string, number>; causedByRedis: number };
+    spend: SpendCheck | { error: string };
     ledger: LedgerCheck;
     finishedStepsRerun: { count: number };
     stepsInterruptedByKills: number;
@@ -22,6 +25,7 @@ interface ChaosReport {
   faults: {
     workerKills: KillRecovery[];
     serverRestarts: Array<{ backAfterMs: number | null }>;
+    redisOutages: Array<{ downMs: number }>;
     provider: { calls: number; byStatus: Record<string, number> };
     ledger: { posts: number; faults: number };
     deadWorkerNoticedAfterMs: Record<string, number>;
@@ -42,11 +46,16 @@ export function printReport(report: ChaosReport): void {
     `Chaos benchmark — ${report.durationS} s`,
     `faults: ${faults.workerKills.length} worker SIGKILLs, ${faults.serverRestarts.length} Temporal server restarts ` +
       `(back after ${faults.serverRestarts.map((restart) => s(restart.backAfterMs)).join(', ')}), ` +
+      `${faults.redisOutages.length} Redis SIGKILLs (down ${faults.redisOutages.map((outage) => s(outage.downMs)).join(', ')}), ` +
       `provider ${pct(providerErrors, faults.provider.calls)} of ${faults.provider.calls} calls ${JSON.stringify(faults.provider.byStatus)}, ` +
       `ledger ${faults.ledger.faults} of ${faults.ledger.posts} posts`,
     '',
     `Slowlane: ${slowlane.settled} of ${slowlane.submitted} jobs settled (most in flight at once: ${slowlane.mostInFlight}); outcomes ${JSON.stringify(slowlane.outcomes)}`,
     `  lost ${slowlane.lost.length}, stuck ${slowlane.stuck.length}, not the expected outcome ${slowlane.notAsExpected.length}, approved in review ${slowlane.approvedInReview}`,
+    `  dead letters ${slowlane.deadLetters.total} ${JSON.stringify(slowlane.deadLetters.byType)}, caused by Redis ${slowlane.deadLetters.causedByRedis}`,
+    'error' in slowlane.spend
+      ? `  spend: could not be read (${slowlane.spend.error})`
+      : `  spend: store ${slowlane.spend.storeUsd} USD, jobs' recorded usage ${slowlane.spend.jobsUsd} USD (${slowlane.spend.jobsRead} jobs), difference ${slowlane.spend.differenceUsd} USD`,
     `  ledger: ${slowlane.ledger.exactlyOnce} of ${slowlane.ledger.postedJobs} posted jobs with exactly 1 entry; posted twice ${slowlane.ledger.postedTwice.length}, ` +
       `posted without entry ${slowlane.ledger.postedWithoutEntry.length}, entries without a posted job ${slowlane.ledger.entriesWithoutJob.length}`,
     `  finished steps run again: ${slowlane.finishedStepsRerun.count}; steps interrupted by kills and run again: ${slowlane.stepsInterruptedByKills}; ` +

@@ -1,4 +1,5 @@
 import { readBenchFlags } from '../bench-flags';
+import type { RedisOutagePlan } from './redis-outages';
 
 /** What one run of `npm run bench -- chaos` does; every number lands in bench/results/chaos.json. */
 export interface ChaosSettings {
@@ -9,6 +10,11 @@ export interface ChaosSettings {
   killGapMs: [min: number, max: number];
   /** SIGKILLs of the Temporal dev server, spread over the kills; the supervisor restarts it on its SQLite file. */
   temporalRestarts: number;
+  /**
+   * SIGKILLs of the Redis behind the workers' token budget and spend totals, counted from the start of the chaos,
+   * each restarted on the same port after its outage. One outage outlasts a model step's whole round of attempts.
+   */
+  redisOutages: RedisOutagePlan[];
   /** Provider calls answered with an error: split evenly over 429 (with retry-after), 529 and 500. */
   providerFaultRate: number;
   /** Ledger posts that fail: refused before the commit, or committed and then answered 500 or cut off. */
@@ -33,6 +39,12 @@ export const DEFAULT_SETTINGS: ChaosSettings = {
   workerKills: 22,
   killGapMs: [6_000, 12_000],
   temporalRestarts: 2,
+  // Between the server restarts (kills 7 and 14 come about 60 s and 125 s in), the second past a model step's
+  // round of six attempts (about a minute of backoff).
+  redisOutages: [
+    { afterMs: 25_000, forMs: 20_000 },
+    { afterMs: 70_000, forMs: 75_000 },
+  ],
   providerFaultRate: 0.1,
   ledgerFaultRate: 0.1,
   modelLatencyMs: 300,
@@ -42,15 +54,17 @@ export const DEFAULT_SETTINGS: ChaosSettings = {
   seed: 1203,
 };
 
-const USAGE = 'npm run bench -- chaos [--jobs 240] [--kills 22] [--temporal-restarts 2] [--seed 1203]';
+const USAGE = 'npm run bench -- chaos [--jobs 240] [--kills 22] [--temporal-restarts 2] [--redis-outages 2] [--seed 1203]';
 
 export function parseChaosArgs(argv: string[]): ChaosSettings {
-  const flags = readBenchFlags(argv, ['jobs', 'kills', 'temporal-restarts', 'seed'], USAGE);
+  const flags = readBenchFlags(argv, ['jobs', 'kills', 'temporal-restarts', 'redis-outages', 'seed'], USAGE);
   return {
     ...DEFAULT_SETTINGS,
     jobs: flags.count('jobs', DEFAULT_SETTINGS.jobs),
     workerKills: flags.count('kills', DEFAULT_SETTINGS.workerKills),
     temporalRestarts: flags.count('temporal-restarts', DEFAULT_SETTINGS.temporalRestarts),
+    // Fewer outages take the first ones of the plan; 0 runs the chaos without killing Redis.
+    redisOutages: DEFAULT_SETTINGS.redisOutages.slice(0, flags.count('redis-outages', DEFAULT_SETTINGS.redisOutages.length)),
     seed: flags.count('seed', DEFAULT_SETTINGS.seed),
   };
 }

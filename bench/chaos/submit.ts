@@ -6,6 +6,7 @@ import type { JobKind } from './job-mix';
 export const SECRETS = generateLocalSecrets();
 const tenant = SECRETS.tenants[0] as LocalTenant;
 export const API_KEY = tenant.apiKey;
+export const TENANT_ID = tenant.id;
 export const REVIEWER_TOKEN = (tenant.reviewers[0] as LocalPerson).token;
 
 export interface SubmittedJob {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Priority } from '../../common/task-queues';
+import { budgetUnavailableOr } from '../../lib/redis-unavailable';
 import {
   type CallCost,
   DEFAULT_INTERACTIVE_DECAY_MS,
@@ -72,10 +73,15 @@ export class RedisBudget implements TokenBudget {
       ...args,
     ].map(String);
     try {
-      return (await this.redis.evalsha(SCRIPT_SHA, 1, this.key(pool), ...argv)) as string[];
+      try {
+        return (await this.redis.evalsha(SCRIPT_SHA, 1, this.key(pool), ...argv)) as string[];
+      } catch (error) {
+        // A restarted Redis has forgotten the script.
+        if (!(error instanceof Error) || !error.message.includes('NOSCRIPT')) throw error;
+        return (await this.redis.eval(BUDGET_SCRIPT, 1, this.key(pool), ...argv)) as string[];
+      }
     } catch (error) {
-      if (!(error instanceof Error) || !error.message.includes('NOSCRIPT')) throw error;
-      return (await this.redis.eval(BUDGET_SCRIPT, 1, this.key(pool), ...argv)) as string[];
+      throw budgetUnavailableOr(error, 'token budget');
     }
   }
 

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { budgetUnavailableOr } from '../../lib/redis-unavailable';
 import { SPEND_SCRIPT } from './redis-spend-script';
 import { HOLD_TTL_MS, type HoldResult, type KeyedHold, type SpendHold, type SpendStore, type SpentTotals } from './spend-store';
 import type { SpendWindow } from './spend-windows';
@@ -34,8 +35,10 @@ export class RedisSpendStore implements SpendStore {
     try {
       return (await this.redis.evalsha(SCRIPT_SHA, keys.length, ...keys, ...args)) as string[];
     } catch (error) {
-      if (!(error instanceof Error) || !error.message.includes('NOSCRIPT')) throw error;
-      return (await this.redis.eval(SPEND_SCRIPT, keys.length, ...keys, ...args)) as string[];
+      if (!(error instanceof Error) || !error.message.includes('NOSCRIPT')) throw budgetUnavailableOr(error, 'spend store');
+      return (await this.redis.eval(SPEND_SCRIPT, keys.length, ...keys, ...args).catch((retried: unknown) => {
+        throw budgetUnavailableOr(retried, 'spend store');
+      })) as string[];
     }
   }
 

@@ -8,56 +8,81 @@ import { ensureRedis } from './tools';
 export interface LocalRedis {
   url: string;
   client(): Redis;
+  /** SIGKILL, as an outage: clients see refused connections (and reconnect on their own) until `restart`. */
+  kill(): Promise<void>;
+  /** The server again on the same port, and the same append-only file when it keeps one. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
+export interface LocalRedisOptions {
+  /**
+   * Keep the data in an append-only file in this folder, written through on every command, so a killed server comes
+   * back with it (the chaos bench's spend totals). Unset: nothing persists, a restarted server starts empty.
+   */
+  dataDir?: string;
+}
+
 /**
- * A private redis-server on a free loopback port, without persistence: the shared token budget of the tests and
- * of the benchmark.
+ * A private redis-server on a free loopback port, without persistence unless asked: the shared token budget of the
+ * tests and of the benchmarks.
  * Installs Debian's redis-server first when it is missing (stack/tools.ts).
  */
-export async function startLocalRedis(): Promise<LocalRedis> {
+export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<LocalRedis> {
   const binary = await ensureRedis(process.env.PATH ?? '', (line) => console.log(`[redis] ${line}`));
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  reapOnExit(child, { group: false });
-  let spawnError: Error | undefined;
-  child.once('error', (error) => (spawnError = error));
-  const gone = () => child.exitCode !== null || child.signalCode !== null;
-  const stopChild = () =>
-    new Promise<void>((resolve) => {
-      if (gone() || spawnError) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
+  const persistence = options.dataDir
+    ? ['--dir', options.dataDir, '--appendonly', 'yes', '--appendfsync', 'always']
+    : ['--appendonly', 'no'];
   const url = `redis://127.0.0.1:${port}`;
   const clients: Redis[] = [];
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  try {
-    for (let tries = 0; ; tries++) {
-      try {
-        await probe.connect();
-        await probe.ping();
-        break;
-      } catch (error) {
-        if (spawnError || gone()) {
-          throw new Error(`redis-server did not start: ${spawnError?.message ?? `exit ${child.exitCode}`}`, { cause: error });
+  let child: ChildProcess | undefined;
+  /** Set by the spawned child's 'error' event; read through a function, which TypeScript's narrowing leaves alone. */
+  const spawned: { error?: Error } = {};
+  const spawnError = (): Error | undefined => spawned.error;
+  const gone = (server: ChildProcess) => server.exitCode !== null || server.signalCode !== null;
+  const stopChild = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      const server = child;
+      if (!server || gone(server) || spawned.error) return resolve();
+      server.once('exit', () => resolve());
+      server.kill(signal);
+    });
+
+  const startServer = async () => {
+    delete spawned.error;
+    const server = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
+      stdio: 'ignore',
+    });
+    child = server;
+    reapOnExit(server, { group: false });
+    server.once('error', (error) => (spawned.error = error));
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    try {
+      for (let tries = 0; ; tries++) {
+        try {
+          await probe.connect();
+          await probe.ping();
+          break;
+        } catch (error) {
+          const failed = spawnError();
+          if (failed || gone(server)) {
+            throw new Error(`redis-server did not start: ${failed ? failed.message : `exit ${server.exitCode}`}`, { cause: error });
+          }
+          if (tries > 100) throw error;
+          await delay(50);
         }
-        if (tries > 100) throw error;
-        await delay(50);
       }
+    } catch (error) {
+      await stopChild('SIGTERM');
+      throw error;
+    } finally {
+      probe.disconnect();
     }
-  } catch (error) {
-    await stopChild();
-    throw error;
-  } finally {
-    probe.disconnect();
-  }
+  };
+
+  await startServer();
   return {
     url,
     client() {
@@ -65,9 +90,11 @@ export async function startLocalRedis(): Promise<LocalRedis> {
       clients.push(client);
       return client;
     },
+    kill: () => stopChild('SIGKILL'),
+    restart: startServer,
     async stop() {
       for (const client of clients) client.disconnect();
-      await stopChild();
+      await stopChild('SIGTERM');
     },
   };
 }

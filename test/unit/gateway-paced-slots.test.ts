@@ -1,6 +1,7 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import type { ActivitySlotInfo, SlotPermit, SlotReserveContext } from '@temporalio/worker';
+import { BudgetUnavailableError } from '../../common/errors';
 import type { CallCost, Wait } from '../../gateway/budget/bucket-math';
 import { InProcessBudget } from '../../gateway/budget/local-budget';
 import { DEFAULT_POOL } from '../../gateway/budget/token-budget';
@@ -135,6 +136,43 @@ describe('activity slots paced by the token budget', () => {
     // The SDK drops a reservation it gave up on: a permit handed out now would hold a slot forever.
     await assert.rejects(waiting, { name: 'AbortError' });
     assert.deepEqual(slots.stats(), { used: 0, pendingModelCalls: 0 });
+  });
+
+  test('when the budget cannot be read (Redis away), then slots are still handed out up to the slot count, and pacing returns with the budget', async () => {
+    let reachable = false;
+    let budgetWaits = 0;
+    const naps: number[] = [];
+    const slots = new PacedActivitySlots({
+      priority: 'bulk',
+      maxSlots: () => 3,
+      budgetWait: async () => {
+        budgetWaits += 1;
+        if (!reachable) throw new BudgetUnavailableError('the token budget cannot be reached');
+        // Back, and spent: the next call is 2 s away.
+        return { waitMs: 2_000, limitedBy: 'input' };
+      },
+      typicalCost: () => TYPICAL,
+      modelActivityTypes: new Set(['extractInvoiceFields']),
+      sleep: async (ms) => {
+        naps.push(ms);
+        throw Object.assign(new Error('stop'), { name: 'AbortError' });
+      },
+    });
+    // Ledger posts and webhooks share these slots: none of them may wait for a budget nobody can read.
+    const permits = [];
+    for (let index = 0; index < 3; index++) permits.push(await slots.reserveSlot(CONTEXT, new AbortController().signal));
+    assert.equal(permits.length, 3);
+    assert.deepEqual(naps, []);
+    assert.equal(budgetWaits, 3, 'each poll asked the budget first');
+    assert.deepEqual(slots.stats(), { used: 3, pendingModelCalls: 3 });
+    const [first] = permits;
+    assert.ok(first);
+    slots.markSlotUsed({ permit: first, slotInfo: { type: 'activity', activityType: 'postInvoiceToLedger' } as ActivitySlotInfo });
+    slots.releaseSlot({ permit: first });
+    reachable = true;
+    // With the budget readable again and short, the next poll waits for the refill as before.
+    await assert.rejects(slots.reserveSlot(CONTEXT, new AbortController().signal), { name: 'AbortError' });
+    assert.deepEqual(naps, [500]);
   });
 
   test('when eager execution offers a task, then it is declined so the task goes through the paced queue', () => {

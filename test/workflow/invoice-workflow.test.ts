@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
+  BudgetUnavailableError,
   ContentRefusedError,
   InvalidDocumentError,
   LedgerRejectedError,
   ModelRateLimitedError,
+  ModelUnavailableError,
   TokenBudgetExhaustedError,
 } from '../../common/errors';
 import type { JobState } from '../../common/job';
@@ -376,6 +378,39 @@ describe('invoiceWorkflow with mocked activities', () => {
     assert.equal(state.attempts.classifyDocument, 2, 'the second activity succeeded on its second attempt');
     assert.ok(!state.events.some((event) => event.status === 'dead_letter'), 'a busy budget is not a dead letter');
     assert.equal(fake.posted.length, 1);
+  });
+
+  test('when Redis is away for more than a round of attempts, then the model step is scheduled again instead of parked, and posts once Redis answers', async () => {
+    const maxAttempts = modelCallOptions.retry?.maximumAttempts ?? 0;
+    assert.ok(maxAttempts > 1);
+    // Redis away for two full rounds of attempts and one more try: more than any one activity may spend.
+    const outage = Array.from(
+      { length: 2 * maxAttempts + 1 },
+      () => new BudgetUnavailableError('the token budget cannot be reached (Connection is closed.)', { retryAfterMs: 20 }),
+    );
+    const fake = fakeActivities({ classifyDocument: outage });
+    const state = await harness.withWorker(fake.activities, async (start) => (await start()).result());
+    assert.equal(state.status, 'posted');
+    assert.equal(fake.calls.classifyDocument, 2 * maxAttempts + 2, 'two full rounds, then a third activity');
+    assert.equal(state.attempts.classifyDocument, 2, 'the third activity succeeded on its second attempt');
+    assert.ok(!state.events.some((event) => event.status === 'dead_letter'), 'an outage of the budget is not a dead letter');
+    assert.equal(fake.posted.length, 1);
+  });
+
+  test('when Redis was away for all but the last attempt and the provider then fails it, then the step gets fresh attempts instead of parking', async () => {
+    const maxAttempts = modelCallOptions.retry?.maximumAttempts ?? 0;
+    assert.ok(maxAttempts > 1);
+    // Only the last attempt reached the provider: a step with one real try must not park for a fault a retry can help.
+    const failures: Error[] = [
+      ...Array.from({ length: maxAttempts - 1 }, () => new BudgetUnavailableError('the token budget cannot be reached', { retryAfterMs: 20 })),
+      new ModelUnavailableError('the provider answered 529', { retryAfterMs: 20 }),
+    ];
+    const fake = fakeActivities({ classifyDocument: failures });
+    const state = await harness.withWorker(fake.activities, async (start) => (await start()).result());
+    assert.equal(state.status, 'posted');
+    assert.equal(fake.calls.classifyDocument, maxAttempts + 1, 'a fresh activity after the round the outage took');
+    assert.equal(state.attempts.classifyDocument, 1);
+    assert.ok(!state.events.some((event) => event.status === 'dead_letter'), 'the outage’s attempts led to no dead letter');
   });
 
   test('when a worker of the release before the type rename refuses for the budget, then its old type still reschedules the step', async () => {

@@ -1,6 +1,6 @@
 import { isCancellation, log, patched, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
-import { currentErrorType, TokenBudgetExhaustedError } from '../../common/errors';
+import { waitsForBudget } from '../../common/errors';
 import type { Usage } from '../../common/job';
 import { type ChunkFailure, type ChunkSpan, emptyUsage } from '../../common/job-types/document/document-job';
 import { addUsage } from '../../common/usage-sum';
@@ -14,7 +14,7 @@ import { summarizeFailure } from './step-failure';
 
 const steps = proxyActivities<JobActivities>(modelCallOptions);
 
-/** A chunk whose every attempt the token budget refused is scheduled again (it never reached a provider) this long. */
+/** A chunk whose last attempt could not get the token budget is scheduled again (it never reached a provider) this long. */
 const BUDGET_WAIT_LIMIT_MS = 6 * 60 * 60 * 1000;
 
 export interface ChunkGroupInput {
@@ -85,8 +85,11 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
           waiting.push(chunk.index);
           return;
         }
-        if (currentErrorType(failure.type) === TokenBudgetExhaustedError.name && Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS) {
-          log.info('every attempt was refused by the token budget; scheduling the chunk again', { chunk: chunk.index });
+        // A Redis outage (BudgetUnavailableError, or attempts it took before another retryable error) is waited out
+        // the same way; no recorded history holds either.
+        const outageTookAttempts = failure.retryable && (failure.budgetUnavailableAttempts ?? 0) > 0;
+        if ((waitsForBudget(failure.type) || outageTookAttempts) && Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS) {
+          log.info('the last attempt could not get the token budget; scheduling the chunk again', { chunk: chunk.index, errorType: failure.type });
           continue;
         }
         failed.push({ index: chunk.index, type: failure.type, message: failure.message, retryable: failure.retryable });

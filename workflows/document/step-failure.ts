@@ -9,6 +9,8 @@ export interface FailureSummary {
   retryable: boolean;
   attempts?: number;
   billedUsage?: Usage;
+  /** Attempts a Redis outage took from the activity (workers/activity-failure-interceptor.ts). */
+  budgetUnavailableAttempts?: number;
 }
 
 /** Anything but an activity or child failure is a bug in the workflow: rethrown, so the task retries. */
@@ -23,6 +25,7 @@ export function summarizeFailure(error: unknown): FailureSummary {
       retryable: !cause.nonRetryable,
       ...(details?.attempt !== undefined ? { attempts: details.attempt } : {}),
       ...(details?.billedUsage ? { billedUsage: details.billedUsage } : {}),
+      ...(details?.budgetUnavailableAttempts ? { budgetUnavailableAttempts: details.budgetUnavailableAttempts } : {}),
     };
   }
   if (cause instanceof TimeoutFailure) return { type: 'Timeout', message: `timed out (${cause.timeoutType})`, retryable: true };
