@@ -6,6 +6,7 @@ import type { Logger } from '../../lib/logger';
 import type { EmbeddingsGateway } from '../embeddings/embeddings-call';
 import type { ModelGateway } from '../model-call';
 import { InProcessSpendStore } from './local-spend-store';
+import { checkRedisPersistence } from './redis-persistence';
 import { RedisSpendStore } from './redis-spend-store';
 import { s3PendingSettlements } from './s3-pending-settlements';
 import { withEmbeddingsSpendCaps } from './spend-capped-embeddings';
@@ -26,11 +27,12 @@ export interface WiredSpendCaps {
 
 /**
  * The worker's model and embeddings gateways behind the tenants' spend caps, both counting into one store: totals
- * in Redis when REDIS_URL is set (the token budget's server, its own connection and keys), in the process otherwise, as the token budget does. Settlements the store does not
+ * in Redis when REDIS_URL is set (the token budget's server, its own connection and keys; its persistence checked
+ * first: redis-persistence.ts), in the process otherwise, as the token budget does. Settlements the store does not
  * take wait in the bucket and are settled by a pass every few seconds (spend-settler.ts).
  */
 export async function spendCapsFromConfig(
-  config: Pick<Config, 'anthropic' | 'embeddings' | 'gateway' | 'spend' | 's3'>,
+  config: Pick<Config, 'anthropic' | 'embeddings' | 'gateway' | 'spend' | 's3' | 'deployment'>,
   doors: { gateway: ModelGateway; embeddings: EmbeddingsGateway },
   log: Logger,
   registry?: Registry,
@@ -39,6 +41,12 @@ export async function spendCapsFromConfig(
   if (config.gateway.redisUrl) {
     const redis = new Redis(config.gateway.redisUrl, { maxRetriesPerRequest: 2, connectionName: 'slowlane-spend' });
     redis.on('error', (error: unknown) => log.warn({ err: error, component: 'spend-caps' }, 'redis connection trouble'));
+    try {
+      await checkRedisPersistence(redis, { deployment: config.deployment, persistence: config.spend.redisPersistence }, log);
+    } catch (error) {
+      redis.disconnect();
+      throw error;
+    }
     store = new RedisSpendStore(redis, { keyPrefix: config.spend.redisKeyPrefix });
   } else {
     store = new InProcessSpendStore();
