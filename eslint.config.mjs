@@ -25,6 +25,8 @@ const LAYERS = [
   { files: 'ops/capacity-*.ts', may: ['common', 'lib', 'gateway', 'activities'], why: 'the capacity plan command' },
   // The worker build's manifests carry the same plan as their KEDA replica cap.
   { files: 'ops/worker-build-*.ts', may: ['common', 'lib', 'gateway', 'activities'], why: 'the k8s worker build command' },
+  // Reconciliation reads the spend store's totals beside the jobs' recorded usage.
+  { files: 'ops/spend-reconcile*.ts', may: ['common', 'lib', 'gateway'], why: 'the spend reconciliation command' },
   // Records histories by running the workflow on the workflow tier's fake activities: a developer's tool.
   { files: 'ops/record-histories.ts', may: ['common', 'lib', 'workflows', 'test'], why: 'history recording' },
 ];

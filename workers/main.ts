@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const connection = await connectWorker(config.temporal);
   const gateway = gatewayFromConfig(config, log);
   recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events, gateway.embeddings.events);
-  const spendCaps = spendCapsFromConfig(config, { gateway: gateway.gateway, embeddings: gateway.embeddings }, log, observability.telemetry.metrics.registry);
+  const spendCaps = await spendCapsFromConfig(config, { gateway: gateway.gateway, embeddings: gateway.embeddings }, log, observability.telemetry.metrics.registry);
   const workflowBundle = await workflowBundleForProcess();
   const deployment = await workerDeploymentOptions(config.worker, workflowBundle);
   const workers = await createWorkers({

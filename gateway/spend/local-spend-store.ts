@@ -1,56 +1,116 @@
 import { randomUUID } from 'node:crypto';
-import { HOLD_TTL_MS, type HoldResult, type KeyedHold, type SpendHold, type SpendStore, type SpentTotals } from './spend-store';
+import { ExpiryQueue } from './expiry-queue';
+import {
+  DAYS_KEPT,
+  HOLD_TTL_MS,
+  type HoldResult,
+  type KeyedHold,
+  MONTHS_KEPT,
+  SETTLED_KEPT_MS,
+  type SpendHold,
+  type SpendStore,
+  type SpentTotals,
+} from './spend-store';
 import { type SpendCaps, windowsAt } from './spend-windows';
 import { refusalOf } from './spend-refusal';
 
+const DAY_MS = 24 * 60 * 60_000;
+
 interface TenantSpend {
-  /** Settled USD by window key (`2026-12-03`, `2026-12`); old keys are dropped as windows turn. */
+  /** Settled USD by window key (`2026-12-03`, `2026-12`), kept DAYS_KEPT days and MONTHS_KEPT months. */
   spent: Map<string, number>;
   holds: Map<string, { usd: number; expiresAt: number }>;
+  /** The sum of `holds`, kept as holds come and go (the Redis script keeps the same). */
+  held: number;
+  expiries: ExpiryQueue;
+  /** Settled hold ids by when, oldest first (settles come in clock order), so a repeated settle counts once. */
+  settled: Map<string, number>;
 }
 
-/** The spend of a single process: right for one worker, or for tests; a fleet needs the Redis store. */
+/**
+ * The spend of a single process: right for one worker, or for tests; a fleet needs the Redis store. Its time is
+ * its own clock (injected by tests), as Redis's is the Redis store's.
+ */
 export class InProcessSpendStore implements SpendStore {
   readonly kind = 'in-process';
   private readonly tenants = new Map<string, TenantSpend>();
 
+  constructor(private readonly clock: () => number = Date.now) {}
+
   private tenant(tenantId: string, now: number): TenantSpend {
     let spend = this.tenants.get(tenantId);
     if (!spend) {
-      spend = { spent: new Map(), holds: new Map() };
+      spend = { spent: new Map(), holds: new Map(), held: 0, expiries: new ExpiryQueue(), settled: new Map() };
       this.tenants.set(tenantId, spend);
     }
-    for (const [id, hold] of spend.holds) if (hold.expiresAt <= now) spend.holds.delete(id);
-    const current = new Set(windowsAt(now, {}).map((window) => window.key));
-    for (const key of spend.spent.keys()) if (!current.has(key)) spend.spent.delete(key);
+    for (const due of spend.expiries.due(now)) {
+      const hold = spend.holds.get(due.id);
+      // A hold settled (or held again) since its entry was queued is not this entry's to expire.
+      if (hold?.expiresAt !== due.at) continue;
+      spend.holds.delete(due.id);
+      spend.held -= hold.usd;
+    }
+    if (spend.holds.size === 0) spend.held = 0;
+    for (const [id, at] of spend.settled) {
+      if (at > now - SETTLED_KEPT_MS) break;
+      spend.settled.delete(id);
+    }
     return spend;
   }
 
-  async hold(tenantId: string, caps: SpendCaps, usd: number, now: number, keyed?: KeyedHold): Promise<HoldResult> {
+  async hold(tenantId: string, caps: SpendCaps, usd: number, keyed?: KeyedHold): Promise<HoldResult> {
+    const now = this.clock();
     const spend = this.tenant(tenantId, now);
     const existing = keyed && spend.holds.get(keyed.id);
     if (keyed && existing) return { granted: true, hold: { tenantId, id: keyed.id, usd: existing.usd } };
-    const held = [...spend.holds.values()].reduce((sum, hold) => sum + hold.usd, 0);
-    const refusal = refusalOf(windowsAt(now, caps), (key) => (spend.spent.get(key) ?? 0) + held, usd);
+    const refusal = refusalOf(windowsAt(now, caps), (key) => (spend.spent.get(key) ?? 0) + Math.max(0, spend.held), usd);
     if (refusal) return refusal;
     const hold: SpendHold = { tenantId, id: keyed?.id ?? randomUUID(), usd };
-    spend.holds.set(hold.id, { usd, expiresAt: now + (keyed?.ttlMs ?? HOLD_TTL_MS) });
+    const expiresAt = now + (keyed?.ttlMs ?? HOLD_TTL_MS);
+    spend.holds.set(hold.id, { usd, expiresAt });
+    spend.held += usd;
+    spend.expiries.push(hold.id, expiresAt);
     return { granted: true, hold };
   }
 
-  async settleHeld(hold: SpendHold, usd: number, now: number): Promise<SpentTotals | undefined> {
-    if (!this.tenant(hold.tenantId, now).holds.has(hold.id)) return undefined;
-    return this.settle(hold, usd, now);
+  async settleHeld(hold: SpendHold, usd: number): Promise<SpentTotals | undefined> {
+    const spend = this.tenant(hold.tenantId, this.clock());
+    if (!spend.holds.has(hold.id) || spend.settled.has(hold.id)) return undefined;
+    return this.settle(hold, usd);
   }
 
-  async settle(hold: SpendHold, usd: number, now: number): Promise<SpentTotals> {
+  async settle(hold: SpendHold, usd: number): Promise<SpentTotals> {
+    const now = this.clock();
     const spend = this.tenant(hold.tenantId, now);
-    spend.holds.delete(hold.id);
     const [day, month] = windowsAt(now, {});
-    spend.spent.set(day.key, (spend.spent.get(day.key) ?? 0) + usd);
-    spend.spent.set(month.key, (spend.spent.get(month.key) ?? 0) + usd);
+    if (!spend.settled.has(hold.id)) {
+      const held = spend.holds.get(hold.id);
+      if (held) {
+        spend.holds.delete(hold.id);
+        spend.held -= held.usd;
+      }
+      if (!spend.spent.has(day.key)) forgetOldWindows(spend.spent, now);
+      spend.spent.set(day.key, (spend.spent.get(day.key) ?? 0) + usd);
+      spend.spent.set(month.key, (spend.spent.get(month.key) ?? 0) + usd);
+      spend.settled.set(hold.id, now);
+    }
     return { day: spend.spent.get(day.key) ?? 0, month: spend.spent.get(month.key) ?? 0 };
   }
 
+  async totalsOn(tenantId: string, day: string): Promise<SpentTotals> {
+    const spend = this.tenant(tenantId, this.clock());
+    return { day: spend.spent.get(day) ?? 0, month: spend.spent.get(day.slice(0, 7)) ?? 0 };
+  }
+
   async close(): Promise<void> {}
+}
+
+/** Once a day per tenant, as in the Redis script: totals older than what reconciliation reads are dropped. */
+function forgetOldWindows(spent: Map<string, number>, now: number): void {
+  const oldestDay = new Date(now - DAYS_KEPT * DAY_MS).toISOString().slice(0, 10);
+  const date = new Date(now);
+  const oldestMonth = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - MONTHS_KEPT, 1)).toISOString().slice(0, 7);
+  for (const key of spent.keys()) {
+    if (key.length === 10 ? key < oldestDay : key < oldestMonth) spent.delete(key);
+  }
 }

@@ -1,61 +1,189 @@
 /**
- * The spend store's two operations in Lua, run atomically by Redis (EVALSHA), so no two workers can both take the
- * last dollars of a cap. Keep in step with spend-refusal.ts and local-spend-store.ts: test/integration/spend-caps-redis
- * runs the same scenario against both.
+ * The spend store's operations in Lua, run atomically by Redis (EVALSHA), so no two workers can both take the last
+ * dollars of a cap. Keep in step with spend-refusal.ts, spend-windows.ts and local-spend-store.ts:
+ * test/integration/spend-caps-redis runs the same scenarios against both stores.
  *
- * KEYS     the day's total, the month's total, the tenant's holds (a sorted set: member `<id>|<usd>`, score = expiry)
- * ARGV     op, now (epoch ms), then per op:
- *   hold    usd, daily cap ('' = none), month cap ('' = none), hold member, hold expiry, day end, month end,
- *           keyed id ('' = none: a keyed hold already held is granted again, with its amount)
- *           → {'granted'} | {'held', usd} | {'refused', window, cap, spent+held, resumesAt}
- *   settle  usd, hold member, day key TTL s, month key TTL s → {'ok', day total, month total}
+ * The time is Redis's own (TIME), so every worker's holds expire on one clock and a skewed worker clock cannot
+ * shorten another's hold or move a settle into another day; ARGV[2] overrides it only for tests.
+ *
+ * Every operation costs the same whatever the number of holds (test/integration/spend-store-work.test.ts): the
+ * held sum is kept as a running total, holds expire through a sorted set by expiry from which only the expired ones
+ * are read (at most EXPIRE_BATCH per call, each hold once in its life), and every other read is by id.
+ *
+ * KEYS (one tenant, one hash tag, so one Redis Cluster slot)
+ *   1 holds     sorted set: hold id, score = expiry (epoch ms)
+ *   2 amounts   hash: hold id → USD held
+ *   3 held      string: the sum of amounts (kept with them, reset when no hold is left)
+ *   4 totals    hash: `day:YYYY-MM-DD` and `month:YYYY-MM` → USD settled (days kept DAYS_KEPT, months MONTHS_KEPT)
+ *   5 settled   sorted set: hold id, score = when it was settled (kept SETTLED_KEPT_MS): a settle counts once per id
+ * ARGV     op, now ('' = Redis TIME), then per op:
+ *   hold        usd, daily cap ('' = none), month cap ('' = none), hold id, ttl ms, keyed ('1': a hold already held
+ *               under that id is granted again with its amount)
+ *               → {'granted'} | {'held', usd} | {'refused', window, cap, spent+held, resumesAt}
+ *   settle      hold id, usd → {'ok', day, month} | {'settled', day, month} (that id was counted already)
  *   settleHeld  as settle, but only a hold still held is counted → {'ok', …} | {'gone'}
+ *   totals      day field, month field → {'totals', day, month}
+ * Every reply ends with the script's work: the Redis commands it called plus the elements they returned.
  * Numbers travel as strings (%.17g): Redis would truncate Lua numbers to integers.
  */
 export const SPEND_SCRIPT = String.raw`
-local dayKey, monthKey, holdsKey = KEYS[1], KEYS[2], KEYS[3]
+local holdsKey, amountsKey, heldKey, totalsKey, settledKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local op = ARGV[1]
-local now = tonumber(ARGV[2])
-local function num(x) return string.format('%.17g', x) end
+local DAY_MS = 86400000
+local EXPIRE_BATCH = 100
+local SETTLED_KEPT_MS = 24 * 3600000
+local DAYS_KEPT = 62
+local MONTHS_KEPT = 13
+local TOTALS_KEPT_MS = 400 * DAY_MS
 
-redis.call('ZREMRANGEBYSCORE', holdsKey, '-inf', now)
+local work = 0
+local function call(...)
+  local reply = redis.call(...)
+  work = work + 1
+  if type(reply) == 'table' then work = work + #reply end
+  return reply
+end
+local function num(x) return string.format('%.17g', x) end
+local function reply(t)
+  t[#t + 1] = work
+  return t
+end
+
+local now = tonumber(ARGV[2])
+if not now then
+  local time = call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+-- Days since 1970-01-01 to a civil date and back (proleptic Gregorian, as JavaScript's Date).
+local function civil(days)
+  local z = days + 719468
+  local era = math.floor(z / 146097)
+  local doe = z - era * 146097
+  local yoe = math.floor((doe - math.floor(doe / 1460) + math.floor(doe / 36524) - math.floor(doe / 146096)) / 365)
+  local doy = doe - (365 * yoe + math.floor(yoe / 4) - math.floor(yoe / 100))
+  local mp = math.floor((5 * doy + 2) / 153)
+  local d = doy - math.floor((153 * mp + 2) / 5) + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  local y = yoe + era * 400
+  if m <= 2 then y = y + 1 end
+  return y, m, d
+end
+local function daysFrom(y, m, d)
+  if m <= 2 then y = y - 1 end
+  local era = math.floor(y / 400)
+  local yoe = y - era * 400
+  local mp = (m + 9) % 12
+  local doy = math.floor((153 * mp + 2) / 5) + d - 1
+  return era * 146097 + yoe * 365 + math.floor(yoe / 4) - math.floor(yoe / 100) + doy - 719468
+end
+local function dayField(days)
+  local y, m, d = civil(days)
+  return string.format('day:%04d-%02d-%02d', y, m, d)
+end
+local function monthField(y, m)
+  while m < 1 do y, m = y - 1, m + 12 end
+  return string.format('month:%04d-%02d', y, m)
+end
+
+local today = math.floor(now / DAY_MS)
+local year, month = civil(today)
+local day = { field = dayField(today), ends = (today + 1) * DAY_MS }
+local nextYear, nextMonth = year, month + 1
+if nextMonth > 12 then nextYear, nextMonth = year + 1, 1 end
+local thisMonth = { field = monthField(year, month), ends = daysFrom(nextYear, nextMonth, 1) * DAY_MS }
+
+local function expireHolds()
+  local expired = call('ZRANGEBYSCORE', holdsKey, '-inf', now, 'LIMIT', 0, EXPIRE_BATCH)
+  if #expired == 0 then return end
+  local sum = 0
+  for _, amount in ipairs(call('HMGET', amountsKey, unpack(expired))) do sum = sum + (tonumber(amount) or 0) end
+  call('ZREM', holdsKey, unpack(expired))
+  call('HDEL', amountsKey, unpack(expired))
+  call('INCRBYFLOAT', heldKey, num(-sum))
+end
+
+local function heldNow()
+  if call('ZCARD', holdsKey) == 0 then
+    -- Rounding of a running float sum must not outlive the holds it summed.
+    call('DEL', heldKey)
+    return 0
+  end
+  return math.max(0, tonumber(call('GET', heldKey)) or 0)
+end
+
+local function dropHold(id, amount)
+  call('ZREM', holdsKey, id)
+  call('HDEL', amountsKey, id)
+  call('INCRBYFLOAT', heldKey, num(-tonumber(amount)))
+end
 
 if op == 'hold' then
-  local usd = tonumber(ARGV[3])
-  local keyedId = ARGV[10]
-  local held = 0
-  for _, member in ipairs(redis.call('ZRANGE', holdsKey, 0, -1)) do
-    local id, amount = string.match(member, '^(.*)|(.*)$')
-    if keyedId ~= nil and keyedId ~= '' and id == keyedId then return { 'held', amount } end
-    held = held + tonumber(amount)
+  local usd, id, ttl, keyed = tonumber(ARGV[3]), ARGV[6], tonumber(ARGV[7]), ARGV[8] == '1'
+  expireHolds()
+  if keyed then
+    local amount = call('HGET', amountsKey, id)
+    if amount then return reply({ 'held', amount }) end
   end
+  local held = heldNow()
+  local spent = call('HMGET', totalsKey, day.field, thisMonth.field)
   local windows = {
-    { name = 'month', key = monthKey, cap = tonumber(ARGV[5]), ends = ARGV[9] },
-    { name = 'day', key = dayKey, cap = tonumber(ARGV[4]), ends = ARGV[8] },
+    { name = 'month', spent = spent[2], cap = tonumber(ARGV[5]), ends = thisMonth.ends },
+    { name = 'day', spent = spent[1], cap = tonumber(ARGV[4]), ends = day.ends },
   }
   for _, w in ipairs(windows) do
     if w.cap then
-      local used = (tonumber(redis.call('GET', w.key)) or 0) + held
+      local used = (tonumber(w.spent) or 0) + held
       if used > 0 and used + usd > w.cap then
-        return { 'refused', w.name, num(w.cap), num(used), w.ends }
+        return reply({ 'refused', w.name, num(w.cap), num(used), num(w.ends) })
       end
     end
   end
-  redis.call('ZADD', holdsKey, tonumber(ARGV[7]), ARGV[6])
-  -- The set lives as long as its longest hold (a batch entry's outlives a live call's).
-  local last = redis.call('ZRANGE', holdsKey, -1, -1, 'WITHSCORES')
-  redis.call('PEXPIREAT', holdsKey, math.max(tonumber(ARGV[7]), tonumber(last[2])))
-  return { 'granted' }
+  call('ZADD', holdsKey, now + ttl, id)
+  call('HSET', amountsKey, id, ARGV[3])
+  call('INCRBYFLOAT', heldKey, ARGV[3])
+  -- The hold keys live as long as the longest hold (a batch entry's outlives a live call's).
+  local last = call('ZRANGE', holdsKey, -1, -1, 'WITHSCORES')
+  local until_ = math.max(now + ttl, tonumber(last[2]))
+  call('PEXPIREAT', holdsKey, until_)
+  call('PEXPIREAT', amountsKey, until_)
+  call('PEXPIREAT', heldKey, until_)
+  return reply({ 'granted' })
 end
 
 if op == 'settle' or op == 'settleHeld' then
-  local removed = redis.call('ZREM', holdsKey, ARGV[4])
-  if op == 'settleHeld' and removed == 0 then return { 'gone' } end
-  local day = redis.call('INCRBYFLOAT', dayKey, ARGV[3])
-  redis.call('EXPIRE', dayKey, tonumber(ARGV[5]))
-  local month = redis.call('INCRBYFLOAT', monthKey, ARGV[3])
-  redis.call('EXPIRE', monthKey, tonumber(ARGV[6]))
-  return { 'ok', day, month }
+  local id, usd = ARGV[3], ARGV[4]
+  expireHolds()
+  local forgotten = call('ZRANGEBYSCORE', settledKey, '-inf', now - SETTLED_KEPT_MS, 'LIMIT', 0, EXPIRE_BATCH)
+  if #forgotten > 0 then call('ZREM', settledKey, unpack(forgotten)) end
+  if call('ZSCORE', settledKey, id) then
+    if op == 'settleHeld' then return reply({ 'gone' }) end
+    local totals = call('HMGET', totalsKey, day.field, thisMonth.field)
+    return reply({ 'settled', totals[1] or '0', totals[2] or '0' })
+  end
+  local amount = call('HGET', amountsKey, id)
+  if op == 'settleHeld' and not amount then return reply({ 'gone' }) end
+  if amount then dropHold(id, amount) end
+  local newDay = call('HEXISTS', totalsKey, day.field) == 0
+  local dayTotal = call('HINCRBYFLOAT', totalsKey, day.field, usd)
+  local monthTotal = call('HINCRBYFLOAT', totalsKey, thisMonth.field, usd)
+  if newDay then
+    -- Once a day per tenant: old windows are dropped, so the hash stays a few dozen fields.
+    local oldestDay, oldestMonth = dayField(today - DAYS_KEPT), monthField(year, month - MONTHS_KEPT)
+    for _, field in ipairs(call('HKEYS', totalsKey)) do
+      local kind = string.sub(field, 1, 4)
+      if (kind == 'day:' and field < oldestDay) or (kind == 'mont' and field < oldestMonth) then call('HDEL', totalsKey, field) end
+    end
+  end
+  call('PEXPIRE', totalsKey, TOTALS_KEPT_MS)
+  call('ZADD', settledKey, now, id)
+  call('PEXPIRE', settledKey, SETTLED_KEPT_MS)
+  return reply({ 'ok', dayTotal, monthTotal })
+end
+
+if op == 'totals' then
+  local totals = call('HMGET', totalsKey, ARGV[3], ARGV[4])
+  return reply({ 'totals', totals[1] or '0', totals[2] or '0' })
 end
 return redis.error_reply('unknown op ' .. tostring(op))
 `;

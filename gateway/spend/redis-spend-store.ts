@@ -4,58 +4,66 @@ import { budgetUnavailableOr } from '../../lib/redis-unavailable';
 import { SPEND_SCRIPT } from './redis-spend-script';
 import { HOLD_TTL_MS, type HoldResult, type KeyedHold, type SpendHold, type SpendStore, type SpentTotals } from './spend-store';
 import type { SpendWindow } from './spend-windows';
-import { type SpendCaps, windowsAt } from './spend-windows';
+import type { SpendCaps } from './spend-windows';
 
 const SCRIPT_SHA = createHash('sha1').update(SPEND_SCRIPT).digest('hex');
-/** A window's total outlives the window by a day, so a late settle near the turn still finds it. */
-const KEEP_AFTER_WINDOW_S = 24 * 60 * 60;
 
-/**
- * The fleet's spend in Redis, one script (redis-spend-script.ts) over three keys per tenant. The time is the
- * caller's: windows are UTC calendar days and months, and worker clocks within seconds of each other only move
- * a window's turn by those seconds.
- */
+type Op = 'hold' | 'settle' | 'settleHeld' | 'totals';
+
+export interface RedisSpendStoreOptions {
+  keyPrefix?: string;
+  /**
+   * Tests only: the time the script uses instead of Redis's TIME. Production leaves it unset, so every worker's
+   * holds and windows follow one clock whatever the workers' own clocks say.
+   */
+  clock?: () => number;
+  /** Told the script's work per call (commands called plus elements they returned): tests and benchmarks watch it. */
+  onScriptWork?: (op: Op, work: number) => void;
+}
+
+/** The fleet's spend in Redis: one script (redis-spend-script.ts) over five keys per tenant. */
 export class RedisSpendStore implements SpendStore {
   readonly kind = 'redis';
+  private readonly keyPrefix: string;
 
   constructor(
     private readonly redis: Redis,
-    private readonly keyPrefix = 'slowlane:spend',
-  ) {}
-
-  private keys(tenantId: string, now: number): [string, string, string] {
-    const [day, month] = windowsAt(now, {});
-    // The braces keep a tenant's keys on one Redis Cluster slot, as the script needs.
-    const base = `${this.keyPrefix}:{${tenantId}}`;
-    return [`${base}:day:${day.key}`, `${base}:month:${month.key}`, `${base}:holds`];
+    private readonly options: RedisSpendStoreOptions = {},
+  ) {
+    this.keyPrefix = options.keyPrefix ?? 'slowlane:spend';
   }
 
-  private async run(keys: string[], argv: Array<string | number>): Promise<string[]> {
-    const args = argv.map(String);
+  /** The tenant's keys; the braces keep them on one Redis Cluster slot, as the script needs. */
+  keysOf(tenantId: string): string[] {
+    const base = `${this.keyPrefix}:{${tenantId}}`;
+    return ['holds', 'hold-usd', 'held', 'totals', 'settled'].map((name) => `${base}:${name}`);
+  }
+
+  private async run(op: Op, tenantId: string, argv: Array<string | number>): Promise<string[]> {
+    const keys = this.keysOf(tenantId);
+    const args = [op, this.options.clock?.() ?? '', ...argv].map(String);
+    let reply: Array<string | number>;
     try {
-      return (await this.redis.evalsha(SCRIPT_SHA, keys.length, ...keys, ...args)) as string[];
+      reply = (await this.redis.evalsha(SCRIPT_SHA, keys.length, ...keys, ...args)) as Array<string | number>;
     } catch (error) {
       if (!(error instanceof Error) || !error.message.includes('NOSCRIPT')) throw budgetUnavailableOr(error, 'spend store');
-      return (await this.redis.eval(SPEND_SCRIPT, keys.length, ...keys, ...args).catch((retried: unknown) => {
+      reply = (await this.redis.eval(SPEND_SCRIPT, keys.length, ...keys, ...args).catch((retried: unknown) => {
         throw budgetUnavailableOr(retried, 'spend store');
-      })) as string[];
+      })) as Array<string | number>;
     }
+    this.options.onScriptWork?.(op, Number(reply.at(-1)));
+    return reply.slice(0, -1).map(String);
   }
 
-  async hold(tenantId: string, caps: SpendCaps, usd: number, now: number, keyed?: KeyedHold): Promise<HoldResult> {
-    const [day, month] = windowsAt(now, caps);
+  async hold(tenantId: string, caps: SpendCaps, usd: number, keyed?: KeyedHold): Promise<HoldResult> {
     const id = keyed?.id ?? randomUUID();
-    const reply = await this.run(this.keys(tenantId, now), [
-      'hold',
-      now,
+    const reply = await this.run('hold', tenantId, [
       usd,
-      day.capUsd ?? '',
-      month.capUsd ?? '',
-      memberOf({ tenantId, id, usd }),
-      now + (keyed?.ttlMs ?? HOLD_TTL_MS),
-      day.endsAt,
-      month.endsAt,
-      keyed?.id ?? '',
+      caps.dailyUsd ?? '',
+      caps.monthlyUsd ?? '',
+      id,
+      keyed?.ttlMs ?? HOLD_TTL_MS,
+      keyed ? '1' : '',
     ]);
     if (reply[0] === 'granted') return { granted: true, hold: { tenantId, id, usd } };
     if (reply[0] === 'held') return { granted: true, hold: { tenantId, id, usd: Number(reply[1]) } };
@@ -68,20 +76,17 @@ export class RedisSpendStore implements SpendStore {
     };
   }
 
-  async settle(hold: SpendHold, usd: number, now: number): Promise<SpentTotals> {
-    return (await this.settleOp('settle', hold, usd, now)) as SpentTotals;
+  async settle(hold: SpendHold, usd: number): Promise<SpentTotals> {
+    return totalsOf(await this.run('settle', hold.tenantId, [hold.id, usd]));
   }
 
-  async settleHeld(hold: SpendHold, usd: number, now: number): Promise<SpentTotals | undefined> {
-    return this.settleOp('settleHeld', hold, usd, now);
+  async settleHeld(hold: SpendHold, usd: number): Promise<SpentTotals | undefined> {
+    const reply = await this.run('settleHeld', hold.tenantId, [hold.id, usd]);
+    return reply[0] === 'gone' ? undefined : totalsOf(reply);
   }
 
-  private async settleOp(op: 'settle' | 'settleHeld', hold: SpendHold, usd: number, now: number): Promise<SpentTotals | undefined> {
-    const [day, month] = windowsAt(now, {});
-    const ttl = (endsAt: number) => Math.ceil((endsAt - now) / 1000) + KEEP_AFTER_WINDOW_S;
-    const reply = await this.run(this.keys(hold.tenantId, now), [op, now, usd, memberOf(hold), ttl(day.endsAt), ttl(month.endsAt)]);
-    if (reply[0] === 'gone') return undefined;
-    return { day: Number(reply[1]), month: Number(reply[2]) };
+  async totalsOn(tenantId: string, day: string): Promise<SpentTotals> {
+    return totalsOf(await this.run('totals', tenantId, [`day:${day}`, `month:${day.slice(0, 7)}`]));
   }
 
   async close(): Promise<void> {
@@ -89,7 +94,6 @@ export class RedisSpendStore implements SpendStore {
   }
 }
 
-/** A hold in the sorted set: its id and amount, written here once and sent again as-is to remove it. */
-function memberOf(hold: SpendHold): string {
-  return `${hold.id}|${hold.usd}`;
+function totalsOf(reply: string[]): SpentTotals {
+  return { day: Number(reply[1]), month: Number(reply[2]) };
 }

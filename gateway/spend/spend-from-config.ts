@@ -1,11 +1,14 @@
 import { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { Config } from '../../lib/config';
+import { createS3Client } from '../../lib/object-store';
 import type { Logger } from '../../lib/logger';
 import type { EmbeddingsGateway } from '../embeddings/embeddings-call';
 import type { ModelGateway } from '../model-call';
 import { InProcessSpendStore } from './local-spend-store';
+import { checkRedisPersistence } from './redis-persistence';
 import { RedisSpendStore } from './redis-spend-store';
+import { s3PendingSettlements } from './s3-pending-settlements';
 import { withEmbeddingsSpendCaps } from './spend-capped-embeddings';
 import { withSpendCaps } from './spend-capped-gateway';
 import { spendMetricsListener } from './spend-metrics';
@@ -24,25 +27,39 @@ export interface WiredSpendCaps {
 
 /**
  * The worker's model and embeddings gateways behind the tenants' spend caps, both counting into one store: totals
- * in Redis when REDIS_URL is set (the token budget's server, its own connection and keys), in the process
- * otherwise, as the token budget does.
+ * in Redis when REDIS_URL is set (the token budget's server, its own connection and keys; its persistence checked
+ * first: redis-persistence.ts), in the process otherwise, as the token budget does. Settlements the store does not
+ * take wait in the bucket and are settled by a pass every few seconds (spend-settler.ts).
  */
-export function spendCapsFromConfig(
-  config: Pick<Config, 'anthropic' | 'embeddings' | 'gateway' | 'spend'>,
+export async function spendCapsFromConfig(
+  config: Pick<Config, 'anthropic' | 'embeddings' | 'gateway' | 'spend' | 's3' | 'deployment'>,
   doors: { gateway: ModelGateway; embeddings: EmbeddingsGateway },
   log: Logger,
   registry?: Registry,
-): WiredSpendCaps {
+): Promise<WiredSpendCaps> {
   let store: SpendStore;
   if (config.gateway.redisUrl) {
     const redis = new Redis(config.gateway.redisUrl, { maxRetriesPerRequest: 2, connectionName: 'slowlane-spend' });
     redis.on('error', (error: unknown) => log.warn({ err: error, component: 'spend-caps' }, 'redis connection trouble'));
-    store = new RedisSpendStore(redis, config.spend.redisKeyPrefix);
+    try {
+      await checkRedisPersistence(redis, { deployment: config.deployment, persistence: config.spend.redisPersistence }, log);
+    } catch (error) {
+      redis.disconnect();
+      throw error;
+    }
+    store = new RedisSpendStore(redis, { keyPrefix: config.spend.redisKeyPrefix });
   } else {
     store = new InProcessSpendStore();
   }
   const onEvent = registry ? spendMetricsListener(registry, config.spend.caps) : undefined;
-  const spend = createTenantSpend({ store, caps: config.spend.caps, ...(onEvent ? { onEvent } : {}) });
+  const spend = createTenantSpend({
+    store,
+    caps: config.spend.caps,
+    pending: s3PendingSettlements(createS3Client(config.s3), config.s3.bucket),
+    log: log.child({ component: 'spend-caps' }),
+    ...(onEvent ? { onEvent } : {}),
+  });
+  spend.settler.start();
   return {
     gateway: withSpendCaps(doors.gateway, { spend, prices: config.anthropic.prices }),
     embeddings: withEmbeddingsSpendCaps(doors.embeddings, {
@@ -52,6 +69,9 @@ export function spendCapsFromConfig(
     }),
     spend,
     store,
-    close: () => store.close(),
+    async close() {
+      await spend.settler.stop();
+      await store.close();
+    },
   };
 }

@@ -48,17 +48,32 @@ export interface KeyedHold {
  * exceeds their estimate (an estimate is an upper bound in output tokens, an estimate in input tokens). A window in
  * which nothing is spent or held admits one call whatever its estimate, or a call dearer than the cap would wait
  * forever. Implementations: in-process (one worker, tests) and Redis (the fleet), as for the token budget.
+ *
+ * The time is the store's own (Redis's TIME; the in-process store's clock), never the caller's: holds expire and
+ * settles land in windows on one clock. A hold costs the same whatever the number of holds.
  */
 export interface SpendStore {
   readonly kind: 'in-process' | 'redis';
   /** With `keyed`, a hold already held under that id is granted again as it is (its amount, not `usd`). */
-  hold(tenantId: string, caps: SpendCaps, usd: number, now: number, keyed?: KeyedHold): Promise<HoldResult>;
-  /** Replaces the hold by the call's real cost, counted in the windows of `now`. */
-  settle(hold: SpendHold, usd: number, now: number): Promise<SpentTotals>;
+  hold(tenantId: string, caps: SpendCaps, usd: number, keyed?: KeyedHold): Promise<HoldResult>;
+  /**
+   * Replaces the hold by the call's real cost, counted in the current windows, once per hold id: a settle repeated
+   * (a retried settlement whose first answer was lost) counts nothing more, for SETTLED_KEPT_MS, and answers the
+   * totals. A hold that expired meanwhile is counted all the same: the call was paid.
+   */
+  settle(hold: SpendHold, usd: number): Promise<SpentTotals>;
   /**
    * Settles only a hold still held, atomically, so a hold settled twice (a retried activity) counts once: undefined
    * when it was settled already or expired (nothing is counted then).
    */
-  settleHeld(hold: SpendHold, usd: number, now: number): Promise<SpentTotals | undefined>;
+  settleHeld(hold: SpendHold, usd: number): Promise<SpentTotals | undefined>;
+  /** The settled totals of the UTC day `day` (`YYYY-MM-DD`) and of its month, kept about two months and 13 months. */
+  totalsOn(tenantId: string, day: string): Promise<SpentTotals>;
   close(): Promise<void>;
 }
+
+/** How long a settled hold id is remembered, so a settlement retried within it counts once (redis-spend-script.ts). */
+export const SETTLED_KEPT_MS = 24 * 60 * 60_000;
+/** Days and months of totals kept for reconciliation (redis-spend-script.ts keeps the same). */
+export const DAYS_KEPT = 62;
+export const MONTHS_KEPT = 13;

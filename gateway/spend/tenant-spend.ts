@@ -1,5 +1,8 @@
 import { SlowlaneError, TenantSpendCapReachedError } from '../../common/errors';
 import type { Usage } from '../../common/job';
+import type { Logger } from '../../lib/logger';
+import type { PendingSettlementLog } from './pending-settlements';
+import { createSpendSettler, type SpendSettler } from './spend-settler';
 import type { HoldResult, SpendHold, SpendStore, SpentTotals } from './spend-store';
 import { hasCap, type SpendCaps, type SpendWindow } from './spend-windows';
 
@@ -13,7 +16,9 @@ export interface TenantSpendDeps {
   /** Per tenant id; a tenant without an entry has no cap and its calls are still counted. */
   caps: Readonly<Record<string, SpendCaps>>;
   onEvent?: (event: SpendEvent) => void;
-  now?: () => number;
+  /** Where settlements the store did not take wait (S3 in a worker); in memory without it. */
+  pending?: PendingSettlementLog;
+  log?: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
 
 /** One paid call as the caps see it: the most it can cost, the call, and what it really cost. */
@@ -28,6 +33,8 @@ export interface PaidCall<T> {
  * The one implementation of "check the cap, then record what it cost", shared by every paid door (the model
  * gateway, the embeddings gateway): a call runs only when the most it can cost fits the tenant's caps
  * (SpendStore.hold), then its hold is settled to its real cost, whether it answered or failed but was billed.
+ * A settle the store fails is deferred, never thrown (gateway/spend/spend-settler.ts): the call was paid, and a
+ * failed activity would be retried and paid again.
  * A refused call never runs; it throws TenantSpendCapReachedError, whose details say when the window turns, and
  * the workflow waits for that (JobRun.withSpendCapWaits).
  */
@@ -41,11 +48,18 @@ export interface TenantSpend {
   holdFor(tenantId: string, hold: { id: string; ttlMs: number; mostItCosts: () => number }): Promise<SpendHold>;
   /** Settles such a hold to the call's real cost (0: never billed) once: a second settle counts nothing. */
   settleHeld(hold: SpendHold, costUsd: number): Promise<void>;
+  /** Settles what was deferred; the worker starts and stops it (spend-from-config.ts). */
+  readonly settler: SpendSettler;
 }
 
 export function createTenantSpend(deps: TenantSpendDeps): TenantSpend {
-  const now = deps.now ?? Date.now;
   const emit = (event: SpendEvent) => deps.onEvent?.(event);
+  const settler = createSpendSettler({
+    store: deps.store,
+    ...(deps.pending ? { pending: deps.pending } : {}),
+    ...(deps.log ? { log: deps.log } : {}),
+    onSettled: (hold, costUsd, totals) => emit({ type: 'spent', tenantId: hold.tenantId, costUsd, totals }),
+  });
   /** The hold, or the refusal every paid door throws alike (the workflow waits on its details). */
   const grantedOrThrow = (tenantId: string, held: HoldResult): SpendHold => {
     if (held.granted) return held.hold;
@@ -57,33 +71,30 @@ export function createTenantSpend(deps: TenantSpendDeps): TenantSpend {
     );
   };
   return {
+    settler,
     async holdFor(tenantId, { id, ttlMs, mostItCosts }) {
       const caps = deps.caps[tenantId] ?? {};
       const usd = hasCap(caps) ? mostItCosts() : 0;
-      return grantedOrThrow(tenantId, await deps.store.hold(tenantId, caps, usd, now(), { id, ttlMs }));
+      return grantedOrThrow(tenantId, await deps.store.hold(tenantId, caps, usd, { id, ttlMs }));
     },
 
     async settleHeld(hold, costUsd) {
-      const totals = await deps.store.settleHeld(hold, costUsd, now());
+      const totals = await deps.store.settleHeld(hold, costUsd);
       if (totals) emit({ type: 'spent', tenantId: hold.tenantId, costUsd, totals });
     },
 
     async spend(tenantId, call) {
       const caps = deps.caps[tenantId] ?? {};
       // A tenant without a cap holds nothing (no estimate to make) but its calls are still counted.
-      const hold = grantedOrThrow(tenantId, await deps.store.hold(tenantId, caps, hasCap(caps) ? call.mostItCosts() : 0, now()));
-      const settle = async (costUsd: number) => {
-        const totals = await deps.store.settle(hold, costUsd, now());
-        emit({ type: 'spent', tenantId, costUsd, totals });
-      };
+      const hold = grantedOrThrow(tenantId, await deps.store.hold(tenantId, caps, hasCap(caps) ? call.mostItCosts() : 0));
       let result: Awaited<ReturnType<typeof call.run>>;
       try {
         result = await call.run();
       } catch (error) {
-        await settle(billedCostOf(error));
+        await settler.settle(hold, billedCostOf(error));
         throw error;
       }
-      await settle(call.costOf(result));
+      await settler.settle(hold, call.costOf(result));
       return result;
     },
   };

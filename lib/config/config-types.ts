@@ -65,7 +65,11 @@ export interface Config {
   };
   batchLane: Values<typeof batchLaneArea>;
   /** Each tenant's spend caps (gateway/spend); the store is Redis when `gateway.redisUrl` is set. */
-  spend: { caps: Values<typeof spendArea>['tenantSpendCaps']; redisKeyPrefix: string };
+  spend: {
+    caps: Values<typeof spendArea>['tenantSpendCaps'];
+    redisKeyPrefix: string;
+    redisPersistence: Values<typeof spendArea>['spendRedisPersistence'];
+  };
   clients: Values<typeof clientsArea>;
   observability: Values<typeof observabilityArea>;
   /** Who may review and operate, and how they sign in (reviewers' own tokens are with their tenant). */

@@ -84,7 +84,7 @@ export function loadConfig(env: Env = process.env): Config {
     worker,
     gateway: gatewayConfigOf(gateway),
     batchLane,
-    spend: { caps: spend.tenantSpendCaps, redisKeyPrefix: spend.spendRedisKeyPrefix },
+    spend: { caps: spend.tenantSpendCaps, redisKeyPrefix: spend.spendRedisKeyPrefix, redisPersistence: spend.spendRedisPersistence },
     clients,
     observability,
     people,

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { json } from '../settings/json-setting';
 import { setting, type SettingsArea } from '../settings/setting';
-import { text } from '../settings/setting-types';
+import { oneOf, text } from '../settings/setting-types';
 
 const usd = Type.Number({ exclusiveMinimum: 0 });
 
@@ -32,6 +32,12 @@ export const spendArea = {
       type: text(),
       default: 'slowlane:spend',
       doc: "prefix of the spend totals' Redis keys (with REDIS_URL; without it each worker process counts alone)",
+    }),
+    spendRedisPersistence: setting({
+      env: 'SPEND_REDIS_PERSISTENCE',
+      type: oneOf(['checked', 'managed']),
+      default: 'checked',
+      doc: "how the worker knows REDIS_URL keeps spend totals across a restart: `checked` asks Redis (`CONFIG GET appendonly` must say `yes`; in production the worker refuses to start otherwise); `managed` declares a managed Redis that persists and disables CONFIG (docs/deployment.md)",
     }),
   },
 } satisfies SettingsArea;

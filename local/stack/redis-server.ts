@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { freePort } from './ports';
@@ -7,32 +10,39 @@ import { ensureRedis } from './tools';
 
 export interface LocalRedis {
   url: string;
+  /** Where the append-only file lives; empty when the server keeps nothing. */
+  dataDir: string;
   client(): Redis;
   /** SIGKILL, as an outage: clients see refused connections (and reconnect on their own) until `restart`. */
   kill(): Promise<void>;
-  /** The server again on the same port, and the same append-only file when it keeps one. */
+  /** The server again on the same port, and the same append-only file when it keeps one (stopped first if it runs). */
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface LocalRedisOptions {
   /**
-   * Keep the data in an append-only file in this folder, written through on every command, so a killed server comes
-   * back with it (the chaos bench's spend totals). Unset: nothing persists, a restarted server starts empty.
+   * Keep the append-only file in this folder, written through on every command, so a killed server comes back with
+   * all of it (the chaos bench's spend totals). Unset: a fresh temporary folder, fsynced every second.
    */
   dataDir?: string;
+  /** `false`: nothing persists, a restarted server starts empty (what production must not run). */
+  appendOnly?: boolean;
 }
 
 /**
- * A private redis-server on a free loopback port, without persistence unless asked: the shared token budget of the
- * tests and of the benchmarks.
- * Installs Debian's redis-server first when it is missing (stack/tools.ts).
+ * A private redis-server on a free loopback port: the shared token budget and spend totals of the tests and of the
+ * benchmarks. It persists as production must (an append-only file) unless told not to, so a restart keeps the
+ * spend totals (docs/deployment.md). Installs Debian's redis-server first when it is missing (stack/tools.ts).
  */
 export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<LocalRedis> {
   const binary = await ensureRedis(process.env.PATH ?? '', (line) => console.log(`[redis] ${line}`));
   const port = await freePort();
-  const persistence = options.dataDir
-    ? ['--dir', options.dataDir, '--appendonly', 'yes', '--appendfsync', 'always']
+  const appendOnly = options.appendOnly ?? true;
+  const ownDir = appendOnly && options.dataDir === undefined;
+  const dataDir = !appendOnly ? '' : (options.dataDir ?? mkdtempSync(join(tmpdir(), 'slowlane-redis-')));
+  const persistence = appendOnly
+    ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', options.dataDir ? 'always' : 'everysec']
     : ['--appendonly', 'no'];
   const url = `redis://127.0.0.1:${port}`;
   const clients: Redis[] = [];
@@ -85,16 +95,21 @@ export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<
   await startServer();
   return {
     url,
+    dataDir,
     client() {
       const client = new Redis(url, { maxRetriesPerRequest: 1 });
       clients.push(client);
       return client;
     },
     kill: () => stopChild('SIGKILL'),
-    restart: startServer,
+    async restart() {
+      await stopChild('SIGTERM');
+      await startServer();
+    },
     async stop() {
       for (const client of clients) client.disconnect();
       await stopChild('SIGTERM');
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

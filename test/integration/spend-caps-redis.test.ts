@@ -12,5 +12,8 @@ describe('the Redis spend store', () => {
   afterAll(async () => {
     await redis?.stop();
   });
-  spendStoreScenarios(() => new RedisSpendStore(redis.client(), `spend-test-${process.pid}`), (name) => `${name}-${process.pid}`);
+  spendStoreScenarios(
+    (clock) => new RedisSpendStore(redis.client(), { keyPrefix: `spend-test-${process.pid}`, clock }),
+    (name) => `${name}-${process.pid}`,
+  );
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { JobState } from '../../common/job';
 import { statusQuery } from '../../common/messages';
 import type { DocumentJobState } from '../../common/job-types/document/document-job';
+import { RedisSpendStore } from '../../gateway/spend/redis-spend-store';
 import { longDocumentPage } from '../../local/samples/long-document';
 import { startLocalRedis, type LocalRedis } from '../../local/stack/redis-server';
 import { wakeBudgetWaits } from '../../ops/spend-cap-raised';
@@ -79,7 +80,7 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
     harness.supervisor.forget(raised);
     assert.equal(state.status, 'posted');
     const day = new Date().toISOString().slice(0, 10);
-    const spent = Number(await redis.client().get(`${prefix}:{demo}:day:${day}`));
+    const spent = (await new RedisSpendStore(redis.client(), { keyPrefix: prefix }).totalsOn('demo', day)).day;
     assert.ok(Math.abs(spent - state.usage.costUsd) < 1e-12, `the tenant's day total ${spent} is the job's cost ${state.usage.costUsd}`);
   });
 
@@ -114,7 +115,7 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
     assert.equal(summaries.length, chunks, 'every chunk summary was paid for once');
     // Embeddings and summaries, refused or kept or new: the tenant's total is exactly what the job says it cost.
     const day = new Date().toISOString().slice(0, 10);
-    const spent = Number(await redis.client().get(`${documentPrefix}:{demo}:day:${day}`));
+    const spent = (await new RedisSpendStore(redis.client(), { keyPrefix: documentPrefix }).totalsOn('demo', day)).day;
     assert.ok(state.usage.calls >= 2 * chunks + 1, `${state.usage.calls} calls for ${chunks} chunks and the summary`);
     assert.ok(Math.abs(spent - state.usage.costUsd) < 1e-12, `the tenant's day total ${spent} is the job's cost ${state.usage.costUsd}`);
   });

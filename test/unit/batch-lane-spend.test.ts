@@ -45,9 +45,9 @@ describe('a batch-lane entry against its tenant’s spend caps', () => {
   let now = Date.parse('2026-12-04T12:00:00Z');
   const clock: Clock = { now: () => now };
   const store = memoryStore();
-  const spendStore = new InProcessSpendStore();
+  const spendStore = new InProcessSpendStore(clock.now);
   const events: SpendEvent[] = [];
-  const spend = createTenantSpend({ store: spendStore, caps: { demo: CAPS, capped: CAPS }, now: clock.now, onEvent: (event) => events.push(event) });
+  const spend = createTenantSpend({ store: spendStore, caps: { demo: CAPS, capped: CAPS }, onEvent: (event) => events.push(event) });
   const signalled: BatchEntry[] = [];
   let lane: BatchLaneDeps;
   const text = SAMPLE_CATALOG.find((sample) => sample.format === 'txt' && sample.expectedOutcome === 'posted');
@@ -66,7 +66,7 @@ describe('a batch-lane entry against its tenant’s spend caps', () => {
 
   /** What the tenant has spent and holds, read through a probe the cap must refuse (it adds nothing). */
   async function spentAndHeld(tenantId: string): Promise<number> {
-    const probe = await spendStore.hold(tenantId, CAPS, CAPS.dailyUsd, now);
+    const probe = await spendStore.hold(tenantId, CAPS, CAPS.dailyUsd);
     assert.ok(!probe.granted, 'the probe is refused while anything is spent or held');
     return probe.spentUsd;
   }

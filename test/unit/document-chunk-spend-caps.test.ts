@@ -49,11 +49,10 @@ describe('a document chunk behind the tenant’s spend caps', () => {
   test('when the summary is refused by the cap but the embedding was paid, then the embedding is kept and the attempt after the raise pays only for the summary', async () => {
     const caps: Record<string, SpendCaps> = { demo: { dailyUsd: 1 } };
     const store = new InProcessSpendStore();
-    const now = Date.now();
     // The tenant has spent 0.999 of its 1 USD today: an embedding fits, the summary's hold (max_tokens at the output price) does not.
-    const earlier = await store.hold('demo', caps.demo ?? {}, 0, now);
+    const earlier = await store.hold('demo', caps.demo ?? {}, 0);
     if (!earlier.granted) throw new Error('the first hold is always granted');
-    await store.settle(earlier.hold, 0.999, now);
+    await store.settle(earlier.hold, 0.999);
     const spend = createTenantSpend({ store, caps });
     const { calls, model, embeddings } = providers();
     const objects = memoryStore();
@@ -88,9 +87,9 @@ describe('a document chunk behind the tenant’s spend caps', () => {
   test('when the tenant has spent its cap, then neither of the chunk’s calls reaches a provider', async () => {
     const caps: Record<string, SpendCaps> = { demo: { dailyUsd: 1 } };
     const store = new InProcessSpendStore();
-    const earlier = await store.hold('demo', caps.demo ?? {}, 0, Date.now());
+    const earlier = await store.hold('demo', caps.demo ?? {}, 0);
     if (!earlier.granted) throw new Error('the first hold is always granted');
-    await store.settle(earlier.hold, 1, Date.now());
+    await store.settle(earlier.hold, 1);
     const spend = createTenantSpend({ store, caps });
     const { calls, model, embeddings } = providers();
     const objects = memoryStore();

@@ -88,8 +88,8 @@ describe('Redis outages become BudgetUnavailableError', () => {
   test('when the spend store’s Redis is down, then a hold throws BudgetUnavailableError, not an ioredis error', async () => {
     const redis = await clientOfDeadRedis();
     try {
-      const store = new RedisSpendStore(redis, 'spend-unit');
-      await assert.rejects(store.hold('demo', { dailyUsd: 1 }, 0.01, Date.now()), BudgetUnavailableError);
+      const store = new RedisSpendStore(redis, { keyPrefix: 'spend-unit' });
+      await assert.rejects(store.hold('demo', { dailyUsd: 1 }, 0.01), BudgetUnavailableError);
     } finally {
       redis.disconnect();
     }

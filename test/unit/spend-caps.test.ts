@@ -25,7 +25,7 @@ describe('spend windows', () => {
 });
 
 describe('the in-process spend store', () => {
-  spendStoreScenarios(() => new InProcessSpendStore(), (name) => name);
+  spendStoreScenarios((clock) => new InProcessSpendStore(clock), (name) => name);
 });
 
 /** Answers every call with the usage it is given; the gateway under test is the wrapper around it. */
@@ -65,9 +65,8 @@ describe('the gateway behind spend caps', () => {
     const events: SpendEvent[] = [];
     const now = Date.UTC(2026, 11, 3, 17);
     const spend = createTenantSpend({
-      store: new InProcessSpendStore(),
+      store: new InProcessSpendStore(() => now),
       caps: { demo: { dailyUsd: 1 } },
-      now: () => now,
       onEvent: (event) => events.push(event),
     });
     const gateway = withSpendCaps(provider, { spend, prices });

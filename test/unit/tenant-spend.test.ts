@@ -14,8 +14,8 @@ const EMBEDDINGS_MODEL = 'voyage-3.5';
 /** The shared admit/settle over a real in-process store, with its events kept. */
 function tenantSpend(caps: Record<string, { dailyUsd?: number; monthlyUsd?: number }>) {
   const events: SpendEvent[] = [];
-  const store = new InProcessSpendStore();
-  const spend = createTenantSpend({ store, caps, now: () => NOW, onEvent: (event) => events.push(event) });
+  const store = new InProcessSpendStore(() => NOW);
+  const spend = createTenantSpend({ store, caps, onEvent: (event) => events.push(event) });
   return { spend, store, events };
 }
 
@@ -84,7 +84,7 @@ describe('the shared admit and settle of a tenant’s spend', () => {
     const answer = await spend.spend('demo', { mostItCosts: () => 4, run: async () => 'answer', costOf: () => 0.25 });
     assert.equal(answer, 'answer');
     // A call whose hold would pass the cap had the first hold not been settled to 0.25.
-    const hold = await store.hold('demo', { dailyUsd: 10 }, 9.7, NOW);
+    const hold = await store.hold('demo', { dailyUsd: 10 }, 9.7);
     assert.equal(hold.granted, true);
   });
 
