@@ -70,8 +70,8 @@ describe('the batch lane when a worker dies at each point of a batch', () => {
       assert.equal(billed.size, JOBS);
       for (const [customId, times] of billed) assert.equal(times, 1, `${customId} billed ${times} times`);
 
-      const orphans = lane.provider.batches.filter((batch) => batch.cancelled);
-      assert.equal(orphans.length, point === 'between create and record' ? 1 : 0, 'only an unrecorded batch is cancelled');
+      // The scripted provider ends a batch at once, so an unrecorded one is found ended and adopted, never sent again.
+      assert.equal(lane.provider.batches.length, 1, 'one batch, created once');
       // The collector reconciles every half hour; here at once: the cancelled orphan is read, then nothing is unread.
       await new MockActivityEnvironment().run(lane.activities.reconcileMessageBatches, { horizonMs: 60 * 60_000 });
       for (const batch of lane.provider.batches) assert.ok(batch.reads >= 1, `batch ${batch.id} was never read`);
