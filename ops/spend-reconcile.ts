@@ -36,10 +36,11 @@ export interface Reconciliation {
 
 /** `YYYY-MM-DD` to the epoch ms of its UTC start and end. */
 export function dayBounds(day: string): { start: Date; end: Date } {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) {
+  const start = new Date(`${day}T00:00:00Z`);
+  // Read back, so a day the calendar lacks (2026-02-30) is refused rather than rolled into March.
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(start.getTime()) || start.toISOString().slice(0, 10) !== day) {
     throw new Error(`--day must be a UTC date YYYY-MM-DD, got ${day}`);
   }
-  const start = new Date(`${day}T00:00:00Z`);
   return { start, end: new Date(start.getTime() + 24 * 60 * 60_000) };
 }
 

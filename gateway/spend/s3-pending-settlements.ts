@@ -10,9 +10,8 @@ const PAGE = 200;
  * Pending settlements as objects in the worker's bucket: they outlive the worker that recorded them, and any
  * worker's settler settles them (the store counts a hold id once, so two settlers racing count it once).
  */
-export function s3PendingSettlements(client: S3Client, bucket: string): PendingSettlementLog {
-  const keyOf = (hold: { tenantId: string; id: string }) =>
-    `${PENDING_SETTLEMENTS_PREFIX}${encodeURIComponent(hold.tenantId)}/${encodeURIComponent(hold.id)}.json`;
+export function s3PendingSettlements(client: S3Client, bucket: string, prefix = PENDING_SETTLEMENTS_PREFIX): PendingSettlementLog {
+  const keyOf = (hold: { tenantId: string; id: string }) => `${prefix}${encodeURIComponent(hold.tenantId)}/${encodeURIComponent(hold.id)}.json`;
   return {
     durable: true,
     async record(pending) {
@@ -21,7 +20,7 @@ export function s3PendingSettlements(client: S3Client, bucket: string): PendingS
       );
     },
     async list() {
-      const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: PENDING_SETTLEMENTS_PREFIX, MaxKeys: PAGE }));
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, MaxKeys: PAGE }));
       const records: PendingSettlement[] = [];
       for (const object of listed.Contents ?? []) {
         if (!object.Key) continue;

@@ -25,6 +25,12 @@ export function createSpendMetrics(registry: Registry) {
       labelNames: ['tenant', 'window'] as const,
       registers,
     }),
+    deferred: new Counter({
+      name: `${METRIC_PREFIX}spend_settlements_deferred_total`,
+      help: 'Paid calls whose spend the store did not settle (Redis away): recorded in S3 and settled later by a worker',
+      labelNames: ['tenant'] as const,
+      registers,
+    }),
   };
 }
 
@@ -38,6 +44,10 @@ export function spendMetricsListener(registry: Registry, caps: Readonly<Record<s
   return (event) => {
     if (event.type === 'refused') {
       metrics.refusals.inc({ tenant: event.tenantId, window: event.window });
+      return;
+    }
+    if (event.type === 'deferred') {
+      metrics.deferred.inc({ tenant: event.tenantId });
       return;
     }
     metrics.spent.set({ tenant: event.tenantId, window: 'day' }, event.totals.day);

@@ -13,6 +13,8 @@ export interface SpendSettlerDeps {
   log?: SettlerLog;
   /** Told each settlement that lands, now or later (metrics). */
   onSettled?: (hold: SpendHold, usd: number, totals: SpentTotals) => void;
+  /** Told each settlement deferred because the store failed it (metrics). */
+  onDeferred?: (hold: SpendHold, usd: number) => void;
 }
 
 /**
@@ -44,6 +46,7 @@ export function createSpendSettler(deps: SpendSettlerDeps): SpendSettler {
 
   async function defer(record: PendingSettlement, cause: unknown): Promise<void> {
     const where = { tenantId: record.hold.tenantId, holdId: record.hold.id, usd: record.usd };
+    deps.onDeferred?.(record.hold, record.usd);
     try {
       await pending.record(record);
       log.warn({ ...where, err: cause }, 'spend store did not settle a paid call; the settlement is recorded and settled later');

@@ -9,7 +9,9 @@ import { hasCap, type SpendCaps, type SpendWindow } from './spend-windows';
 /** What the caps tell whoever listens (metrics). Listeners must not throw. */
 export type SpendEvent =
   | { type: 'spent'; tenantId: string; costUsd: number; totals: SpentTotals }
-  | { type: 'refused'; tenantId: string; window: SpendWindow; capUsd: number; spentUsd: number };
+  | { type: 'refused'; tenantId: string; window: SpendWindow; capUsd: number; spentUsd: number }
+  /** A paid call's settle failed; its cost is recorded and settled later (a `spent` event then). */
+  | { type: 'deferred'; tenantId: string; costUsd: number };
 
 export interface TenantSpendDeps {
   store: SpendStore;
@@ -59,6 +61,7 @@ export function createTenantSpend(deps: TenantSpendDeps): TenantSpend {
     ...(deps.pending ? { pending: deps.pending } : {}),
     ...(deps.log ? { log: deps.log } : {}),
     onSettled: (hold, costUsd, totals) => emit({ type: 'spent', tenantId: hold.tenantId, costUsd, totals }),
+    onDeferred: (hold, costUsd) => emit({ type: 'deferred', tenantId: hold.tenantId, costUsd }),
   });
   /** The hold, or the refusal every paid door throws alike (the workflow waits on its details). */
   const grantedOrThrow = (tenantId: string, held: HoldResult): SpendHold => {

@@ -101,11 +101,13 @@ describe('the spend metrics', () => {
     const listen = spendMetricsListener(registry, { demo: { dailyUsd: 1 } });
     listen({ type: 'spent', tenantId: 'demo', costUsd: 0.5, totals: { day: 0.75, month: 3 } });
     listen({ type: 'refused', tenantId: 'demo', window: 'day', capUsd: 1, spentUsd: 0.75 });
+    listen({ type: 'deferred', tenantId: 'demo', costUsd: 0.25 });
     const text = await registry.metrics();
     assert.match(text, /slowlane_tenant_spend_usd\{tenant="demo",window="day"\} 0\.75/);
     assert.match(text, /slowlane_tenant_spend_usd\{tenant="demo",window="month"\} 3/);
     assert.match(text, /slowlane_tenant_spend_cap_usd\{tenant="demo",window="day"\} 1/);
     assert.doesNotMatch(text, /slowlane_tenant_spend_cap_usd\{tenant="demo",window="month"\}/);
     assert.match(text, /slowlane_spend_cap_refusals_total\{tenant="demo",window="day"\} 1/);
+    assert.match(text, /slowlane_spend_settlements_deferred_total\{tenant="demo"\} 1/);
   });
 });

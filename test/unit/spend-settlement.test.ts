@@ -4,7 +4,7 @@ import { ContentRefusedError } from '../../common/errors';
 import { InProcessSpendStore } from '../../gateway/spend/local-spend-store';
 import { inMemoryPendingSettlements, type PendingSettlementLog } from '../../gateway/spend/pending-settlements';
 import type { SpendStore } from '../../gateway/spend/spend-store';
-import { createTenantSpend } from '../../gateway/spend/tenant-spend';
+import { createTenantSpend, type SpendEvent } from '../../gateway/spend/tenant-spend';
 
 const NOW = Date.UTC(2026, 11, 4, 12);
 const DAY = '2026-12-04';
@@ -28,15 +28,16 @@ function failingSettles(store: SpendStore, failures: number, when: 'before' | 'a
 function setUp(failures: number, when: 'before' | 'after', pending: PendingSettlementLog = inMemoryPendingSettlements()) {
   const real = new InProcessSpendStore(() => NOW);
   const store = failingSettles(real, failures, when);
-  const spend = createTenantSpend({ store, caps: { demo: { dailyUsd: 10 } }, pending });
-  return { real, store, spend, pending };
+  const events: SpendEvent[] = [];
+  const spend = createTenantSpend({ store, caps: { demo: { dailyUsd: 10 } }, pending, onEvent: (event) => events.push(event) });
+  return { real, store, spend, pending, events };
 }
 
 describe('a paid call whose settle fails', () => {
   test.each(['before', 'after'] as const)(
     'when the store fails the settle (%s counting), then the call answers, and the cost is counted once by the later pass',
     async (when) => {
-      const { real, store, spend } = setUp(3, when);
+      const { real, store, spend, events } = setUp(3, when);
       const answer = await spend.spend('demo', { mostItCosts: () => 1, run: async () => 'the paid answer', costOf: () => 0.25 });
       assert.equal(answer, 'the paid answer');
       assert.equal(store.failed, 1);
@@ -45,6 +46,11 @@ describe('a paid call whose settle fails', () => {
       assert.deepEqual(await spend.settler.settlePending(), { settled: 1, left: 0 });
       assert.deepEqual(await spend.settler.settlePending(), { settled: 0, left: 0 }, 'nothing is left to settle');
       assert.deepEqual(await real.totalsOn('demo', DAY), { day: 0.25, month: 0.25 });
+      assert.deepEqual(
+        events.map((event) => event.type),
+        ['deferred', 'spent'],
+        'the deferral is told once, and the late settle once',
+      );
     },
   );
 
