@@ -20,6 +20,8 @@ export interface LocalRedis {
   stop(): Promise<void>;
 }
 
+const STOP_GRACE_MS = 10_000;
+
 export interface LocalRedisOptions {
   /**
    * Keep the append-only file in this folder, written through on every command, so a killed server comes back with
@@ -55,7 +57,12 @@ export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<
     new Promise<void>((resolve) => {
       const server = child;
       if (!server || gone(server) || spawned.error) return resolve();
-      server.once('exit', () => resolve());
+      // Redis may refuse SIGTERM (while it writes a first append-only file): killed after a grace, as Kubernetes does.
+      const grace = signal === 'SIGKILL' ? undefined : setTimeout(() => server.kill('SIGKILL'), STOP_GRACE_MS);
+      server.once('exit', () => {
+        clearTimeout(grace);
+        resolve();
+      });
       server.kill(signal);
     });
 
@@ -81,6 +88,8 @@ export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<
             throw new Error(`redis-server did not start: ${failed ? failed.message : `exit ${server.exitCode}`}`, { cause: error });
           }
           if (tries > 100) throw error;
+          // A restarted server answers LOADING while it replays its append-only file: a fresh connection tries again.
+          probe.disconnect();
           await delay(50);
         }
       }
