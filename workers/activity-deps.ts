@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import type { ActivityDeps } from '../activities';
 import type { BatchLaneDeps } from '../activities/batch-lane/batch-lane-deps';
 import { batchAnswerSignal, batchCollectorWorkflowId, batchEntrySignal, MAX_BATCH_BYTES } from '../common/batch-lane';
-import { batchLaneTaskQueue, taskQueueFor } from '../common/task-queues';
+import { batchLaneTaskQueue } from '../common/task-queues';
 import { messageBatches } from '../gateway/batch/message-batches';
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import type { ModelGateway } from '../gateway/model-call';
@@ -60,24 +60,29 @@ function batchLaneDeps(
     },
     onEvent,
     async signalCollector(model, settings, entry) {
-      // The collectors run on the bulk queue: the lane is for bulk work only.
+      // The collectors run on the lane's own queue, never behind the bulk jobs' workflow tasks that feed them.
       await temporal.workflow.signalWithStart('batchCollectorWorkflow', {
         workflowId: batchCollectorWorkflowId(model),
-        taskQueue: taskQueueFor('bulk', config.temporal.taskQueuePrefix),
+        taskQueue: batchLaneTaskQueue(config.temporal.taskQueuePrefix),
         args: [{ model, settings }],
         signal: batchEntrySignal,
         signalArgs: [entry],
       });
       onEvent({ type: 'enqueued', model });
     },
-    async signalJob(workflowId, answer) {
-      try {
-        await temporal.workflow.getHandle(workflowId).signal(batchAnswerSignal, answer);
-        return 'signalled';
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) return 'gone';
-        throw error;
-      }
-    },
+    signalJob: batchAnswerSender(temporal),
+  };
+}
+
+/** Hands a job its batch entry's answer through `temporal`: `gone` when the job no longer runs (nobody waits). */
+export function batchAnswerSender(temporal: Client): BatchLaneDeps['signalJob'] {
+  return async (workflowId, answer) => {
+    try {
+      await temporal.workflow.getHandle(workflowId).signal(batchAnswerSignal, answer);
+      return 'signalled';
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return 'gone';
+      throw error;
+    }
   };
 }

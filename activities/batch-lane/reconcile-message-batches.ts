@@ -3,7 +3,7 @@ import { batchLaneKeys, CREATING_PREFIX } from '../../common/batch-lane';
 import type { MessageBatchStatus } from '../../gateway/batch/message-batches';
 import { type BatchLaneDeps, getJson, putJson } from './batch-lane-deps';
 import { storeResults } from './read-message-batch';
-import { type BatchIntent, cancelUnrecordedBatches, type KnownBatch } from './submit-message-batch';
+import { type BatchIntent, cancelUnrecordedBatches, firstCustomIdOf, type KnownBatch } from './submit-message-batch';
 
 export interface ReconcileResult {
   /** Provider batches looked at (created inside the horizon). */
@@ -29,30 +29,25 @@ export async function reconcileMessageBatches(lane: BatchLaneDeps, input: { hori
     const intent = await getJson<BatchIntent>(lane.store, key);
     // An intent still creating after an hour belongs to no live submission: its attempts are over.
     if (Date.now() - intent.attemptStartedAt > 60 * 60_000) {
-      result.cancelled += (await cancelUnrecordedBatches(lane, intent)).length;
+      result.cancelled += await cancelUnrecordedBatches(lane, intent);
       await lane.store.deleteMany([key]);
     }
   }
   const since = Date.now() - input.horizonMs;
-  const unread: MessageBatchStatus[] = [];
+  const unread: Array<{ batch: MessageBatchStatus; known: KnownBatch | undefined }> = [];
   for await (const batch of lane.batches.list()) {
     if (batch.createdAt < since) break;
     result.listed++;
     const indexKey = batchLaneKeys.batchId(batch.batchId);
     const known = (await lane.store.exists(indexKey)) ? await getJson<KnownBatch>(lane.store, indexKey) : undefined;
     if (known?.kind === 'lane' || known?.kind === 'foreign' || known?.harvested) continue;
-    if (batch.ended) unread.push(batch);
+    if (batch.ended) unread.push({ batch, known });
   }
-  for (const batch of unread) {
+  for (const { batch, known } of unread) {
     const ours = async (customId: string) =>
       (await lane.store.exists(batchLaneKeys.request(customId))) || (await lane.store.exists(batchLaneKeys.spendHold(customId)));
-    let first: string | undefined;
-    for await (const line of lane.batches.results(batch.batchId)) {
-      first = line.customId;
-      break;
-    }
+    const first = await firstCustomIdOf(lane, batch.batchId);
     const indexKey = batchLaneKeys.batchId(batch.batchId);
-    const known = (await lane.store.exists(indexKey)) ? await getJson<KnownBatch>(lane.store, indexKey) : undefined;
     if (!known && (first === undefined || !(await ours(first)))) {
       await putJson(lane.store, indexKey, { batchKey: '', model: '', kind: 'foreign' } satisfies KnownBatch);
       result.foreign++;

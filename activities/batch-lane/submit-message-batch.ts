@@ -1,6 +1,6 @@
 import { Context, log } from '@temporalio/activity';
 import { type BatchEntry, batchLaneKeys } from '../../common/batch-lane';
-import type { BatchToolCall } from '../../gateway/batch/message-batches';
+import type { BatchToolCall, MessageBatchStatus } from '../../gateway/batch/message-batches';
 import { type BatchLaneDeps, eachWithLimit, getJson, putJson } from './batch-lane-deps';
 
 /** Object-store reads in flight while a batch is put together. */
@@ -114,42 +114,58 @@ async function recordBatch(lane: BatchLaneDeps, intent: BatchIntent, batchId: st
 }
 
 /**
- * A retried submission's look for the batch its interrupted attempt may have created: one that has ended can be
- * recognised by its results' custom ids and is adopted (it was billed: creating another would bill again); one still
- * running cannot be, and is cancelled (cancelUnrecordedBatches).
+ * The batches an earlier attempt of this intent may have created without recording: created since it began, of its
+ * size, and known to no index.
  */
-async function adoptOrCancelUnrecorded(lane: BatchLaneDeps, intent: BatchIntent, ours: Set<string>): Promise<string | undefined> {
+async function unrecordedBatchesOf(lane: BatchLaneDeps, intent: BatchIntent): Promise<MessageBatchStatus[]> {
+  const candidates: MessageBatchStatus[] = [];
   for await (const batch of lane.batches.list()) {
     if (batch.createdAt < intent.attemptStartedAt - CLOCK_SKEW_MS) break;
-    if (!batch.ended || batch.requests !== intent.entries || (await lane.store.exists(batchLaneKeys.batchId(batch.batchId)))) continue;
-    for await (const result of lane.batches.results(batch.batchId)) {
-      if (ours.has(result.customId)) {
-        log.warn('a batch created by an interrupted submission was found ended and adopted', { batchId: batch.batchId, batchKey: intent.batchKey });
-        return batch.batchId;
-      }
-      break;
-    }
+    if (batch.requests === intent.entries && !(await lane.store.exists(batchLaneKeys.batchId(batch.batchId)))) candidates.push(batch);
   }
-  await cancelUnrecordedBatches(lane, intent);
+  return candidates;
+}
+
+/** The custom id of an ended batch's first result: enough to tell whose batch it is (ids are random per entry). */
+export async function firstCustomIdOf(lane: BatchLaneDeps, batchId: string): Promise<string | undefined> {
+  for await (const result of lane.batches.results(batchId)) return result.customId;
   return undefined;
 }
 
 /**
- * The batches an earlier attempt of this intent may have created without recording: created since it began, of
- * its size, and known to no index. Each is cancelled (the provider bills none of the entries it has not answered)
- * and indexed as an orphan, which the reconciler reads once it has ended.
+ * A retried submission's look for the batch its interrupted attempt may have created: one that has ended can be
+ * recognised by its results' custom ids and is adopted (it was billed: creating another would bill again); one still
+ * running cannot be, and is cancelled (cancelAsOrphans).
  */
-export async function cancelUnrecordedBatches(lane: BatchLaneDeps, intent: BatchIntent): Promise<string[]> {
-  const cancelled: string[] = [];
-  for await (const batch of lane.batches.list()) {
-    if (batch.createdAt < intent.attemptStartedAt - CLOCK_SKEW_MS) break;
-    if (batch.requests !== intent.entries || (await lane.store.exists(batchLaneKeys.batchId(batch.batchId)))) continue;
+async function adoptOrCancelUnrecorded(lane: BatchLaneDeps, intent: BatchIntent, ours: Set<string>): Promise<string | undefined> {
+  const candidates = await unrecordedBatchesOf(lane, intent);
+  for (const batch of candidates.filter((candidate) => candidate.ended)) {
+    const first = await firstCustomIdOf(lane, batch.batchId);
+    if (first !== undefined && ours.has(first)) {
+      log.warn('a batch created by an interrupted submission was found ended and adopted', { batchId: batch.batchId, batchKey: intent.batchKey });
+      return batch.batchId;
+    }
+  }
+  await cancelAsOrphans(lane, intent, candidates);
+  return undefined;
+}
+
+/**
+ * Cancels the batches an earlier attempt of this intent may have created without recording (the provider bills none
+ * of the entries it has not answered) and indexes each as an orphan, which the reconciler reads once it has ended.
+ */
+export async function cancelUnrecordedBatches(lane: BatchLaneDeps, intent: BatchIntent): Promise<number> {
+  const candidates = await unrecordedBatchesOf(lane, intent);
+  await cancelAsOrphans(lane, intent, candidates);
+  return candidates.length;
+}
+
+async function cancelAsOrphans(lane: BatchLaneDeps, intent: BatchIntent, batches: MessageBatchStatus[]): Promise<void> {
+  for (const batch of batches) {
     if (!batch.ended) await lane.batches.cancel(batch.batchId);
     const known: KnownBatch = { batchKey: intent.batchKey, model: intent.model, kind: 'orphan' };
     await putJson(lane.store, batchLaneKeys.batchId(batch.batchId), known);
     log.warn('a batch created by an interrupted submission was cancelled', { batchId: batch.batchId, batchKey: intent.batchKey });
     lane.onEvent?.({ type: 'orphan', model: intent.model });
-    cancelled.push(batch.batchId);
   }
-  return cancelled;
 }

@@ -7,6 +7,7 @@ import type { JobState } from '../../common/job';
 import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
 import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import { readBenchFlags } from '../bench-flags';
+import { submitConcurrently } from '../budget-side';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { percentile } from '../quota/measure';
 import { workflowSizes } from './workflow-sizes';
@@ -72,20 +73,6 @@ async function submit(api: string, side: string, n: number, kind: Submitted['kin
   }
 }
 
-async function inParallel<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await work(items[index] as T, index);
-      }
-    }),
-  );
-  return results;
-}
-
 interface Settled {
   kind: Submitted['kind'];
   state: JobState;
@@ -94,12 +81,13 @@ interface Settled {
 }
 
 async function readBack(client: Client, jobs: Submitted[]): Promise<Settled[]> {
-  return inParallel(jobs, READERS, async (job) => {
+  return submitConcurrently(jobs.length, READERS, async (index) => {
+    const job = jobs[index] as Submitted;
     const handle = client.workflow.getHandle(job.jobId);
     const [description, state] = await Promise.all([handle.describe(), handle.result() as Promise<JobState>]);
     const closedAt = description.closeTime?.getTime() ?? Infinity;
     return { kind: job.kind, state, withinDeadline: closedAt <= job.deadline, historyLength: description.historyLength };
-  });
+  }, () => undefined);
 }
 
 const costPerJob = (jobs: Settled[]) => jobs.reduce((sum, job) => sum + job.state.usage.costUsd, 0) / Math.max(1, jobs.length);
@@ -155,13 +143,15 @@ export async function runBackfillBenchmark(argv: string[]): Promise<void> {
   try {
     const api = bench.stack.urls.api;
     const started = Date.now();
-    const liveSide = inParallel(Array.from({ length: liveJobs }, (_, n) => n), 4, (n) => submit(api, 'live', n, kindOf(n), (DEADLINE_MARGIN_S / 2) * 1000));
-    let submittedCount = 0;
-    const bulk = await inParallel(Array.from({ length: jobs }, (_, n) => n), SUBMITTERS, async (n) => {
-      const job = await submit(api, 'bulk', n, kindOf(n), DEADLINE_MS);
-      if (++submittedCount % 1_000 === 0) console.log(`  submitted ${submittedCount} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-      return job;
-    });
+    const liveSide = submitConcurrently(liveJobs, 4, (n) => submit(api, 'live', n, kindOf(n), (DEADLINE_MARGIN_S / 2) * 1000), () => undefined);
+    const bulk = await submitConcurrently(
+      jobs,
+      SUBMITTERS,
+      (n) => submit(api, 'bulk', n, kindOf(n), DEADLINE_MS),
+      (submitted) => {
+        if (submitted % 1_000 === 0) console.log(`  submitted ${submitted} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      },
+    );
     const submitSeconds = (Date.now() - started) / 1000;
     const live = await liveSide;
     console.log(`submitted ${jobs} bulk jobs in ${submitSeconds.toFixed(0)} s (${(jobs / submitSeconds).toFixed(0)}/s)`);

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
-import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { BatchLaneDeps } from '../../activities/batch-lane/batch-lane-deps';
 import { createCollectorActivities } from '../../activities/batch-lane/collector-activities';
 import type { EnqueueBatchEntryInput } from '../../activities/batch-lane/enqueue-batch-entry';
 import type { ScoreOrderInput } from '../../activities/order-score/score-order';
 import {
-  batchAnswerSignal,
   type BatchCollectorInput,
   type BatchCollectorSettings,
   type BatchEntry,
@@ -18,6 +17,7 @@ import {
 import type { BatchToolCall } from '../../gateway/batch/message-batches';
 import type { TenantSpend } from '../../gateway/spend/tenant-spend';
 import { DEFAULT_PRICES } from '../../lib/config/model-prices';
+import { batchAnswerSender } from '../../workers/activity-deps';
 import { memoryStore } from './memory-store';
 import { scriptedMessageBatches } from './scripted-message-batches';
 
@@ -76,15 +76,7 @@ export function scriptedBatchLane(client: Client, options: ScriptedLaneOptions =
         signalArgs: [entry],
       });
     },
-    async signalJob(workflowId, answer) {
-      try {
-        await client.workflow.getHandle(workflowId).signal(batchAnswerSignal, answer);
-        return 'signalled';
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) return 'gone';
-        throw error;
-      }
-    },
+    signalJob: batchAnswerSender(client),
   };
   const enqueue = async (step: BatchLaneStep | 'scoreOrder', entry: BatchEntry) => {
     const call = { model: 'test-model', tool: { name: step } } as unknown as BatchToolCall;

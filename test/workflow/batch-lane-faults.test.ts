@@ -1,16 +1,10 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import type { InvoiceActivities } from '../../activities';
-import { Context as ActivityContext } from '@temporalio/activity';
-import type { Usage } from '../../common/job';
-import { fakeActivities, sampleOrder } from '../support/fake-activities';
-import { scriptedBatchLane } from '../support/scripted-batch-lane';
+import { sampleOrder } from '../support/fake-activities';
+import { ORDER_LANE_ALLOWANCE, scriptedOrderLane } from '../support/scripted-order-lane';
 import { createWorkflowHarness, type WorkflowHarness } from '../support/workflow-harness';
 
-const PROPOSAL = { score: 0.05, decision: 'approve' as const, reasons: ['returning customer'] };
-const BATCH_USAGE: Usage = { inputTokens: 1000, outputTokens: 200, costUsd: 0.003, calls: 1, byLane: { batch: { calls: 1, costUsd: 0.003 } } };
-const ALLOWANCE = { batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 120_000 }, priority: 'bulk' as const };
 const JOBS = 5;
 
 /** Where an attempt of the lane's activities dies, and is retried as a killed worker's would be. */
@@ -21,7 +15,8 @@ type KillPoint = 'before create' | 'between create and record' | 'during the res
  * there: its object-store write (or its signal) fails, so the step is retried from the start as after a kill.
  */
 async function runWithKill(harness: WorkflowHarness, point: KillPoint) {
-  const lane = scriptedBatchLane(harness.env.client, { maxRequests: JOBS });
+  const order = scriptedOrderLane(harness.env.client, { maxRequests: JOBS, jobs: JOBS });
+  const lane = order.scripted;
   const died = new Error(`the worker died ${point} (injected)`);
   if (point === 'before create') lane.store.failNextPut((key) => key.startsWith('batch-lane/creating/'), died);
   if (point === 'between create and record') lane.store.failNextPut((key) => key.startsWith('batch-lane/batch-ids/'), died);
@@ -34,21 +29,11 @@ async function runWithKill(harness: WorkflowHarness, point: KillPoint) {
       return signalJob(workflowId, answer);
     };
   }
-  const fromBatch: string[] = [];
-  const fake = fakeActivities({ scores: Array.from({ length: JOBS }, () => PROPOSAL) });
-  const activities: InvoiceActivities = {
-    ...fake.activities,
-    ...lane.activities,
-    async scoreOrderFromBatch(input) {
-      fromBatch.push(input.customId);
-      return { outcome: 'valid', proposal: PROPOSAL, usage: BATCH_USAGE, attempt: ActivityContext.current().info.attempt };
-    },
-  };
-  const states = await harness.withWorker(activities, async (_start, startOrderScore) => {
-    const handles = await Promise.all(Array.from({ length: JOBS }, () => startOrderScore(sampleOrder, ALLOWANCE)));
+  const states = await harness.withWorker(order.activities, async (_start, startOrderScore) => {
+    const handles = await Promise.all(Array.from({ length: JOBS }, () => startOrderScore(sampleOrder, ORDER_LANE_ALLOWANCE)));
     return Promise.all(handles.map((handle) => handle.result()));
   });
-  return { lane, states, fromBatch, liveCalls: fake.calls.scoreOrder };
+  return { lane, states, fromBatch: order.fromBatch, liveCalls: order.calls.scoreOrder };
 }
 
 describe('the batch lane when a worker dies at each point of a batch', () => {
