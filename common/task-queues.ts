@@ -7,9 +7,10 @@ export function taskQueueFor(priority: Priority, prefix = 'slowlane'): string {
 }
 
 /**
- * The batch lane's own activities (submit, read, answer a batch): a queue of their own with slots of their own, so a
- * batch's answers never wait behind the thousands of job steps its previous batch set going, and they need no token
- * budget (a Redis outage does not pause them).
+ * The batch lane's own queue: its collectors, batch workflows and their activities (submit, read, answer a batch).
+ * A backfill puts thousands of bulk jobs' tasks on the bulk queue; behind them a collector took one signal a
+ * second and a batch's answers waited for the steps the previous batch set going. Here they have slots of their
+ * own, and need no token budget (a Redis outage does not pause them).
  */
 export function batchLaneTaskQueue(prefix = 'slowlane'): string {
   return `${prefix}-batch-lane`;

@@ -100,54 +100,44 @@ export interface CreateWorkersOptions {
   deployment?: WorkerDeploymentOptions;
 }
 
-/** Slots of the batch lane's own queue: its activities are I/O-bound, each touching every entry of a batch. */
+/** Activity slots of the batch lane's own queue: its activities are I/O-bound, each touching every entry of a batch. */
 const BATCH_LANE_ACTIVITY_SLOTS = 8;
 
 /**
  * One Worker per priority queue this process serves; each polls only its own queue. A process that serves bulk
- * with the batch lane on also serves the lane's own queue (common/task-queues.ts says why it has one).
+ * with the batch lane on also serves the lane's own queue, its collectors, batch workflows and their activities
+ * (common/task-queues.ts says why it has one).
  */
 export async function createWorkers(options: CreateWorkersOptions): Promise<Worker[]> {
   const activities = createActivities(options.deps);
   const priorities = options.priorities ?? options.config.worker.priorities;
   const telemetry = options.telemetry ?? workerTelemetry();
-  const interceptors = {
-    activity: [...telemetry.activityInterceptors, () => ({ inbound: new ActivityFailureInterceptor() })],
+  const workerOf = (taskQueue: string, slots: Partial<WorkerOptions>) =>
+    Worker.create({
+      connection: options.connection,
+      namespace: options.config.temporal.namespace,
+      taskQueue,
+      workflowBundle: options.workflowBundle,
+      dataConverter: dataConverterFor(options.config.temporal),
+      activities,
+      interceptors: {
+        activity: [...telemetry.activityInterceptors, () => ({ inbound: new ActivityFailureInterceptor() })],
+      },
+      sinks: telemetry.sinks,
+      ...slots,
+      workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: workflowTaskPolls(options.config.worker) },
+      shutdownGraceTime: options.config.worker.shutdownGraceMs,
+      ...(options.deployment ? { workerDeploymentOptions: options.deployment } : {}),
+    });
+  const prefix = options.config.temporal.taskQueuePrefix;
+  const laneSlots = {
+    maxConcurrentActivityTaskExecutions: BATCH_LANE_ACTIVITY_SLOTS,
+    maxConcurrentWorkflowTaskExecutions: options.config.worker.maxConcurrentWorkflowTasks,
   };
-  const laneWorker =
-    options.deps.batchLane && priorities.includes('bulk')
-      ? [
-          Worker.create({
-            connection: options.connection,
-            namespace: options.config.temporal.namespace,
-            taskQueue: batchLaneTaskQueue(options.config.temporal.taskQueuePrefix),
-            dataConverter: dataConverterFor(options.config.temporal),
-            activities,
-            interceptors,
-            maxConcurrentActivityTaskExecutions: BATCH_LANE_ACTIVITY_SLOTS,
-            shutdownGraceTime: options.config.worker.shutdownGraceMs,
-            ...(options.deployment ? { workerDeploymentOptions: options.deployment } : {}),
-          }),
-        ]
-      : [];
+  const servesLane = options.deps.batchLane !== undefined && priorities.includes('bulk');
   return Promise.all([
-    ...laneWorker,
-    ...priorities.map((priority) =>
-      Worker.create({
-        connection: options.connection,
-        namespace: options.config.temporal.namespace,
-        taskQueue: taskQueueFor(priority, options.config.temporal.taskQueuePrefix),
-        workflowBundle: options.workflowBundle,
-        dataConverter: dataConverterFor(options.config.temporal),
-        activities,
-        interceptors,
-        sinks: telemetry.sinks,
-        ...slotOptions(options, priority),
-        workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: workflowTaskPolls(options.config.worker) },
-        shutdownGraceTime: options.config.worker.shutdownGraceMs,
-        ...(options.deployment ? { workerDeploymentOptions: options.deployment } : {}),
-      }),
-    ),
+    ...(servesLane ? [workerOf(batchLaneTaskQueue(prefix), laneSlots)] : []),
+    ...priorities.map((priority) => workerOf(taskQueueFor(priority, prefix), slotOptions(options, priority))),
   ]);
 }
 
