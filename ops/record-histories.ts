@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
+import { messageBatchWorkflowId } from '../common/batch-lane';
 import { InvalidDocumentError, ModelRateLimitedError, ModelRequestInvalidError } from '../common/errors';
 import { abandonUpdate, retryUpdate, submitReviewUpdate } from '../common/messages';
 import { historyToFileText } from './history-files';
@@ -37,10 +38,21 @@ const settle = async (handle: Handle) => {
 };
 const lowConfidence = () => fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.5)] });
 
+/** The scripted lane of the scenario that ran last: its collector's and batches' histories are recorded too. */
+let lastLane: ReturnType<typeof scriptedBatchLane> | undefined;
+
 /** A bulk invoice whose classify and extract are answered in a batch (the scripted lane's real collector). */
 function throughBatchLane(harness: WorkflowHarness): { activities: InvoiceActivities } {
   const lane = scriptedBatchLane(harness.env.client);
+  lastLane = lane;
   return { activities: { ...fakeActivities().activities, ...lane.activities } };
+}
+
+const BULK_IN_THE_LANE = { priority: 'bulk' as const, batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 120_000 } };
+
+/** A workflow of the lane (not a job) whose history a scenario keeps; typed as the job's handle the recorder takes. */
+function laneHandle(harness: WorkflowHarness, workflowId: string): Handle {
+  return harness.env.client.workflow.getHandle(workflowId) as unknown as Handle;
 }
 
 const scenarios: Scenario[] = [
@@ -108,7 +120,30 @@ const scenarios: Scenario[] = [
     name: 'posted-through-batch-lane',
     what: "a bulk invoice's classify and extract take their first answers from a Message Batch (batch-lane-steps)",
     activities: throughBatchLane,
-    run: async (start) => settle(await start({ priority: 'bulk', batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 120_000 } })),
+    run: async (start) => settle(await start(BULK_IN_THE_LANE)),
+  },
+  {
+    name: 'batch-collector-gathered',
+    what: "the model's collector (still running) after a bulk invoice's two entries: segments written, each batch handed to its own workflow",
+    activities: throughBatchLane,
+    run: async (start, harness) => {
+      await settle(await start(BULK_IN_THE_LANE));
+      return laneHandle(harness, (lastLane as NonNullable<typeof lastLane>).collectorId);
+    },
+  },
+  {
+    name: 'message-batch-answered',
+    what: 'one batch from its submission through its poll, its results stored and its job answered',
+    activities: throughBatchLane,
+    run: async (start, harness) => {
+      await settle(await start(BULK_IN_THE_LANE));
+      const lane = lastLane as NonNullable<typeof lastLane>;
+      const batchKey = [...lane.store.objects.keys()].map((key) => /^batch-lane\/batches\/([^/]+)\/intent\.json$/.exec(key)?.[1]).find(Boolean);
+      if (!batchKey) throw new Error('no batch was submitted');
+      const handle = laneHandle(harness, messageBatchWorkflowId('test-model', batchKey));
+      await settle(handle);
+      return handle;
+    },
   },
   {
     name: 'rejected-not-an-invoice',

@@ -37,7 +37,7 @@ describe('recorded histories replay on the current workflow code', () => {
 
   test('when the recorded histories are listed, then every path operators care about is covered', () => {
     const names = histories.map((h) => h.name);
-    for (const path of ['posted', 'reviewed-approved', 'reviewed-by-signal', 'reviewed-rejected', 'review-expired', 'dead-lettered-retried', 'dead-lettered-abandoned', 'abandoned-then-reset']) {
+    for (const path of ['posted', 'reviewed-approved', 'reviewed-by-signal', 'reviewed-rejected', 'review-expired', 'dead-lettered-retried', 'dead-lettered-abandoned', 'abandoned-then-reset', 'batch-collector-gathered', 'message-batch-answered']) {
       assert.ok(names.includes(path), `test/histories/${path}.json is missing; run npm run record-histories`);
     }
   });
