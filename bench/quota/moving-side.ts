@@ -7,7 +7,7 @@ import type { BenchStack } from '../bench-stack';
 import { gatewayBudgetEnv, jobMarker, startSideStack, submitConcurrently, submitMarkedInvoice } from '../budget-side';
 import type { AdmittedCall, MovingFigures, PhaseEdges } from './moving-measure';
 import type { MovingLimitSettings } from './moving-settings';
-import { listJobTimes, providerInputTokensLeft } from './observe';
+import { listJobTimes, waitForSteadyProvider } from './observe';
 
 export type MovingSide = 'slowlane' | 'naive';
 
@@ -121,13 +121,8 @@ export async function runMovingSide(
       await stack.startWorker(`worker-${index}-bulk`, { WORKER_PRIORITIES: 'bulk' });
     }
     report(`${side}: ${settings.workers} bulk workers started`);
-    // The provider's bucket starts full; the phases start once the fleet has spent it (steady state).
-    const warmUpUntil = Date.now() + settings.warmUpLimitMs;
-    let left = await providerInputTokensLeft(url);
-    while ((left ?? 0) > sim.inputTokensPerMinute * 0.15 && Date.now() < warmUpUntil) {
-      await sleep(1_000);
-      left = await providerInputTokensLeft(url);
-    }
+    // The phases start once the fleet has spent the provider's full bucket (steady state).
+    const left = await waitForSteadyProvider(url, sim.inputTokensPerMinute * 0.15, settings.warmUpLimitMs);
     report(`${side}: provider has ${left} input tokens left of ${sim.inputTokensPerMinute}; phases start`);
 
     const edges: PhaseEdges[] = [];

@@ -71,3 +71,17 @@ export async function providerInputTokensLeft(simulatorUrl: string): Promise<num
   const remaining = Number(response.headers.get('anthropic-ratelimit-input-tokens-remaining'));
   return Number.isFinite(remaining) ? remaining : undefined;
 }
+
+/**
+ * The provider's bucket starts full: waits until the fleet has spent it down to `steady` input tokens left (the
+ * steady state a window should start in), or until `limitMs` has passed. Returns the tokens left then.
+ */
+export async function waitForSteadyProvider(simulatorUrl: string, steady: number, limitMs: number): Promise<number | undefined> {
+  const until = Date.now() + limitMs;
+  let left = await providerInputTokensLeft(simulatorUrl);
+  while ((left ?? 0) > steady && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    left = await providerInputTokensLeft(simulatorUrl);
+  }
+  return left;
+}

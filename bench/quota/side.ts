@@ -13,7 +13,7 @@ import {
   submitMarkedInvoice,
   waitForJobsToClose,
 } from '../budget-side';
-import { type JobTimes, providerInputTokensLeft, type SimulatorStats, simulatorCalls, simulatorStats } from './observe';
+import { type JobTimes, providerInputTokensLeft, type SimulatorStats, simulatorCalls, simulatorStats, waitForSteadyProvider } from './observe';
 import type { QuotaBenchSettings } from './settings';
 
 export type Side = 'slowlane' | 'naive';
@@ -127,13 +127,8 @@ export async function runSide(
     // The provider's bucket starts full: a window opened before that minute of tokens is spent would count it
     // as throughput (measure.ts corrects for what is left). Steady state is a bucket down to what Slowlane keeps
     // for interactive calls — the naive side drains it to zero — give or take a tenth.
-    const warmUpUntil = Date.now() + settings.warmUpLimitMs;
     const steady = sim.inputTokensPerMinute * (settings.interactiveShare + 0.1);
-    let left = await providerInputTokensLeft(stack.urls.simulator);
-    while ((left ?? 0) > steady && Date.now() < warmUpUntil) {
-      await sleep(1_000);
-      left = await providerInputTokensLeft(stack.urls.simulator);
-    }
+    let left = await waitForSteadyProvider(stack.urls.simulator, steady, settings.warmUpLimitMs);
     report(`${side}: provider has ${left} input tokens left of ${sim.inputTokensPerMinute}`);
     report(`${side}: ${settings.idleMs / 1000}s with the backlog and no interactive job`);
     const idleStartedAt = Date.now();
