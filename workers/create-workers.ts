@@ -125,6 +125,7 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Work
       },
       sinks: telemetry.sinks,
       ...slots,
+      ...(options.config.worker.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.config.worker.maxCachedWorkflows } : {}),
       workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: workflowTaskPolls(options.config.worker) },
       shutdownGraceTime: options.config.worker.shutdownGraceMs,
       ...(options.deployment ? { workerDeploymentOptions: options.deployment } : {}),

@@ -135,6 +135,7 @@ export async function runBackfillBenchmark(argv: string[]): Promise<void> {
       BATCH_MAX_REQUESTS: String(maxRequests),
       BATCH_POLL_INTERVAL: '5s',
       BATCH_DEADLINE_MARGIN: `${DEADLINE_MARGIN_S}s`,
+      ...(process.env.WORKER_MAX_CACHED_WORKFLOWS ? { WORKER_MAX_CACHED_WORKFLOWS: process.env.WORKER_MAX_CACHED_WORKFLOWS } : {}),
     },
     simulatorEnv: { SIM_BATCH_PROCESSING_MS: String(batchSeconds * 1000) },
   });

@@ -22,6 +22,12 @@ export const workerArea = {
       default: '10',
       doc: 'workflow task slots per worker process; more only queue tasks inside the worker, where their 10 s timeout runs (a CPU-starved worker then redoes timed-out tasks instead of new ones)',
     }),
+    maxCachedWorkflows: setting({
+      env: 'WORKER_MAX_CACHED_WORKFLOWS',
+      type: int({ min: 0, max: 100_000 }),
+      defaultDoc: "the SDK's, from the heap size (about 2,000 on a 4 GB heap)",
+      doc: 'workflows a worker process keeps in memory between their tasks; one that was evicted replays its history on its next task',
+    }),
     workflowTaskPolls: setting({
       env: 'WORKFLOW_TASK_POLLS',
       type: int({ min: 1, max: 1_000 }),
