@@ -47,6 +47,14 @@ export async function startBenchStack(name: string, options: Partial<StackOption
   }
 }
 
+/** The Temporal servers a benchmark can run against (`--temporal`). */
+export const BENCH_SERVERS: Record<string, Partial<StackOptions>> = {
+  // The dev server on its SQLite file, as `npm start` runs it.
+  dev: {},
+  // The production shape: the server's own services on PostgreSQL (local/stack/postgres-temporal.ts).
+  postgres: { temporal: 'cluster' },
+};
+
 /** The model answers at once: the stack's own cost is what a run measures. */
 export const ZERO_LATENCY_MODEL: Record<string, string> = { SIM_LATENCY_BASE_MS: '0', SIM_LATENCY_PER_OUTPUT_TOKEN_MS: '0' };
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { connectBenchClient, startBenchStack, ZERO_LATENCY_MODEL } from '../bench-stack';
+import { BENCH_SERVERS, connectBenchClient, startBenchStack, ZERO_LATENCY_MODEL } from '../bench-stack';
 import type { StackOptions } from '../../local/stack/stack';
 import { readBenchFlags } from '../bench-flags';
 import { percentile } from '../quota/measure';
@@ -57,13 +57,6 @@ function perSecond(startedAt: number, settledAt: number[]): number[] {
   return counts;
 }
 
-/** The Temporal servers the stack can run the benchmark against (`--temporal`). */
-const SERVERS: Record<string, Partial<StackOptions>> = {
-  dev: {},
-  // The production shape: the server's own services on PostgreSQL (local/stack/postgres-temporal.ts).
-  postgres: { temporal: 'cluster' },
-};
-
 const OPEN_LOOP_LOAD = 0.8;
 const SETTLE_DEADLINE_MS = 10 * 60_000;
 
@@ -97,13 +90,13 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
   const openSeconds = flags.count('open-seconds', 30, 1);
   const rounds = flags.count('rounds', 4, 1);
   const jobTypeName = flags.choice('job-type', Object.keys(BENCH_JOB_KINDS), 'invoice');
-  const server = flags.choice('temporal', Object.keys(SERVERS), 'dev');
+  const server = flags.choice('temporal', Object.keys(BENCH_SERVERS), 'dev');
   const cpuProfileDir = flags.text('cpu-prof');
   const showTimeline = flags.on('timeline');
   const loopDelayDir = flags.on('loop-delay') ? await mkdtemp(join(tmpdir(), 'slowlane-loop-delay-')) : undefined;
   if (cpuProfileDir) await mkdir(resolve(cpuProfileDir), { recursive: true });
   const kind = BENCH_JOB_KINDS[jobTypeName] as BenchJobKind;
-  const serverOptions = SERVERS[server] as Partial<StackOptions>;
+  const serverOptions = BENCH_SERVERS[server] as Partial<StackOptions>;
   const say = (line: string) => console.log(`[throughput ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
   const { stack, stop } = await startBenchStack('throughput', {
