@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { batchAnswerSignal } from '../../common/batch-lane';
@@ -13,6 +13,14 @@ export interface JobFootprint {
   executions: Execution[];
   /** Custom ids of its batch-lane entries: their request, answer and spend hold sit in S3 by this id (common/batch-lane.ts). */
   customIds: Set<string>;
+}
+
+/** gRPC's status code for an execution the server does not have. */
+const GRPC_NOT_FOUND = 5;
+
+/** The SDK's typed error, or the raw gRPC one its lower-level calls (history, DeleteWorkflowExecution) throw. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof WorkflowNotFoundError || (error as { code?: unknown } | null)?.code === GRPC_NOT_FOUND;
 }
 
 /** The provider's custom_id alphabet; anything else read from a history is not one of ours. */
@@ -33,8 +41,10 @@ export async function jobFootprint(client: Client, job: Execution): Promise<JobF
     const key = `${execution.workflowId}\n${execution.runId}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    const history = await historyOf(client, execution);
+    // Deleted meanwhile (a concurrent erasure): nothing of it is left to find.
+    if (!history) continue;
     footprint.executions.push(execution);
-    const history = await client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
     for (const event of history.events ?? []) {
       const child = event.childWorkflowExecutionStartedEventAttributes?.workflowExecution;
       if (child?.workflowId && child.runId) pending.push({ workflowId: child.workflowId, runId: child.runId });
@@ -42,6 +52,15 @@ export async function jobFootprint(client: Client, job: Execution): Promise<JobF
     }
   }
   return footprint;
+}
+
+async function historyOf(client: Client, { workflowId, runId }: Execution) {
+  try {
+    return await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
 }
 
 /** The runs visibility lists under the id (a checked job id: no quotes); the caller adds the run it described. */

@@ -3,6 +3,7 @@ import { batchLaneKeys } from '../../common/batch-lane';
 import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import { TenantIdKey } from '../../common/search-attributes';
 import { objectKeys, type ObjectStore } from '../../lib/object-store';
+import type { ErasureMarks } from './erasure-marks';
 import type { JobMemo } from './job-reader';
 
 export interface JobObjects {
@@ -25,7 +26,7 @@ export interface JobToErase {
  * extracted text and type prefix (a retried or repeated upload reuses them, so they go only with the last job that
  * reads them), and its batch-lane entries by custom id.
  */
-export async function jobObjects(deps: { client: Client; store: ObjectStore }, job: JobToErase): Promise<JobObjects> {
+export async function jobObjects(deps: { client: Client; store: ObjectStore; marks: ErasureMarks }, job: JobToErase): Promise<JobObjects> {
   const { store } = deps;
   const erasable: string[] = [];
   const shared: string[] = [];
@@ -40,7 +41,7 @@ export async function jobObjects(deps: { client: Client; store: ObjectStore }, j
       ...[job.definition?.objects?.contentPrefix?.(job.tenantId, sha256)].filter((prefix): prefix is string => Boolean(prefix)),
     ];
     const named = `.${encodeURIComponent(job.jobId)}.`;
-    const stillRead = await contentStillRead(deps.client, job.tenantId, sha256, job.jobId);
+    const stillRead = await contentStillRead(deps, job.tenantId, sha256, job.jobId);
     for (const prefix of contentPrefixes) {
       for (const key of await keysUnder(store, prefix)) (key.includes(named) || !stillRead ? erasable : shared).push(key);
     }
@@ -64,10 +65,12 @@ async function keysUnder(store: ObjectStore, prefix: string): Promise<string[]> 
  * Whether another execution of the tenant (a job, a schedule's run) or one of its schedules names the same upload.
  * Visibility lists the tenant's executions with their memo; a job submitted in the last second may not be listed yet.
  */
-async function contentStillRead(client: Client, tenantId: string, sha256: string, jobId: string): Promise<boolean> {
+async function contentStillRead(deps: { client: Client; marks: ErasureMarks }, tenantId: string, sha256: string, jobId: string): Promise<boolean> {
+  const { client } = deps;
   const query = `${TenantIdKey.name} = '${tenantId}' AND WorkflowId != '${jobId}'`;
   for await (const info of client.workflow.list({ query })) {
-    if ((info.memo as JobMemo | undefined)?.inputSha256 === sha256) return true;
+    // An erased job stays listed until the server has deleted it: it reads nothing any more.
+    if ((info.memo as JobMemo | undefined)?.inputSha256 === sha256 && !(await deps.marks.hides(tenantId, info))) return true;
   }
   for await (const summary of client.schedule.list({ query: `${TenantIdKey.name} = '${tenantId}'` })) {
     const description = await client.schedule.getHandle(summary.scheduleId).describe();
