@@ -5,10 +5,11 @@ import { objectKeys, type ObjectStore } from '../../lib/object-store';
 /**
  * Temporal deletes a closed execution asynchronously: it waits until the close is acknowledged by its queues (up to
  * `history.transferProcessorUpdateAckInterval`, 30 s by default, and a retry after it). Meanwhile the API must not
- * show the erased job, so the erasure leaves a mark naming the runs it deleted, and reads of a recently closed job
- * check it. A mark names runs, not the job id: the same Idempotency-Key may start a new job at once.
+ * show the erased job, so the erasure leaves a mark naming the runs it deleted, and reads of a closed job check it.
+ * A mark names runs, not the job id: the same Idempotency-Key may start a new job at once.
  */
-const MARK_WINDOW_MS = 10 * 60_000;
+/** How long a read of a closed job waits for its mark before it shows the job. */
+const MARK_READ_MS = 1_000;
 
 interface ErasureMark {
   runIds: string[];
@@ -30,19 +31,28 @@ export function erasureMarks(store: ObjectStore) {
     },
 
     /**
-     * Whether this run was erased and is only waiting for the server to delete it. Only a run closed in the last
-     * minutes can be (an erasure closes what runs); an unreadable mark shows the job rather than failing the read.
+     * Whether this run was erased and is only waiting for the server to delete it. Only a closed run can be (an
+     * erasure closes what runs); an unreadable mark shows the job rather than failing the read.
      */
     async hides(tenantId: string, description: Pick<WorkflowExecutionInfo, 'workflowId' | 'runId' | 'closeTime'>): Promise<boolean> {
-      const closed = description.closeTime?.getTime();
-      if (closed === undefined || Date.now() - closed > MARK_WINDOW_MS) return false;
+      if (description.closeTime === undefined) return false;
       const key = keyOf(tenantId, description.workflowId);
-      try {
+      const read = async () => {
         if (!(await store.exists(key))) return false;
         const mark = JSON.parse((await store.getBytes(key)).toString('utf8')) as ErasureMark;
         return mark.runIds.includes(description.runId);
+      };
+      // GET /jobs/:id answers from Temporal alone while S3 is away; the mark may not hold it up for long.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), MARK_READ_MS);
+      });
+      try {
+        return await Promise.race([read(), late]);
       } catch {
         return false;
+      } finally {
+        clearTimeout(timer);
       }
     },
   };
