@@ -9,7 +9,7 @@ import type { JobMemo } from './job-reader';
 export interface JobObjects {
   /** Keys that exist and are the job's alone (or its upload's, when no other job or schedule of the tenant reads it). */
   erasable: string[];
-  /** Keys of the upload's content that another job or schedule of the same tenant still reads. */
+  /** Keys of the upload's content (not another job's own) that another job or schedule of the tenant still reads. */
   shared: string[];
 }
 
@@ -43,7 +43,12 @@ export async function jobObjects(deps: { client: Client; store: ObjectStore; mar
     const named = `.${encodeURIComponent(job.jobId)}.`;
     const stillRead = await contentStillRead(deps, job.tenantId, sha256, job.jobId);
     for (const prefix of contentPrefixes) {
-      for (const key of await keysUnder(store, prefix)) (key.includes(named) || !stillRead ? erasable : shared).push(key);
+      for (const key of await keysUnder(store, prefix)) {
+        // A key naming another job (its id URL-encoded, so with %3A) is that job's, unless nothing reads the content.
+        const othersKey = !key.includes(named) && key.slice(prefix.length).includes('%3A');
+        if (key.includes(named) || !stillRead) erasable.push(key);
+        else if (!othersKey) shared.push(key);
+      }
     }
   }
 

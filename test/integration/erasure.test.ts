@@ -6,12 +6,14 @@ import { jobFootprint, type JobFootprint } from '../../api/jobs/job-executions';
 import { batchLaneKeys } from '../../common/batch-lane';
 import type { JobErasure } from '../../common/api-contract/erasure';
 import { documentObjectPrefix } from '../../common/job-types/document/object-prefix';
+import { digestContentPrefix } from '../../common/job-types/tickets-digest/object-prefix';
 import { loadConfig } from '../../lib/config';
 import { createObjectStore, objectKeys, type ObjectStore } from '../../lib/object-store';
 import { renderLongDocument } from '../../local/samples/long-document';
 import { acme, apiUrl, demo, getJob, ledgerEntries, submit, waitForJob } from '../support/api-client';
 import { markedInvoice, temporalClient } from '../support/operations';
 import { testEnv } from '../support/test-env';
+import { ticketsDay } from '../support/tickets';
 
 let client: Client;
 let store: ObjectStore;
@@ -161,6 +163,30 @@ describe('DELETE /jobs/:id on the real stack (API, Temporal, S3)', () => {
     assert.equal(last.status, 200);
     assert.equal(last.body.kept.sharedObjects, 0);
     assert.equal(await store.exists(input), false, 'the last job took the upload with it');
+  });
+
+  test('when two digests of the same tickets are erased one by one, then each takes its own answers and the last the shared batches', async () => {
+    const { bytes } = ticketsDay(30, Math.floor(Math.random() * 1_000_000), `erase-${randomUUID().slice(0, 8)}-`);
+    const fields = { type: 'tickets.digest', priority: 'interactive' };
+    const first = await submitted(await submit(bytes, { fileName: 'tickets.jsonl', fields }));
+    const second = await submitted(await submit(bytes, { fileName: 'tickets.jsonl', fields }));
+    assert.equal((await waitForJob(first, ['completed', 'failed', 'dead_letter'], 120_000)).status, 'completed');
+    assert.equal((await waitForJob(second, ['completed', 'failed', 'dead_letter'], 120_000)).status, 'completed');
+    const content = `${digestContentPrefix('demo', await sha256Of(first))}.`;
+    const named = (jobId: string) => `.${encodeURIComponent(jobId)}.`;
+    const before = await keysUnder(content);
+    assert.ok(before.some((key) => key.includes(named(first))) && before.some((key) => key.includes(named(second))), 'each job wrote its own answers');
+
+    const one = await erase(first);
+    assert.equal(one.status, 200, JSON.stringify(one.body));
+    const between = await keysUnder(content);
+    assert.deepEqual(between.filter((key) => key.includes(named(first))), [], 'the first job’s answers are gone');
+    assert.deepEqual(between, before.filter((key) => !key.includes(named(first))), 'the shared batches and the second job’s answers stay');
+    assert.equal(one.body.kept.sharedObjects, between.filter((key) => !key.includes(named(second))).length + 1, 'the batches and facts, and the upload');
+
+    const last = await erase(second);
+    assert.equal(last.status, 200, JSON.stringify(last.body));
+    assert.deepEqual(await keysUnder(content), []);
   });
 
   test('when a job is erased while its model call runs, then it is cancelled and nothing of it remains', async () => {
