@@ -2,7 +2,7 @@ import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { BatchLaneDeps } from '../../activities/batch-lane/batch-lane-deps';
-import { answerBatchEntries } from '../../activities/batch-lane/answer-batch-entries';
+import { answerBatchEntries, type AnswerBatchEntriesResult } from '../../activities/batch-lane/answer-batch-entries';
 import { createCollectorActivities } from '../../activities/batch-lane/collector-activities';
 import type { ScoreOrderResult } from '../../activities/order-score/score-order';
 import { createScoreOrderBatchActivities } from '../../activities/order-score/score-order-batch';
@@ -110,7 +110,7 @@ describe('answering a batch’s entries', () => {
       signalJob: async (workflowId: string) => (workflowId.endsWith('erased') ? 'gone' : 'signalled'),
     } as unknown as BatchLaneDeps;
 
-    const result = await new MockActivityEnvironment().run(answerBatchEntries, lane, { model: MODEL, batchKey, segments: 1 });
+    const result: AnswerBatchEntriesResult = await new MockActivityEnvironment().run(answerBatchEntries, lane, { model: MODEL, batchKey, segments: 1 });
     assert.deepEqual([result.answered, result.gone], [2, 1]);
     assert.equal(await store.exists(batchLaneKeys.answer('erased')), false);
     assert.equal(await store.exists(batchLaneKeys.answer('kept')), true);
