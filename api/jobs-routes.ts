@@ -18,6 +18,7 @@ import type { JobsService } from './jobs-service';
 import { receiveUpload } from './multipart-upload';
 import { refuseTooManyPages } from './page-limit';
 import { retryAfterSeconds } from './poll-hint';
+import { requestIdOf } from './request-id';
 import { checkRequest, requestValidators } from './request-validation';
 import { reviewUpdateId } from './review-update-id';
 import { tenantSlots } from './tenant-slots';
@@ -135,6 +136,15 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
     const retryAfter = retryAfterSeconds(job.status);
     if (retryAfter !== undefined) res.set('Retry-After', String(retryAfter));
     res.json(job);
+  });
+
+  router.delete('/jobs/:id', apiCallers, async (req: Request, res: Response) => {
+    const requestId = requestIdOf(req);
+    const tenantId = callerOf(res).tenant.id;
+    const jobId = String(req.params.id);
+    const erasure = await jobs.erase(tenantId, jobId);
+    deps.log.info({ audit: 'erasure', tenantId, jobId, requestId, erased: erasure.erased, kept: erasure.kept }, 'job erased');
+    res.set('X-Request-Id', requestId).json(erasure);
   });
 
   router.post('/jobs/:id/cancel', apiCallers, async (req: Request, res: Response) => {

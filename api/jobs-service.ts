@@ -1,5 +1,6 @@
 import type { Job } from '../common/api-contract/job';
 import { createCancelJob } from './jobs/cancel-job';
+import { createEraseJob } from './jobs/erase-job';
 import { createJobEvents } from './jobs/job-events';
 import { createOpenDocument } from './jobs/job-document';
 import { createJobReader } from './jobs/job-reader';
@@ -20,6 +21,7 @@ export function createJobsService(deps: JobsDeps) {
     list: createListJobs(deps),
     review: createReviewJob(deps, reader),
     cancel: createCancelJob(deps, reader),
+    erase: createEraseJob(deps, reader),
     events: createJobEvents(reader),
     openDocument: createOpenDocument(deps, reader),
   };

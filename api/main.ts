@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     return true;
   };
   const admin = createAdminService({ client, config });
-  const schedules = createSchedulesService({ client, store, config, reader: createJobReader({ client, config }) });
+  const schedules = createSchedulesService({ client, store, config, reader: createJobReader({ client, config, store }) });
   const codecKeys = keyProviderFor(config.temporal);
   const api = await startApiServer(
     {

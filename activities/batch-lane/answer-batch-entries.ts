@@ -47,7 +47,11 @@ export async function answerBatchEntries(lane: BatchLaneDeps, input: AnswerBatch
     const outcome = input.allOutcome ?? outcomes?.[entry.customId] ?? 'errored';
     if (input.allOutcome) await settleBatchEntrySpend(lane, entry.customId, 'errored', undefined);
     const answer: BatchAnswer = { customId: entry.customId, outcome, ...(input.batchId ? { batchId: input.batchId } : {}) };
-    if ((await lane.signalJob(entry.replyTo, answer)) === 'gone') gone++;
+    if ((await lane.signalJob(entry.replyTo, answer)) === 'gone') {
+      gone++;
+      // Nobody reads it any more, and an erased job's answer (written after its erasure) must not outlive it.
+      await lane.store.deleteMany([batchLaneKeys.answer(entry.customId)]);
+    }
     done[from + offset] = true;
     while (answeredUpTo < entries.length && done[answeredUpTo]) answeredUpTo++;
     context.heartbeat({ answeredUpTo });

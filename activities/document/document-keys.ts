@@ -1,7 +1,8 @@
+import { documentObjectPrefix } from '../../common/job-types/document/object-prefix';
+
 /** Where a document job's intermediate and final objects live in S3; one place, so every step agrees. */
 export const documentKeys = {
-  /** Per job, not per content: chunking settings and results belong to the job that asked for them. */
-  prefix: (tenantId: string, jobId: string): string => `documents/${tenantId}/${encodeURIComponent(jobId)}`,
+  prefix: documentObjectPrefix,
   chunkText: (prefix: string, index: number): string => `${prefix}/chunks/${index}.txt`,
   chunkResult: (prefix: string, index: number): string => `${prefix}/chunks/${index}.json`,
   /** The parts of a chunk already paid for while its result is not written yet (chunk-partial.ts). */

@@ -10,6 +10,7 @@ import { JobStatusKey, JobStepKey, JobTypeKey, TenantIdKey } from '../../common/
 import type { Priority } from '../../common/task-queues';
 import { apiErrors } from '../api-error';
 import { currentAttemptOf, decodePendingFailures } from '../current-attempt';
+import { erasureMarks } from './erasure-marks';
 import { jobLinks } from './job-links';
 import { type JobBase, toJobView } from './job-view';
 import type { JobsDeps } from './jobs-deps';
@@ -34,8 +35,9 @@ export interface JobMemo {
 const QUERY_DEADLINE_MS = 1_500;
 
 /** Reading one job: from the server (description, memo, search attributes) and, when a worker answers, the workflow. */
-export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config'>) {
+export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config' | 'store'>) {
   const { client, config } = deps;
+  const marks = erasureMarks(deps.store);
 
   async function describe(jobId: string): Promise<WorkflowExecutionDescription | undefined> {
     try {
@@ -107,7 +109,7 @@ export function createJobReader(deps: Pick<JobsDeps, 'client' | 'config'>) {
     // Another tenant's job answers exactly like a missing one, so ids reveal nothing.
     if (!parsed || parsed.tenantId !== tenantId) throw apiErrors.notFound(`job ${jobId}`);
     const description = await describe(jobId);
-    if (!description || description.typedSearchAttributes.get(TenantIdKey) !== tenantId) {
+    if (!description || description.typedSearchAttributes.get(TenantIdKey) !== tenantId || (await marks.hides(tenantId, description))) {
       throw apiErrors.notFound(`job ${jobId}`);
     }
     return description;

@@ -83,6 +83,33 @@ export const jobPaths: Record<string, Schema> = {
         503,
       ),
     },
+    delete: {
+      operationId: 'eraseJob',
+      summary: 'Erase a job and everything it left behind',
+      description:
+        'Cancels the job if it runs (and waits a few seconds for it to close), then deletes every object it wrote to S3 (upload, extracted text, chunks and vectors, batch-lane requests and answers, results) and every workflow execution of it and of its children from Temporal. ' +
+        'Objects named by the upload’s content that another job or schedule of the tenant still reads stay until the last of them is erased (`kept.sharedObjects`). The ledger’s posted entry stays: it is a record of accounts. ' +
+        'Afterwards the job is unknown: `GET /jobs/{id}` and a second `DELETE` answer 404, as for any job id this tenant does not have (another tenant’s job answers 404 too). ' +
+        'An erasure that fails part-way (5xx) is finished by sending it again. Needs the tenant’s API key; a reviewer cannot erase.',
+      tags: ['jobs'],
+      security: apiKeyOnly,
+      parameters: [
+        jobIdParameter,
+        { name: 'X-Request-Id', in: 'header', required: false, description: 'Recorded with the erasure in the logs; a fresh id when absent or not a plain token.', schema: { type: 'string' } },
+      ],
+      responses: responses(
+        {
+          '200': {
+            description: 'Erased: how many objects and executions were deleted.',
+            headers: { 'X-Request-Id': { description: 'The id the erasure was logged under.', schema: { type: 'string' } } },
+            content: json(bodyRef('JobErasure')),
+          },
+        },
+        401,
+        404,
+        503,
+      ),
+    },
   },
   '/jobs/{id}/cancel': {
     post: {

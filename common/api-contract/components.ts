@@ -1,5 +1,6 @@
 import { DeadLetterList, ParkedJob, ReplayOutcome, ReplayRequest, SpendCapRaised } from './admin';
 import { ErrorBody } from './error-body';
+import { JobErasure } from './erasure';
 import { Invoice, InvoiceExtraction } from './invoice';
 import { Job } from './job';
 import { JobEvent, JobProgressEvent, JobStreamEnd, JobStreamEvent } from './job-event';
@@ -62,6 +63,7 @@ const fixedComponents = {
   Schedule,
   ScheduleList,
   ScheduleStateRequest,
+  JobErasure,
 };
 
 /**

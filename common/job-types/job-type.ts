@@ -27,6 +27,19 @@ export interface JobTypeDefinition<Name extends string = string, Step extends st
   review: ReviewRule;
   webhook: WebhookPayload;
   reviewer: ReviewerView;
+  /** Where its jobs leave objects in S3 beyond the upload, its text and the batch lane's entries; an erasure reads it. */
+  objects?: StoredObjects;
+}
+
+/**
+ * The S3 prefixes a type's activities write under. A key under a content prefix that contains the job's id
+ * (URL-encoded, between dots) is that job's own; the rest is shared by the tenant's jobs of the same upload.
+ */
+export interface StoredObjects {
+  /** Everything under it belongs to the one job. */
+  ownPrefix?: (tenantId: string, jobId: string) => string;
+  /** Named by the upload's content, so a retried job reuses it. */
+  contentPrefix?: (tenantId: string, sha256: string) => string;
 }
 
 /** A file upload (multipart), judged by its bytes, or a JSON body checked against its schema. */

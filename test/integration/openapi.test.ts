@@ -194,6 +194,14 @@ describe('the OpenAPI document', () => {
     const deleted = await call('DELETE', schedule, { key: demo.apiKey });
     assert.equal(deleted.status, 204);
 
+    // Erasure last: the finished text job is gone afterwards.
+    await call('DELETE', done);
+    await call('DELETE', done, { key: acme.apiKey });
+    await call('DELETE', done, { key: demo.reviewerToken });
+    assert.equal((await call('DELETE', done, { key: demo.apiKey, headers: { 'x-request-id': 'openapi-erasure' } })).status, 200);
+    await call('DELETE', done, { key: demo.apiKey });
+    await call('DELETE', unknown, { key: demo.apiKey });
+
     await call('GET', '/healthz');
     await call('GET', '/readyz');
     await call('GET', '/openapi.json');

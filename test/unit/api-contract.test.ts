@@ -5,6 +5,7 @@ import { requestValidators, validatorFor } from '../../api/request-validation';
 import { DeadLetterList, ReplayOutcome, ReplayRequest } from '../../common/api-contract/admin';
 import { apiComponents, type ApiComponentName } from '../../common/api-contract/components';
 import { ErrorBody } from '../../common/api-contract/error-body';
+import { JobErasure } from '../../common/api-contract/erasure';
 import { Job } from '../../common/api-contract/job';
 import { JobStreamEvent } from '../../common/api-contract/job-event';
 import { JobList, ListJobsQuery } from '../../common/api-contract/job-list';
@@ -80,6 +81,7 @@ describe('the API contract: one schema object per body, in the document, the val
       ['post', '/jobs', '202', Submission],
       ['get', '/jobs', '200', JobList],
       ['get', '/jobs/{id}', '200', Job],
+      ['delete', '/jobs/{id}', '200', JobErasure],
       ['post', '/jobs/{id}/review', '200', Job],
       ['post', '/jobs/{id}/review', '422', ErrorBody],
       ['get', '/review/session', '200', ReviewSession],

@@ -2,6 +2,7 @@ import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { BatchLaneDeps } from '../../activities/batch-lane/batch-lane-deps';
+import { answerBatchEntries, type AnswerBatchEntriesResult } from '../../activities/batch-lane/answer-batch-entries';
 import { createCollectorActivities } from '../../activities/batch-lane/collector-activities';
 import type { ScoreOrderResult } from '../../activities/order-score/score-order';
 import { createScoreOrderBatchActivities } from '../../activities/order-score/score-order-batch';
@@ -90,5 +91,28 @@ describe('the batch lane’s activities against the simulator', () => {
     const job = { jobId: 'order.score:demo:x', tenantId: 'demo', priority: 'bulk' as const, order: safeOrder('x'), customId: 'cx', replyTo: 'x' };
     const error = await orders.enqueueScoreOrderBatch(job).catch((caught: unknown) => caught);
     assert.ok(error instanceof Error && (error as Error & { retryable?: boolean }).retryable === false);
+  });
+});
+
+describe('answering a batch’s entries', () => {
+  test('when an entry’s job is gone (erased, cancelled, answered live), then its stored answer is deleted and the others stay', async () => {
+    const store = memoryStore();
+    const batchKey = 'b-gone';
+    const entries: BatchEntry[] = [
+      { customId: 'kept', replyTo: 'order.score:demo:kept' },
+      { customId: 'erased', replyTo: 'order.score:demo:erased' },
+    ];
+    await store.put(batchLaneKeys.entries(batchKey), JSON.stringify({ entries }), { contentType: 'application/json' });
+    await store.put(batchLaneKeys.outcomes(batchKey), JSON.stringify({ kept: 'succeeded', erased: 'succeeded' }), { contentType: 'application/json' });
+    for (const entry of entries) await store.put(batchLaneKeys.answer(entry.customId), '{}', { contentType: 'application/json' });
+    const lane = {
+      store,
+      signalJob: async (workflowId: string) => (workflowId.endsWith('erased') ? 'gone' : 'signalled'),
+    } as unknown as BatchLaneDeps;
+
+    const result: AnswerBatchEntriesResult = await new MockActivityEnvironment().run(answerBatchEntries, lane, { model: MODEL, batchKey, segments: 1 });
+    assert.deepEqual([result.answered, result.gone], [2, 1]);
+    assert.equal(await store.exists(batchLaneKeys.answer('erased')), false);
+    assert.equal(await store.exists(batchLaneKeys.answer('kept')), true);
   });
 });

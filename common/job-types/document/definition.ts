@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { closed } from '../../api-contract/schema-kit';
 import { defineJobType } from '../job-type';
+import { documentObjectPrefix } from './object-prefix';
 
 const count = Type.Integer({ minimum: 0 });
 
@@ -33,4 +34,5 @@ export const documentJobType = defineJobType({
   review: { kind: 'none' },
   webhook: { includesResult: true },
   reviewer: { title: 'Document', showsDocument: true, sections: [] },
+  objects: { ownPrefix: (tenantId, jobId) => `${documentObjectPrefix(tenantId, jobId)}/` },
 });

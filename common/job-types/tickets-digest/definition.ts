@@ -1,5 +1,6 @@
 import type { DocumentRef, JobStart } from '../../job';
 import { defineJobType } from '../job-type';
+import { digestContentPrefix } from './object-prefix';
 import { TicketsDigest } from './digest';
 import { TICKETS_LIMITS } from './ticket';
 import { TICKETS_JSON_LINES } from './tickets-jsonl';
@@ -32,6 +33,7 @@ export const ticketsDigestJobType = defineJobType({
       },
     ],
   },
+  objects: { contentPrefix: (tenantId, sha256) => `${digestContentPrefix(tenantId, sha256)}.` },
 });
 
 export const TICKETS_DIGEST = ticketsDigestJobType.name;
