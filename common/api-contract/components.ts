@@ -1,4 +1,4 @@
-import { DeadLetterList, ParkedJob, ReplayOutcome, ReplayRequest, SpendCapRaised } from './admin';
+import { DeadLetterList, GivenUpWebhook, GivenUpWebhookList, ParkedJob, ReplayOutcome, ReplayRequest, SpendCapRaised, WebhookRedelivery } from './admin';
 import { ErrorBody } from './error-body';
 import { Invoice, InvoiceExtraction } from './invoice';
 import { Job } from './job';
@@ -52,6 +52,9 @@ const fixedComponents = {
   ReplayRequest,
   ReplayOutcome,
   SpendCapRaised,
+  GivenUpWebhook,
+  GivenUpWebhookList,
+  WebhookRedelivery,
   FileJobType,
   SubmitJobRequest,
   JobResult,
