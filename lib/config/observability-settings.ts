@@ -41,7 +41,7 @@ export const observabilityArea = {
       type: duration(),
       default: '1m',
       // One Temporal call per schedule: what these show matters over minutes, so they need not follow every scrape.
-      doc: 'how long readings that take one Temporal call per schedule (skipped runs) are reused between scrapes',
+      doc: "how long readings that take one Temporal call per schedule or batch-lane workflow (skipped runs, the lane's oldest waiting entry) are reused between scrapes",
     }),
     otlpEndpoint: setting({
       env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
