@@ -35,24 +35,41 @@ export function oldestWaitingAges(readings: readonly LaneWaitReading[], now: num
 }
 
 /**
- * Asks every running collector and batch workflow what it holds unsubmitted. A workflow that closed between the list
- * and the query is left out.
+ * A query needs a worker of the batch-lane queue; with none polling it would wait for one, and hold the API's whole
+ * scrape. So every query gets this long, all at once.
  */
-export async function readLaneWaits(client: Client): Promise<LaneWaitReading[]> {
-  const types = LANE_WORKFLOWS.map((type) => `'${type}'`).join(', ');
-  const readings: LaneWaitReading[] = [];
-  let asked = 0;
-  for await (const workflow of client.workflow.list({ query: `WorkflowType IN (${types}) AND ExecutionStatus = 'Running'` })) {
-    const model = modelOfLaneWorkflow(workflow.workflowId);
-    if (model === undefined) continue;
-    if (asked++ >= MAX_ASKED) break;
-    const wait = await client.workflow
-      .getHandle(workflow.workflowId, workflow.runId)
-      .query(laneWaitQuery)
-      .catch(() => undefined);
-    if (wait) readings.push({ model, ...(wait.oldestWaitingSince !== undefined ? { oldestWaitingSince: wait.oldestWaitingSince } : {}) });
-  }
-  return readings;
+const QUERY_DEADLINE_MS = 3_000;
+
+/**
+ * Asks every running collector and batch workflow what it holds unsubmitted. One that cannot answer (no batch-lane
+ * worker, a busy one) keeps its last answer: entries waiting then wait still, and a stall must not hide itself. A
+ * workflow that closed is forgotten.
+ */
+export function laneWaitReader(client: Client): () => Promise<LaneWaitReading[]> {
+  const lastKnown = new Map<string, LaneWaitReading>();
+  return async () => {
+    const types = LANE_WORKFLOWS.map((type) => `'${type}'`).join(', ');
+    const running: Array<{ key: string; workflowId: string; runId: string; model: string }> = [];
+    for await (const workflow of client.workflow.list({ query: `WorkflowType IN (${types}) AND ExecutionStatus = 'Running'` })) {
+      const model = modelOfLaneWorkflow(workflow.workflowId);
+      if (model === undefined) continue;
+      running.push({ key: `${workflow.workflowId}/${workflow.runId}`, workflowId: workflow.workflowId, runId: workflow.runId, model });
+      if (running.length >= MAX_ASKED) break;
+    }
+    const deadline = Date.now() + QUERY_DEADLINE_MS;
+    const readings = await Promise.all(
+      running.map(async ({ key, workflowId, runId, model }) => {
+        const wait = await client
+          .withDeadline(deadline, () => client.workflow.getHandle(workflowId, runId).query(laneWaitQuery))
+          .catch(() => undefined);
+        if (wait) lastKnown.set(key, { model, ...(wait.oldestWaitingSince !== undefined ? { oldestWaitingSince: wait.oldestWaitingSince } : {}) });
+        return lastKnown.get(key);
+      }),
+    );
+    const stillRunning = new Set(running.map(({ key }) => key));
+    for (const key of lastKnown.keys()) if (!stillRunning.has(key)) lastKnown.delete(key);
+    return readings.filter((reading): reading is LaneWaitReading => reading !== undefined);
+  };
 }
 
 /** `slowlane_batch_lane_oldest_waiting_entry_age_seconds`, from `read` at each scrape (the caller caches it). */

@@ -5,7 +5,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import { PRIORITIES, taskQueueFor } from '../common/task-queues';
 import type { Config } from './config';
 import { METRIC_PREFIX } from './metrics';
-import { readLaneWaits, registerLaneWaitGauge } from './metrics-batch-lane-wait';
+import { laneWaitReader, registerLaneWaitGauge } from './metrics-batch-lane-wait';
 import { readScheduleMisses, registerScheduleCounters } from './metrics-schedules';
 
 const { TaskQueueType } = temporal.api.enums.v1;
@@ -121,7 +121,7 @@ export function registerTemporalGauges(registry: Registry, client: Client, confi
     registry,
     orNothing('describe_schedule', cached(() => readScheduleMisses(client), config.observability.describeStatsCacheMs)),
   );
-  registerLaneWaitGauge(registry, orNothing('query_batch_lane', cached(() => readLaneWaits(client), config.observability.describeStatsCacheMs)));
+  registerLaneWaitGauge(registry, orNothing('query_batch_lane', cached(laneWaitReader(client), config.observability.describeStatsCacheMs)));
   const queueLabels = ['task_queue', 'priority', 'type'] as const;
   const queueGauge = (suffix: string, help: string, pick: (stats: QueueStats) => number) =>
     new Gauge({
