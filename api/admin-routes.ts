@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import type { DeadLetterList, SpendCapRaised } from '../common/api-contract/admin';
+import type { DeadLetterList, GivenUpWebhookList, SpendCapRaised, WebhookRedelivery } from '../common/api-contract/admin';
 import type { JobStep } from '../common/job';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
@@ -28,10 +28,7 @@ export function adminRouter(deps: { admin: AdminService; config: Pick<Config, 't
   router.use('/admin', requireOperator(deps.config));
 
   router.get('/admin/dead-letters', async (req: Request, res: Response) => {
-    const limit = req.query.limit === undefined ? 100 : Number(req.query.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      throw apiErrors.invalidRequest('limit must be a whole number from 1 to 1000', { field: 'limit' });
-    }
+    const limit = parseLimit(req.query);
     try {
       const list: DeadLetterList = await deps.admin.deadLetters(parseFilter(req.query), limit);
       res.json(list);
@@ -72,7 +69,31 @@ export function adminRouter(deps: { admin: AdminService; config: Pick<Config, 't
     res.json(body);
   });
 
+  router.get('/admin/webhooks/given-up', async (req: Request, res: Response) => {
+    const list: GivenUpWebhookList = await deps.admin.givenUpWebhooks(parseLimit(req.query));
+    res.json(list);
+  });
+
+  router.post('/admin/webhooks/:deliveryId/redeliver', async (req: Request, res: Response) => {
+    const deliveryId = String(req.params.deliveryId);
+    const operator = operatorOf(res);
+    const outcome = await deps.admin.redeliverWebhook(deliveryId, operator.id);
+    deps.log.info({ audit: 'redeliver-webhook', deliveryId, operator: operator.id, via: operator.via, action: outcome.action }, 'operator redelivered a webhook');
+    if (outcome.action === 'not_found') throw new ApiError(404, 'not_found', `${deliveryId}: ${outcome.detail}`);
+    if (outcome.action === 'refused') throw new ApiError(409, 'not_redeliverable', `${deliveryId}: ${outcome.detail}`, { ...outcome });
+    const body: WebhookRedelivery = { deliveryId, action: outcome.action, detail: outcome.detail, ...(outcome.runId ? { runId: outcome.runId } : {}) };
+    res.json(body);
+  });
+
   return router;
+}
+
+function parseLimit(query: Request['query']): number {
+  const limit = query.limit === undefined ? 100 : Number(query.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    throw apiErrors.invalidRequest('limit must be a whole number from 1 to 1000', { field: 'limit' });
+  }
+  return limit;
 }
 
 function parseFilter(query: Request['query']): DeadLetterFilter {

@@ -4,6 +4,7 @@ import type { DeadLetterFilter } from '../ops/dead-letter-query';
 import { listDeadLetters } from '../ops/dead-letters';
 import { replayJob } from '../ops/replay';
 import { wakeBudgetWaits } from '../ops/spend-cap-raised';
+import { listGivenUpWebhooks, redeliverWebhook } from '../ops/webhook-redelivery';
 
 export interface AdminServiceDeps {
   client: Client;
@@ -18,6 +19,9 @@ export function createAdminService(deps: AdminServiceDeps) {
     replay: (jobId: string, request: { operator: string; reason: string; dryRun: boolean }) =>
       replayJob(client, jobId, { namespace: config.temporal.namespace, ...request }),
     spendCapRaised: (tenantId: string, operator: string) => wakeBudgetWaits(client, tenantId, operator),
+    givenUpWebhooks: (limit: number) => listGivenUpWebhooks(client, { limit }),
+    redeliverWebhook: (deliveryId: string, operator: string) =>
+      redeliverWebhook(client, deliveryId, { namespace: config.temporal.namespace, operator, reason: 'redelivery of a given-up webhook' }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 /**
  * The Message Batches lane's messages and names (docs/gateway.md#the-batch-lane). Workflow-safe: the job workflows
@@ -151,6 +151,8 @@ export interface MessageBatchInput {
   batchId?: string;
   /** When its status first failed to read (epoch ms), carried into a run continued as new. */
   unreadableSince?: number;
+  /** When its first entry reached the collector (epoch ms); absent in batches started before it was passed. */
+  openedAt?: number;
 }
 
 /** How a batch workflow ended; its result, which the backfill bench and operators read. */
@@ -166,7 +168,15 @@ export interface MessageBatchSummary {
   outcomes: Partial<Record<BatchEntryOutcome, number>>;
 }
 
+/** What a lane workflow says of the entries it holds that are not yet in a submitted batch (laneWaitQuery). */
+export interface LaneWait {
+  /** When the oldest of them reached the collector (epoch ms); absent when none waits here. */
+  oldestWaitingSince?: number;
+}
+
 export const batchEntrySignal = defineSignal<[BatchEntry]>('batchEntry');
+/** Asked of collectors and unsubmitted batches by the API's metrics (lib/metrics-batch-lane-wait.ts). */
+export const laneWaitQuery = defineQuery<LaneWait>('laneWait');
 export const batchAnswerSignal = defineSignal<[BatchAnswer]>('batchAnswer');
 
 /** One collector per model: its workflow id, so signal-with-start finds the running one or starts it. */

@@ -41,6 +41,14 @@ export interface ReviewFinished {
   waitMs: number;
 }
 
+export interface WebhookGivenUp {
+  /**
+   * Why the delivery ended without a 2xx: the last failure's type (WebhookRejectedError for a 410 or a refused URL,
+   * WebhookDeliveryFailedError once a day of retries ran out), or `Timeout`.
+   */
+  errorType: string;
+}
+
 /**
  * What the workflow tells the worker's Prometheus registry. Sinks are not called while a workflow replays, so a
  * worker restart does not count a job twice, and nothing here is written to history.
@@ -52,5 +60,6 @@ export interface JobMetricsSinks extends Sinks {
     deadLettered(event: DeadLettered): void;
     deadLetterDecided(event: DeadLetterDecided): void;
     reviewFinished(event: ReviewFinished): void;
+    webhookGivenUp(event: WebhookGivenUp): void;
   };
 }

@@ -31,6 +31,9 @@ export function jobMetricsSinks(metrics: WorkerMetrics): InjectedSinks<JobMetric
       reviewFinished: {
         fn: (_info, { priority, outcome, waitMs }) => metrics.reviewWait.observe({ priority, outcome }, waitMs / 1000),
       },
+      webhookGivenUp: {
+        fn: (_info, { errorType }) => metrics.webhooksGivenUp.inc({ error_type: errorType }),
+      },
     },
   };
 }

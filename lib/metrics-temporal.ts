@@ -5,6 +5,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import { PRIORITIES, taskQueueFor } from '../common/task-queues';
 import type { Config } from './config';
 import { METRIC_PREFIX } from './metrics';
+import { laneWaitReader, registerLaneWaitGauge } from './metrics-batch-lane-wait';
+import { readScheduleMisses, registerScheduleCounters } from './metrics-schedules';
 
 const { TaskQueueType } = temporal.api.enums.v1;
 const QUEUE_TYPES = [
@@ -94,8 +96,9 @@ export async function countOpenJobs(client: Client, config: Pick<Config, 'tempor
 }
 
 /**
- * Gauges read from Temporal at scrape time: backlog and age of the oldest task per task queue, and open jobs by
- * status. Registered in the API process only, so a fleet of workers does not report the same queue many times.
+ * Gauges read from Temporal at scrape time: backlog and age of the oldest task per task queue, open jobs by status,
+ * and, at most once per METRICS_DESCRIBE_CACHE, the schedules' skipped runs and the batch lane's oldest waiting entry.
+ * Registered in the API process only, so a fleet of workers does not report the same queue many times.
  */
 export function registerTemporalGauges(registry: Registry, client: Client, config: Pick<Config, 'temporal' | 'observability'>): void {
   const ttl = config.observability.temporalStatsCacheMs;
@@ -114,6 +117,11 @@ export function registerTemporalGauges(registry: Registry, client: Client, confi
     });
   const queueStats = orNothing('describe_task_queue', cached(() => readQueueStats(client, config), ttl));
   const openJobs = orNothing('count_workflows', cached(() => countOpenJobs(client, config), ttl));
+  registerScheduleCounters(
+    registry,
+    orNothing('describe_schedule', cached(() => readScheduleMisses(client), config.observability.describeStatsCacheMs)),
+  );
+  registerLaneWaitGauge(registry, orNothing('query_batch_lane', cached(laneWaitReader(client), config.observability.describeStatsCacheMs)));
   const queueLabels = ['task_queue', 'priority', 'type'] as const;
   const queueGauge = (suffix: string, help: string, pick: (stats: QueueStats) => number) =>
     new Gauge({

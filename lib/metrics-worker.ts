@@ -60,6 +60,12 @@ export function createWorkerMetrics(registry: Registry) {
       buckets: BUCKETS.reviewSeconds,
       registers,
     }),
+    webhooksGivenUp: new Counter({
+      name: name('webhook_deliveries_given_up_total'),
+      help: 'Webhook deliveries that ended without a 2xx (410 Gone, a refused URL, a day of retries): redeliver them from /admin/webhooks',
+      labelNames: ['error_type'] as const,
+      registers,
+    }),
     activityAttempts: new Counter({
       name: name('activity_attempts_total'),
       help: 'Activity attempts this worker ran, by outcome (completed, failed)',

@@ -83,6 +83,51 @@ export const adminPaths: Record<string, Schema> = {
       },
     },
   },
+  '/admin/webhooks/given-up': {
+    get: {
+      operationId: 'listGivenUpWebhooks',
+      summary: 'Webhook deliveries given up and not redelivered',
+      description:
+        'Deliveries that ended without a 2xx: the receiver answered 410 Gone, the callback URL was refused, or a day of retries ran out (alert SlowlaneWebhooksGivenUp). Read from Temporal visibility.',
+      tags: ['admin'],
+      security,
+      parameters: [query('limit', 'At most this many (1–1000, default 100).', { type: 'integer', minimum: 1, maximum: 1000 })],
+      responses: {
+        '200': { description: 'The given-up deliveries.', content: json(bodyRef('GivenUpWebhookList')) },
+        '400': errors[400],
+        '401': problem('`unauthorized`: send your operator token or an OIDC identity token with the operator role as a Bearer token.'),
+        '500': errors[500],
+        '503': errors[503],
+      },
+    },
+  },
+  '/admin/webhooks/{deliveryId}/redeliver': {
+    post: {
+      operationId: 'redeliverWebhook',
+      summary: 'Deliver a given-up webhook again',
+      description:
+        'Resets the given-up delivery to its start: the same event (same `webhook-id`) is signed and sent again, with a fresh day of retries. A delivery still retrying, or one that was delivered, is refused (409).',
+      tags: ['admin'],
+      security,
+      parameters: [
+        {
+          name: 'deliveryId',
+          in: 'path',
+          required: true,
+          description: 'The delivery, `webhook:<jobId>:<eventId>` as GET /admin/webhooks/given-up lists it (URL-encoded).',
+          schema: { type: 'string' },
+        },
+      ],
+      responses: {
+        '200': { description: 'The event is being delivered again.', content: json(bodyRef('WebhookRedelivery')) },
+        '401': problem('`unauthorized`: send your operator token or an OIDC identity token with the operator role as a Bearer token.'),
+        '404': problem('`not_found`: no such webhook delivery.'),
+        '409': problem('`not_redeliverable`: the delivery is still retrying, or it was delivered; `details.detail` says which.'),
+        '500': errors[500],
+        '503': errors[503],
+      },
+    },
+  },
 };
 
 /** components.securitySchemes entry for an operator's credential. */

@@ -54,3 +54,27 @@ export const SpendCapRaised = closed({
   query: Type.String({ description: 'The visibility query that found them; paste it into the Temporal Web UI.' }),
 });
 export type SpendCapRaised = Static<typeof SpendCapRaised>;
+
+export const GivenUpWebhook = closed({
+  deliveryId: Type.String({ description: 'The delivery workflow, `webhook:<jobId>:<eventId>`: what to redeliver.' }),
+  runId: Type.String(),
+  jobId: Type.Optional(Type.String()),
+  eventId: Type.Optional(Type.String({ description: 'The `webhook-id` the receiver sees; redelivery sends the same one.' })),
+  status: Type.String({ description: 'How the delivery closed: FAILED (410 Gone, a refused URL, a day of retries) or TIMED_OUT.' }),
+  closedAt: Type.Optional(dateTime()),
+});
+
+export const GivenUpWebhookList = closed({
+  query: Type.String({ description: 'The visibility query that found them; paste it into the Temporal Web UI.' }),
+  deliveries: Type.Array(ref('GivenUpWebhook', GivenUpWebhook)),
+  truncated: Type.Boolean({ description: 'True when more deliveries matched than `limit`.' }),
+});
+export type GivenUpWebhookList = Static<typeof GivenUpWebhookList>;
+
+export const WebhookRedelivery = closed({
+  deliveryId: Type.String(),
+  action: stringEnum(['redelivered'] as const),
+  detail: Type.String({ description: 'What was done, in one line.' }),
+  runId: Type.Optional(Type.String({ description: 'The run that delivers the event again.' })),
+});
+export type WebhookRedelivery = Static<typeof WebhookRedelivery>;

@@ -1,4 +1,4 @@
-import { DeadLetterList, ParkedJob, ReplayOutcome, ReplayRequest, SpendCapRaised } from './admin';
+import { DeadLetterList, GivenUpWebhook, GivenUpWebhookList, ParkedJob, ReplayOutcome, ReplayRequest, SpendCapRaised, WebhookRedelivery } from './admin';
 import { ErrorBody } from './error-body';
 import { JobErasure } from './erasure';
 import { Invoice, InvoiceExtraction } from './invoice';
@@ -53,6 +53,9 @@ const fixedComponents = {
   ReplayRequest,
   ReplayOutcome,
   SpendCapRaised,
+  GivenUpWebhook,
+  GivenUpWebhookList,
+  WebhookRedelivery,
   FileJobType,
   SubmitJobRequest,
   JobResult,

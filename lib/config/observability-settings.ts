@@ -36,6 +36,13 @@ export const observabilityArea = {
       // Several scrapers must not flood the server, which caches backlog stats ~5 s itself.
       doc: 'how long backlog and job counts read from Temporal are reused between scrapes',
     }),
+    describeStatsCacheMs: setting({
+      env: 'METRICS_DESCRIBE_CACHE',
+      type: duration(),
+      default: '1m',
+      // One Temporal call per schedule: what these show matters over minutes, so they need not follow every scrape.
+      doc: "how long readings that take one Temporal call per schedule or batch-lane workflow (skipped runs, the lane's oldest waiting entry) are reused between scrapes",
+    }),
     otlpEndpoint: setting({
       env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
       type: url(),

@@ -6,7 +6,8 @@ import { TEST_SECRETS } from '../support/test-credentials';
 import { demo, ledgerEntries, review, submit, waitForJob, invoiceResult } from '../support/api-client';
 import { type ExtraApi, startExtraApi } from '../support/extra-api';
 import { schemaProblems } from '../support/openapi-conformance';
-import { temporalClient } from '../support/operations';
+import type { GivenUpWebhookList, WebhookRedelivery } from '../../common/api-contract/admin';
+import { admin, scrape, temporalClient, total } from '../support/operations';
 import { sampleWith } from '../support/samples';
 import { testEnv } from '../support/test-env';
 import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -70,18 +71,29 @@ async function deliveriesClosed(jobId: string, expected: number, timeoutMs = 120
   }
 }
 
+/** Given-up deliveries counted by every worker, summed (each worker counts the deliveries it ran). */
+async function givenUpCounted(errorType: string): Promise<number> {
+  const workers = Object.entries(testEnv().metricsUrls).filter(([name]) => name.startsWith('worker'));
+  assert.ok(workers.length >= 1, 'the stack reports its workers\' metrics endpoints');
+  const samples = (await Promise.all(workers.map(([, url]) => scrape(url)))).flat();
+  return total(samples, 'slowlane_webhook_deliveries_given_up_total', { error_type: errorType });
+}
+
 const forJob = (jobId: string) => (d: ReceivedWebhook) => (JSON.parse(d.body) as WebhookBody).data.jobId === jobId;
 
 describe('webhooks: signed deliveries to a callback URL', () => {
   let receiver: WebhookReceiver;
   let flaky: WebhookReceiver;
+  let gone: WebhookReceiver;
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     flaky = await startWebhookReceiver({ failFirst: 2 });
+    gone = await startWebhookReceiver({ goneFirst: 1 });
   });
   afterAll(async () => {
     await receiver.close();
     await flaky.close();
+    await gone.close();
   });
 
   test('when a job with a callbackUrl is posted, then the receiver gets one job.posted that standardwebhooks verifies', async () => {
@@ -142,6 +154,55 @@ describe('webhooks: signed deliveries to a callback URL', () => {
     }
     assert.deepEqual(mine.filter((d) => d.status < 300).map((d) => verified(d).type).sort(), ['job.awaiting_review', 'job.posted']);
     assert.equal((await ledgerEntries(jobId)).length, 1);
+  });
+
+  test('when the receiver answers 410 Gone, then the delivery is given up and counted, and an operator redelivers the same event once', async () => {
+    const before = await givenUpCounted('WebhookRejectedError');
+    const sample = await sampleWith('posted');
+    const { status, body } = await submit(sample.bytes, { fileName: sample.fileName, fields: { type: 'invoice', callbackUrl: gone.url } });
+    assert.equal(status, 202, JSON.stringify(body));
+    const jobId = body.jobId as string;
+    await waitForJob(jobId, ['posted']);
+    await assert.rejects(deliveriesClosed(jobId, 1), /failed/i, 'the 410 fails the delivery at once');
+    // The worker's sink runs as the failing workflow task completes, a moment after the client sees the failure.
+    let counted = 0;
+    for (let i = 0; i < 40 && counted < before + 1; i++) {
+      counted = await givenUpCounted('WebhookRejectedError');
+      if (counted < before + 1) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.equal(counted, before + 1, 'the workers count the given-up delivery');
+
+    // Visibility lists a closed workflow a moment after it closes.
+    let listed: GivenUpWebhookList['deliveries'] = [];
+    for (let i = 0; i < 40 && listed.length === 0; i++) {
+      const answer = await admin<GivenUpWebhookList>('GET', '/admin/webhooks/given-up?limit=1000');
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      listed = answer.body.deliveries.filter((delivery) => delivery.jobId === jobId);
+      if (listed.length === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.equal(listed.length, 1, 'the operator finds the given-up delivery');
+    const [given] = listed;
+    assert.ok(given);
+    assert.equal(gone.deliveries.filter(forJob(jobId)).map((d) => d.status).join(','), '410');
+
+    const redelivered = await admin<WebhookRedelivery>('POST', `/admin/webhooks/${encodeURIComponent(given.deliveryId)}/redeliver`);
+    assert.equal(redelivered.status, 200, JSON.stringify(redelivered.body));
+    assert.equal(redelivered.body.action, 'redelivered');
+    const client = await temporalClient();
+    try {
+      await client.workflow.getHandle(given.deliveryId, redelivered.body.runId).result();
+    } finally {
+      await client.connection.close();
+    }
+    const attempts = gone.deliveries.filter(forJob(jobId));
+    assert.deepEqual(attempts.map((d) => d.status), [410, 204], 'given up once, then accepted once');
+    assert.deepEqual(attempts.map((d) => d.id), [given.eventId, given.eventId], 'the same event id both times');
+    assert.equal(verified(attempts[1] as ReceivedWebhook).type, 'job.posted');
+
+    const again = await admin<{ error?: { code?: string } }>('POST', `/admin/webhooks/${encodeURIComponent(given.deliveryId)}/redeliver`);
+    assert.equal(again.status, 409, 'a delivered event is not sent again');
+    assert.equal(again.body.error?.code, 'not_redeliverable');
+    assert.equal(await givenUpCounted('WebhookRejectedError'), before + 1, 'the redelivery was not a second give-up');
   });
 
   test('when the callbackUrl is not http(s) or not a URL, then submit is a 400 naming callbackUrl and no job starts', async () => {

@@ -21,9 +21,10 @@ export interface WebhookReceiver {
 
 /**
  * A webhook receiver on 127.0.0.1 that records every request. `failFirst` makes it answer 500 to the first N
- * attempts of each event id (a receiver that is down, then recovers).
+ * attempts of each event id (a receiver that is down, then recovers); `goneFirst` answers 410 Gone to them instead
+ * (a receiver misconfigured, then fixed: Slowlane gives those deliveries up at once).
  */
-export async function startWebhookReceiver(options: { failFirst?: number } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(options: { failFirst?: number; goneFirst?: number } = {}): Promise<WebhookReceiver> {
   const deliveries: ReceivedWebhook[] = [];
   const attempts = new Map<string, number>();
   const server = createServer((req, res) => {
@@ -33,7 +34,7 @@ export async function startWebhookReceiver(options: { failFirst?: number } = {})
       const id = String(req.headers['webhook-id'] ?? '');
       const attempt = (attempts.get(id) ?? 0) + 1;
       attempts.set(id, attempt);
-      const status = attempt <= (options.failFirst ?? 0) ? 500 : 204;
+      const status = attempt <= (options.goneFirst ?? 0) ? 410 : attempt <= (options.failFirst ?? 0) ? 500 : 204;
       deliveries.push({ id, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
       res.statusCode = status;
       res.end();

@@ -16,10 +16,12 @@ function recordingAdmin() {
     filters: Array<{ filter: DeadLetterFilter; limit: number }>;
     replays: Array<{ jobId: string; dryRun: boolean; operator: string }>;
     spendCapsRaised: Array<{ tenantId: string; operator: string }>;
+    redeliveries: Array<{ deliveryId: string; operator: string }>;
   } = {
     filters: [],
     replays: [],
     spendCapsRaised: [],
+    redeliveries: [],
   };
   let nextOutcome: Omit<ReplayOutcome, 'jobId'> = { action: 'retried', detail: 'retry sent', step: 'extractInvoiceFields' };
   const service: AdminService = {
@@ -35,6 +37,15 @@ function recordingAdmin() {
     async spendCapRaised(tenantId, operator) {
       asked.spendCapsRaised.push({ tenantId, operator });
       return { woken: 2, query: 'q' };
+    },
+    async givenUpWebhooks(limit) {
+      return { query: 'q', deliveries: [{ deliveryId: 'webhook:invoice:demo:a:evt_1_2', runId: 'r', status: 'FAILED' }].slice(0, limit), truncated: false };
+    },
+    async redeliverWebhook(deliveryId, operator) {
+      asked.redeliveries.push({ deliveryId, operator });
+      if (deliveryId.endsWith('unknown')) return { deliveryId, action: 'not_found', detail: 'no such webhook delivery' };
+      if (deliveryId.endsWith('delivered')) return { deliveryId, action: 'refused', detail: 'closed as completed; nothing to redeliver' };
+      return { deliveryId, action: 'redelivered', runId: 'new-run', detail: 'delivering the same event again' };
     },
   };
   return { service, asked, answerNext: (outcome: Omit<ReplayOutcome, 'jobId'>) => (nextOutcome = outcome) };
@@ -148,5 +159,27 @@ describe('admin routes', () => {
     assert.equal((await call('/admin/tenants/nobody/spend-cap-raised', { method: 'POST' })).status, 404);
     assert.equal((await call('/admin/tenants/demo/spend-cap-raised', { method: 'POST', key: testTenant('demo').apiKey })).status, 401);
     assert.equal(admin.asked.spendCapsRaised.length, 1, 'neither reached the service');
+  });
+
+  test('when an operator redelivers a given-up webhook, then the service is asked with the delivery id and the operator', async () => {
+    const listed = await call('/admin/webhooks/given-up?limit=1');
+    assert.equal(listed.status, 200);
+    assert.equal((listed.body.deliveries as unknown[]).length, 1);
+    const deliveryId = 'webhook:invoice:demo:a:evt_1_2';
+    const answer = await call(`/admin/webhooks/${encodeURIComponent(deliveryId)}/redeliver`, { method: 'POST' });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.deepEqual(answer.body, { deliveryId, action: 'redelivered', runId: 'new-run', detail: 'delivering the same event again' });
+    assert.deepEqual(admin.asked.redeliveries, [{ deliveryId, operator: TEST_OPERATOR.id }]);
+  });
+
+  test('when the delivery is unknown or was delivered, then 404 or 409 not_redeliverable; a tenant key is a 401', async () => {
+    assert.equal((await call('/admin/webhooks/webhook:unknown/redeliver', { method: 'POST' })).status, 404);
+    const refused = await call('/admin/webhooks/webhook:delivered/redeliver', { method: 'POST' });
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.error?.code, 'not_redeliverable');
+    const before = admin.asked.redeliveries.length;
+    assert.equal((await call('/admin/webhooks/webhook:x/redeliver', { method: 'POST', key: testTenant('demo').apiKey })).status, 401);
+    assert.equal((await call('/admin/webhooks/given-up?limit=0')).status, 400);
+    assert.equal(admin.asked.redeliveries.length, before, 'the tenant key reached nothing');
   });
 });

@@ -94,6 +94,10 @@ describe('the Grafana dashboard and the alert rules', () => {
     const byName = new Map(rules.map((rule) => [rule.alert, rule]));
     const interactive = byName.get('SlowlaneInteractiveTaskWaiting');
     assert.match(interactive?.expr ?? '', /slowlane_task_queue_backlog_age_seconds\{priority="interactive"\}\) > \d+/);
+    assert.match(byName.get('SlowlaneWebhooksGivenUp')?.expr ?? '', /increase\(slowlane_webhook_deliveries_given_up_total/);
+    assert.match(byName.get('SlowlaneScheduleRunSkipped')?.expr ?? '', /increase\(slowlane_schedule_runs_skipped_total/);
+    assert.match(byName.get('SlowlaneBatchEntryWaiting')?.expr ?? '', /slowlane_batch_lane_oldest_waiting_entry_age_seconds\) > \d+/);
+    assert.match(byName.get('SlowlaneBulkBacklogOld')?.expr ?? '', /slowlane_task_queue_backlog_age_seconds\{priority="bulk"\}\) > \d+/);
     assert.match(byName.get('SlowlaneDeadLettersGrowing')?.expr ?? '', /slowlane_jobs\{status="dead_letter"\}/);
     assert.match(byName.get('SlowlaneProvider429Share')?.expr ?? '', /status="429".*> 0\.01/s);
     assert.match(byName.get('SlowlaneTenantSpendCapReached')?.expr ?? '', /sum by \(tenant, window\) \(increase\(slowlane_spend_cap_refusals_total/);

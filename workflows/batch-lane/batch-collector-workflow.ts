@@ -19,6 +19,7 @@ import {
   batchEntrySignal,
   batchIsFull,
   entriesThatFit,
+  laneWaitQuery,
   messageBatchWorkflowId,
   type OpenBatch,
 } from '../../common/batch-lane';
@@ -63,6 +64,11 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
     pending.push(entry);
     firstArrivalAt ??= Date.now();
   });
+  // The open batch's first entry is the oldest; entries that did not fit in it arrived after it.
+  setHandler(laneWaitQuery, () => {
+    const since = open?.openedAt ?? firstArrivalAt;
+    return since === undefined ? {} : { oldestWaitingSince: since };
+  });
 
   const held = () => open ?? { entries: 0, bytes: 0 };
   const windowEndsAt = () => (open?.openedAt ?? firstArrivalAt ?? Infinity) + settings.collectWindowMs;
@@ -83,15 +89,15 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
   /** Hands the open batch to its own workflow; the next entry opens another. */
   async function closeBatch(): Promise<void> {
     while (pending.length > 0 && entriesThatFit(held(), pending, settings) > 0) await writeSegment();
-    if (open) await startBatch(open.batchKey, open.segments);
+    if (open) await startBatch(open.batchKey, open.segments, { openedAt: open.openedAt });
     open = undefined;
     firstArrivalAt = pending.length > 0 ? Date.now() : undefined;
   }
 
-  async function startBatch(batchKey: string, segments: number, batchId?: string): Promise<void> {
+  async function startBatch(batchKey: string, segments: number, known: { batchId?: string; openedAt?: number }): Promise<void> {
     await startChild(messageBatchWorkflow, {
       workflowId: messageBatchWorkflowId(model, batchKey),
-      args: [{ model, batchKey, segments, settings, ...(batchId ? { batchId } : {}) }],
+      args: [{ model, batchKey, segments, settings, ...known }],
       // The batch outlives this run: the collector continues as new while its batches are still out.
       parentClosePolicy: ParentClosePolicy.ABANDON,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -102,7 +108,7 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
   for (const batch of carry.submitted ?? []) {
     const batchKey = uuid4().replace(/-/g, '');
     await lane.writeBatchSegment({ batchKey, index: 0, entries: batch.entries });
-    await startBatch(batchKey, 1, batch.batchId);
+    await startBatch(batchKey, 1, { batchId: batch.batchId });
   }
 
   for (;;) {

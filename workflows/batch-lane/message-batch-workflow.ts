@@ -1,6 +1,6 @@
-import { type ActivityOptions, log, makeContinueAsNewFunc, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { type ActivityOptions, log, makeContinueAsNewFunc, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
-import { DEFAULT_GIVE_UP_AFTER_MS, type MessageBatchInput, type MessageBatchSummary } from '../../common/batch-lane';
+import { DEFAULT_GIVE_UP_AFTER_MS, laneWaitQuery, type MessageBatchInput, type MessageBatchSummary } from '../../common/batch-lane';
 import { batchLaneOptions, laneActivityOptions } from './batch-lane-options';
 import { SEGMENT_ENTRIES } from './segment-entries';
 
@@ -35,6 +35,10 @@ export async function messageBatchWorkflow(input: MessageBatchInput): Promise<Me
   };
 
   let batchId = input.batchId;
+  // Until it is submitted its entries still wait; a batch started without openedAt has waited at least since its start.
+  setHandler(laneWaitQuery, () =>
+    batchId === undefined ? { oldestWaitingSince: input.openedAt ?? workflowInfo().startTime.getTime() } : {},
+  );
   if (batchId === undefined) {
     try {
       const submitted = await sized.submitMessageBatch({ model, batchKey, segments });
