@@ -20,7 +20,7 @@ const asJson = (payload: { metadata?: Record<string, Uint8Array | null> | null; 
 });
 
 describe('the codec endpoint (/codec, the Temporal Web UI and CLI protocol)', () => {
-  const codec = new EncryptionCodec(new EnvKeyProvider({ k1: new Secret(randomBytes(32).toString('base64')) }, undefined));
+  const codec = new EncryptionCodec(new EnvKeyProvider({ k1: new Secret(randomBytes(32).toString('base64')) }, undefined), { acceptPlaintext: false });
   const servers: RunningApi[] = [];
   let local: RunningApi;
   let production: RunningApi;
