@@ -1,4 +1,3 @@
-import type { Logger } from '../logger';
 import { Counter, type Registry } from 'prom-client';
 import { METRIC_PREFIX } from '../metrics';
 
@@ -53,7 +52,7 @@ export interface KeyUsageWatch {
   usage?: KeyUsage;
   /** PAYLOAD_CODEC_KEY_WARN_ENCRYPTIONS */
   threshold: number;
-  log: Pick<Logger, 'warn'>;
+  log: { warn(fields: object, message: string): void };
 }
 
 /**
