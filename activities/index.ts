@@ -1,6 +1,7 @@
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import type { ModelGateway } from '../gateway/model-call';
 import type { ActivityStep } from '../common/job-steps';
+import { callbackUrlPolicy } from '../lib/callback-url';
 import type { Config } from '../lib/config';
 import type { ObjectStore } from '../lib/object-store';
 import type { BatchLaneDeps } from './batch-lane/batch-lane-deps';
@@ -27,7 +28,7 @@ export interface ActivityDeps {
   store: ObjectStore;
   gateway: ModelGateway;
   embeddings: EmbeddingsGateway;
-  config: Pick<Config, 'anthropic' | 'document' | 'ledger' | 'tenants' | 'clients'>;
+  config: Pick<Config, 'anthropic' | 'document' | 'ledger' | 'tenants' | 'clients' | 'deployment'>;
   /** The Message Batches lane; without it the lane's activities refuse and jobs take the live path. */
   batchLane?: BatchLaneDeps;
 }
@@ -94,7 +95,7 @@ export function createInvoiceActivities(deps: ActivityDeps) {
     ...createCollectorActivities(deps.batchLane),
     deliverWebhook: createDeliverWebhook({
       tenants: deps.config.tenants,
-      policy: { allowPrivate: deps.config.clients.allowPrivateCallbackUrls },
+      policy: callbackUrlPolicy(deps.config),
     }),
     validateReviewFields,
     ...createTicketsDigestActivities(digest),

@@ -20,7 +20,7 @@ import type { SchedulesService } from './schedules/schedules-service';
 import { schedulesRouter } from './schedules/schedules-routes';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document'>;
+  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document' | 'deployment'>;
   jobs: JobsService;
   log: Logger;
   /** Whether the job service (Temporal) answers; /readyz reports it. */

@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { Config } from '../lib/config';
@@ -16,11 +17,21 @@ export interface CodecRouteDeps {
   config: Pick<Config, 'tenants' | 'people' | 'deployment'> & { temporal: Pick<Config['temporal'], 'namespace' | 'webUiUrl'> };
 }
 
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (how a dual-stack listener reports an IPv4 peer). */
+export function isLoopbackPeer(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return isIPv4(v4) ? v4.startsWith('127.') : address === '::1';
+}
+
 /**
  * `/codec/encode` and `/codec/decode`, the protocol of the Temporal Web UI's `--ui-codec-endpoint` and the CLI's
  * `--codec-endpoint`, for operators allowed to read payloads: an operator's token or OIDC identity (as `/admin/*`), answering the Web UI's origin
- * (TEMPORAL_WEB_UI_URL) with CORS. In local mode the Web UI's own requests need no credential, because the dev
- * server's UI has no sign-in to pass one on, and everything of the local stack listens on loopback.
+ * (TEMPORAL_WEB_UI_URL) with CORS. In local mode a caller on this machine needs no credential, because the dev
+ * server's UI has no sign-in to pass one on. That is decided by the connection's peer address, which a client
+ * cannot choose, never by `Origin`, which any non-browser client sets to whatever it likes; an `Origin` other
+ * than the Web UI's is still refused, so a page of another site (or one that rebinds its name to 127.0.0.1)
+ * cannot use a browser on this machine to reach the codec.
  */
 export function codecRouter(deps: CodecRouteDeps): Router {
   const router = Router();
@@ -42,8 +53,9 @@ export function codecRouter(deps: CodecRouteDeps): Router {
       res.status(req.headers.origin === uiOrigin ? 204 : 403).end();
       return;
     }
-    const localUi = deps.config.deployment === 'local' && req.headers.origin === uiOrigin;
-    if (localUi) return next();
+    const origin = req.headers.origin;
+    const onThisMachine = deps.config.deployment === 'local' && isLoopbackPeer(req.socket.remoteAddress);
+    if (onThisMachine && (origin === undefined || origin === uiOrigin)) return next();
     operator(req, res, next).catch(next);
   });
 

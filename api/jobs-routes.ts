@@ -8,7 +8,7 @@ import type { JobTypeDefinition } from '../common/job-types/job-type';
 import { JOB_TYPE_DEFINITIONS, jobTypeNamed } from '../common/job-types/registry';
 import type { Priority } from '../common/task-queues';
 import type { SubmitReviewInput } from '../common/messages';
-import { checkCallbackUrl } from '../lib/callback-url';
+import { callbackUrlPolicy, checkCallbackUrl } from '../lib/callback-url';
 import type { Tenant } from '../lib/config/tenants';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
@@ -36,7 +36,7 @@ function idempotencyKeyOf(req: Request): string | undefined {
 const UPLOAD_RETRY_AFTER_SECONDS = 1;
 
 /** Routes stay thin: check the request, call one service function, answer. */
-export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'document'>; log: Logger }): Router {
+export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'document' | 'deployment'>; log: Logger }): Router {
   const { jobs, config } = deps;
   const router = Router();
   const apiCallers = authenticate(config, ['api']);
@@ -47,7 +47,7 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
   function callbackUrlFor(given: string | undefined, tenant: Tenant): string | undefined {
     const callbackUrl = given ?? tenant.defaultCallbackUrl;
     if (callbackUrl !== undefined) {
-      const checked = checkCallbackUrl(callbackUrl, { allowPrivate: config.clients.allowPrivateCallbackUrls });
+      const checked = checkCallbackUrl(callbackUrl, callbackUrlPolicy(config));
       const what = given !== undefined ? 'field "callbackUrl"' : "the tenant's defaultCallbackUrl";
       if (!checked.ok) throw apiErrors.invalidRequest(`${what} ${checked.reason}`, { field: 'callbackUrl' });
     }

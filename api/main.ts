@@ -2,8 +2,7 @@ import { startApiObservability, startApiTracing } from '../lib/api-observability
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { createObjectStore } from '../lib/object-store';
-import { EncryptionCodec } from '../lib/payload-codec/encryption-codec';
-import { keyProviderFor } from '../lib/payload-codec/data-converter';
+import { codecFor } from '../lib/payload-codec/data-converter';
 import { connectClient } from '../lib/temporal-connection';
 import { createAdminService } from './admin-service';
 import { createJobsService } from './jobs-service';
@@ -25,7 +24,7 @@ async function main(): Promise<void> {
   };
   const admin = createAdminService({ client, config });
   const schedules = createSchedulesService({ client, store, config, reader: createJobReader({ client, config, store }) });
-  const codecKeys = keyProviderFor(config.temporal);
+  const codec = codecFor(config.temporal);
   const api = await startApiServer(
     {
       config,
@@ -35,7 +34,7 @@ async function main(): Promise<void> {
       admin,
       schedules,
       metrics: observability.metrics,
-      ...(codecKeys ? { codec: { codec: new EncryptionCodec(codecKeys), config } } : {}),
+      ...(codec ? { codec: { codec, config } } : {}),
     },
     { host: config.api.host, port: config.api.port },
   );

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { createRegistry } from './metrics';
+import { registerKeyUsageMetric, warnOnKeyUsage } from './payload-codec/key-usage';
 import { type ApiMetrics, createApiMetrics } from './metrics-api';
 import { startMetricsServer, type MetricsServer } from './metrics-server';
 import { registerTemporalGauges } from './metrics-temporal';
@@ -29,6 +30,8 @@ export async function startApiObservability(
   const registry = createRegistry('api');
   const metrics = createApiMetrics(registry);
   registerTemporalGauges(registry, client, config);
+  registerKeyUsageMetric(registry);
+  warnOnKeyUsage({ threshold: config.temporal.payloadCodecKeyWarnEncryptions, log });
   const metricsServer = observability.metricsEnabled
     ? await startMetricsServer({ host: observability.metricsHost, port: observability.apiMetricsPort, registry })
     : undefined;

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import type { Config } from './config';
 
 /**
  * Which callback URLs Slowlane will POST webhooks to. A tenant chooses the URL, but our workers send the request,
@@ -11,6 +12,13 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 export interface CallbackUrlPolicy {
   /** Loopback, private and link-local targets are allowed (the local stack, whose receivers are on 127.0.0.1). */
   allowPrivate: boolean;
+  /** Only `https:`: a webhook carries the job's result, which must not cross a network in the clear. */
+  requireHttps: boolean;
+}
+
+/** The deployment's policy: https only in production, private targets only when WEBHOOK_ALLOW_PRIVATE_URLS says so. */
+export function callbackUrlPolicy(config: Pick<Config, 'deployment' | 'clients'>): CallbackUrlPolicy {
+  return { allowPrivate: config.clients.allowPrivateCallbackUrls, requireHttps: config.deployment === 'production' };
 }
 
 export type CallbackUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
@@ -114,6 +122,7 @@ export function checkCallbackUrl(raw: string, policy: CallbackUrlPolicy): Callba
     return { ok: false, reason: 'is not an absolute URL' };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'must use http or https' };
+  if (policy.requireHttps && url.protocol !== 'https:') return { ok: false, reason: 'must use https' };
   if (url.username || url.password) return { ok: false, reason: 'must not carry a user name or password' };
   if (url.hash) return { ok: false, reason: 'must not have a #fragment' };
   if (!policy.allowPrivate) {

@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { createRegistry } from './metrics';
+import { registerKeyUsageMetric, warnOnKeyUsage } from './payload-codec/key-usage';
 import type { SdkMetrics } from './metrics-sdk';
 import { scrapeSource, startMetricsServer, type MetricsServer } from './metrics-server';
 import { createWorkerMetrics } from './metrics-worker';
@@ -18,7 +19,7 @@ export interface WorkerObservability {
  * Call after Runtime.install, which takes the SDK's metrics options.
  */
 export async function startWorkerObservability(
-  config: Pick<Config, 'observability'>,
+  config: Pick<Config, 'observability' | 'temporal'>,
   log: Logger,
   sdkMetrics?: SdkMetrics,
 ): Promise<WorkerObservability> {
@@ -28,6 +29,8 @@ export async function startWorkerObservability(
     ...(observability.otlpEndpoint ? { otlpEndpoint: observability.otlpEndpoint } : {}),
   });
   const telemetry = workerTelemetry({ metrics: createWorkerMetrics(createRegistry('worker')), tracing });
+  registerKeyUsageMetric(telemetry.metrics.registry);
+  warnOnKeyUsage({ threshold: config.temporal.payloadCodecKeyWarnEncryptions, log });
   const metricsServer = observability.metricsEnabled
     ? await startMetricsServer({
         host: observability.metricsHost,

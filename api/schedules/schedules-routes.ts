@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { checkCallbackUrl } from '../../lib/callback-url';
+import { callbackUrlPolicy, checkCallbackUrl } from '../../lib/callback-url';
 import type { Config } from '../../lib/config';
 import { apiErrors } from '../api-error';
 import { authenticate, callerOf } from '../auth';
@@ -13,7 +13,7 @@ const noteOf = (req: Request): string | undefined =>
   checkRequest(requestValidators.scheduleStateRequest, req.body ?? {}).note;
 
 /** `/schedules`: thin routes over the schedules use cases; API keys only (a reviewer token cannot schedule work). */
-export function schedulesRouter(deps: { schedules: SchedulesService; config: Pick<Config, 'tenants' | 'people' | 'clients'> }): Router {
+export function schedulesRouter(deps: { schedules: SchedulesService; config: Pick<Config, 'tenants' | 'people' | 'clients' | 'deployment'> }): Router {
   const { schedules, config } = deps;
   const router = Router();
   const apiCallers = authenticate(config, ['api']);
@@ -24,7 +24,7 @@ export function schedulesRouter(deps: { schedules: SchedulesService; config: Pic
     const tenant = callerOf(res).tenant;
     const callbackUrl = request.callbackUrl ?? tenant.defaultCallbackUrl;
     if (callbackUrl !== undefined) {
-      const checked = checkCallbackUrl(callbackUrl, { allowPrivate: config.clients.allowPrivateCallbackUrls });
+      const checked = checkCallbackUrl(callbackUrl, callbackUrlPolicy(config));
       if (!checked.ok) throw apiErrors.invalidRequest(`callbackUrl ${checked.reason}`, { field: 'callbackUrl' });
     }
     const schedule = await schedules.create(tenant.id, request, callbackUrl);

@@ -27,7 +27,7 @@ const USAGE = 'usage: npm run bench -- codec [--payloads 20000]';
  */
 export async function runCodecBenchmark(argv: string[]): Promise<void> {
   const count = readBenchFlags(argv, ['payloads'], USAGE).count('payloads', 20_000, 100);
-  const codec = new EncryptionCodec(new EnvKeyProvider({ k1: new Secret(randomBytes(32).toString('base64')) }, undefined));
+  const codec = new EncryptionCodec(new EnvKeyProvider({ k1: new Secret(randomBytes(32).toString('base64')) }, undefined), { acceptPlaintext: false });
   const results: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(SAMPLES)) {
     const bytes = defaultPayloadConverter.toPayload(value).data?.length ?? 0;

@@ -1,6 +1,6 @@
 import { setting, type SettingsArea } from '../settings/setting';
 import { codecKeys } from '../payload-codec/codec-keys-setting';
-import { bool, secret, text, url } from '../settings/setting-types';
+import { bool, int, secret, text, url } from '../settings/setting-types';
 
 export const temporalArea = {
   title: 'Temporal',
@@ -45,6 +45,18 @@ export const temporalArea = {
       type: text(),
       defaultDoc: 'the only key of `PAYLOAD_CODEC_KEYS`',
       doc: 'the key new payloads are encrypted with; required when `PAYLOAD_CODEC_KEYS` holds several',
+    }),
+    payloadCodecAcceptPlaintext: setting({
+      env: 'PAYLOAD_CODEC_ACCEPT_PLAINTEXT',
+      type: bool(),
+      default: 'false',
+      doc: 'decode payloads that carry no encryption as they are, so histories written before encryption still read: only for a migration window, since any client of the namespace can send a plaintext signal or Update (docs/security.md#payload-encryption-and-authenticity)',
+    }),
+    payloadCodecKeyWarnEncryptions: setting({
+      env: 'PAYLOAD_CODEC_KEY_WARN_ENCRYPTIONS',
+      type: int({ min: 1 }),
+      default: String(2 ** 30),
+      doc: 'a process warns once when it alone has encrypted this many payloads under one key; the alert rule `SlowlanePayloadKeyOverused` sums all processes against the same figure, a quarter of AES-GCM\'s 2^32 per key (docs/security.md#key-rotation)',
     }),
   },
 } satisfies SettingsArea;

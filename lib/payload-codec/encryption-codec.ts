@@ -15,22 +15,42 @@ const utf8 = new TextDecoder();
 
 /** A payload that cannot be decrypted: tampered with, cut short, or under a key this process was not given. */
 export class PayloadDecryptionError extends Error {
-  override readonly name = 'PayloadDecryptionError';
+  override readonly name: string = 'PayloadDecryptionError';
+}
+
+/**
+ * A payload without our encryption where only encrypted ones are accepted. Whoever can reach the namespace can
+ * write plaintext (a signal, an Update, a workflow start); only a holder of the key can write ciphertext that
+ * authenticates, so refusing plaintext is what makes a decision in a history the product's own.
+ */
+export class PlaintextPayloadError extends PayloadDecryptionError {
+  override readonly name = 'PlaintextPayloadError';
+}
+
+export interface EncryptionCodecOptions {
+  /** Decode unencrypted payloads as they are (PAYLOAD_CODEC_ACCEPT_PLAINTEXT), for a migration window only. */
+  acceptPlaintext: boolean;
+  /** Told of every payload encrypted, by key id (lib/payload-codec/key-usage.ts counts them). */
+  onEncrypt?: (keyId: string, count: number) => void;
 }
 
 /**
  * AES-256-GCM over each whole payload (metadata and data), so the server stores neither the value nor its
  * encoding. The key id travels in the clear beside the ciphertext, and is also the GCM associated data: a payload
- * relabelled with another key id fails like a tampered one. Payloads without our encoding (histories written
- * before encryption) pass through as they are, so old histories still replay and read.
+ * relabelled with another key id fails like a tampered one. Payloads without our encoding are refused, unless
+ * the options accept them (histories written before encryption).
  */
 export class EncryptionCodec implements PayloadCodec {
-  constructor(private readonly keys: KeyProvider) {}
+  constructor(
+    private readonly keys: KeyProvider,
+    private readonly options: EncryptionCodecOptions,
+  ) {}
 
   async encode(payloads: Payload[]): Promise<Payload[]> {
     const keyId = this.keys.currentKeyId;
     const key = await this.keys.keyFor(keyId);
     if (!key) throw new PayloadDecryptionError(`the current payload key ${keyId} is not configured`);
+    if (payloads.length > 0) this.options.onEncrypt?.(keyId, payloads.length);
     return payloads.map((payload) => {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv(ALGORITHM, key, iv).setAAD(text.encode(keyId));
@@ -45,7 +65,13 @@ export class EncryptionCodec implements PayloadCodec {
   }
 
   private async decodeOne(payload: Payload): Promise<Payload> {
-    if (!isEncrypted(payload)) return payload;
+    if (!isEncrypted(payload)) {
+      if (this.options.acceptPlaintext) return payload;
+      const encoding = utf8.decode(payload.metadata?.encoding ?? new Uint8Array());
+      throw new PlaintextPayloadError(
+        `a payload is not encrypted (encoding ${encoding || 'none'}) and is refused: only payloads written with a key of PAYLOAD_CODEC_KEYS are accepted (PAYLOAD_CODEC_ACCEPT_PLAINTEXT=true for a migration window)`,
+      );
+    }
     const keyIdBytes = payload.metadata?.[KEY_ID_METADATA];
     if (!keyIdBytes) throw new PayloadDecryptionError(`an encrypted payload carries no ${KEY_ID_METADATA}`);
     const keyId = utf8.decode(keyIdBytes);

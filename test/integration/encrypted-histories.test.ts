@@ -67,7 +67,7 @@ describe('payloads are ciphertext on the Temporal server', () => {
       // The same bytes through the codec: the content is there, so the search above could have found it.
       const keys = keyProviderFor(testCodecSettings());
       assert.ok(keys);
-      const decoded = await new EncryptionCodec(keys).decode(payloads);
+      const decoded = await new EncryptionCodec(keys, { acceptPlaintext: false }).decode(payloads);
       const readable = decoded.map((payload) => Buffer.from(payload.data ?? []).toString('utf8')).join('\n');
       for (const secret of secrets) assert.ok(readable.includes(secret), `${secret} decodes with the codec`);
     } finally {

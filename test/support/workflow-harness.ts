@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { InvoiceActivities } from '../../activities';
@@ -24,8 +25,12 @@ export interface WorkflowHarness {
   env: TestWorkflowEnvironment;
   /** Where the workers' sinks report: tests read the job metrics from its registry. */
   telemetry: WorkerTelemetry;
-  /** Runs `body` while a worker with these activities polls a fresh task queue. */
-  withWorker<T>(activities: InvoiceActivities, body: (start: StartJob, startOrderScore: StartOrderScore) => Promise<T>): Promise<T>;
+  /** Runs `body` while a worker with these activities polls a fresh task queue (with the test codec unless told). */
+  withWorker<T>(
+    activities: InvoiceActivities,
+    body: (start: StartJob, startOrderScore: StartOrderScore) => Promise<T>,
+    options?: { dataConverter?: DataConverter },
+  ): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -51,14 +56,14 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
   return {
     env,
     telemetry,
-    async withWorker(activities, body) {
+    async withWorker(activities, body, options = {}) {
       const taskQueue = `test-${randomUUID()}`;
       const worker = await Worker.create({
         connection: env.nativeConnection,
         namespace: env.namespace ?? 'default',
         taskQueue,
         workflowBundle,
-        dataConverter: testDataConverter(),
+        dataConverter: options.dataConverter ?? testDataConverter(),
         activities,
         interceptors: { activity: [() => ({ inbound: new ActivityFailureInterceptor() })] },
         // The workflows report metrics and spans through sinks; here they go to a registry nobody scrapes.

@@ -1,8 +1,10 @@
 import assert from '../support/assert';
 import { randomBytes } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { DefaultPayloadConverter } from '@temporalio/common';
 import type { JobsService } from '../../api/jobs-service';
+import { isLoopbackPeer } from '../../api/codec-routes';
 import { type RunningApi, startApiServer } from '../../api/server';
 import type { Config } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
@@ -20,14 +22,14 @@ const asJson = (payload: { metadata?: Record<string, Uint8Array | null> | null; 
 });
 
 describe('the codec endpoint (/codec, the Temporal Web UI and CLI protocol)', () => {
-  const codec = new EncryptionCodec(new EnvKeyProvider({ k1: new Secret(randomBytes(32).toString('base64')) }, undefined));
+  const codec = new EncryptionCodec(new EnvKeyProvider({ k1: new Secret(randomBytes(32).toString('base64')) }, undefined), { acceptPlaintext: false });
   const servers: RunningApi[] = [];
   let local: RunningApi;
   let production: RunningApi;
-  const start = async (config: Config) => {
+  const start = async (config: Config, host = '127.0.0.1') => {
     const api = await startApiServer(
       { config, jobs: {} as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true, codec: { codec, config } },
-      { host: '127.0.0.1', port: 0 },
+      { host, port: 0 },
     );
     servers.push(api);
     return api;
@@ -82,13 +84,47 @@ describe('the codec endpoint (/codec, the Temporal Web UI and CLI protocol)', ()
     assert.equal(other.headers.get('access-control-allow-origin'), null);
   });
 
-  test('when the local Web UI asks without a credential, then local mode decodes for it; other callers still need the key', async () => {
+  test('when a caller on this machine asks in local mode without a credential, then the Web UI and the CLI are answered', async () => {
     const [encoded] = await codec.encode([converter.toPayload(invoice)]);
     const fromUi = await post(local, 'decode', { payloads: [asJson(encoded!)] }, { origin: UI, 'x-namespace': 'slowlane' });
     assert.equal(fromUi.status, 200);
     assert.equal(fromUi.headers.get('access-control-allow-origin'), UI);
-    const anonymous = await post(local, 'decode', { payloads: [asJson(encoded!)] });
-    assert.equal(anonymous.status, 401);
+    const fromCli = await post(local, 'decode', { payloads: [asJson(encoded!)] });
+    assert.equal(fromCli.status, 200, 'the temporal CLI sends no Origin');
+  });
+
+  test('when a page of another origin asks in local mode, then it needs a credential even from loopback', async () => {
+    const [encoded] = await codec.encode([converter.toPayload(invoice)]);
+    for (const origin of ['http://evil.example', 'http://rebound.example:3000', 'null']) {
+      const response = await post(local, 'decode', { payloads: [asJson(encoded!)] }, { origin });
+      assert.equal(response.status, 401, origin);
+      assert.ok(!(await response.text()).includes('INV-77'));
+    }
+    const forged = await post(local, 'encode', { payloads: [asJson(converter.toPayload(invoice))] }, { origin: 'http://evil.example' });
+    assert.equal(forged.status, 401, 'nor may it have payloads encrypted for it');
+  });
+
+  test('when the peer is not on this machine, then local mode needs a credential whatever Origin says', async () => {
+    const [encoded] = await codec.encode([converter.toPayload(invoice)]);
+    // Served on this machine's own network address, so the connection's peer is that address, not loopback.
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((nic) => nic && nic.family === 'IPv4' && !nic.internal)?.address;
+    assert.ok(external, 'the test needs a non-loopback IPv4 address on this machine');
+    const api = await start(localTestConfig({ TEMPORAL_WEB_UI_URL: UI }), external);
+    const fromUiOrigin = await post(api, 'decode', { payloads: [asJson(encoded!)] }, { origin: UI, 'x-namespace': 'slowlane' });
+    assert.equal(fromUiOrigin.status, 401);
+    assert.ok(!(await fromUiOrigin.text()).includes('INV-77'));
+    assert.equal((await post(api, 'decode', { payloads: [asJson(encoded!)] })).status, 401);
+    const operator = await post(api, 'decode', { payloads: [asJson(encoded!)] }, { authorization: `Bearer ${TEST_OPERATOR.token}` });
+    assert.equal(operator.status, 200);
+  });
+
+  test('when peer addresses are judged, then only 127.0.0.0/8 and ::1 (also IPv4-mapped) count as this machine', () => {
+    for (const address of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) assert.equal(isLoopbackPeer(address), true, address);
+    for (const address of [undefined, '', '192.0.2.2', '10.0.0.1', '::ffff:10.0.0.1', 'fd00::2', '::', '0.0.0.0', '128.0.0.1', '::2']) {
+      assert.equal(isLoopbackPeer(address), false, String(address));
+    }
   });
 
   test('when a payload was altered or the body is malformed or for another namespace, then the answer is a 4xx that says why', async () => {

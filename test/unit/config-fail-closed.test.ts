@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, test } from '@jest/globals';
 import { ConfigError, loadConfig } from '../../lib/config';
-import { checkCallbackUrl } from '../../lib/callback-url';
+import { callbackUrlPolicy, checkCallbackUrl } from '../../lib/callback-url';
 import { MIN_SECRET_LENGTH, weakSecretReason } from '../../lib/settings/secret-strength';
 import { generateLocalSecrets, LOCAL_MODE_ENV, localSecretsEnv } from '../../local/stack/local-secrets';
 import { localTestEnv, testTenant } from '../support/test-credentials';
@@ -127,12 +127,12 @@ describe('fail-closed configuration: what makes a process refuse to start', () =
     for (const deployment of ['local', 'production']) {
       const config = loadConfig(localTestEnv({ SLOWLANE_ENV: deployment, ANTHROPIC_API_KEY: 'k', WEBHOOK_ALLOW_PRIVATE_URLS: undefined }));
       assert.equal(config.clients.allowPrivateCallbackUrls, false, deployment);
-      const policy = { allowPrivate: config.clients.allowPrivateCallbackUrls };
+      const policy = callbackUrlPolicy(config);
       assert.equal(checkCallbackUrl('http://127.0.0.1:9000/hook', policy).ok, false);
       assert.equal(checkCallbackUrl('http://10.1.2.3/hook', policy).ok, false);
     }
     const allowed = loadConfig(localTestEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }));
-    assert.equal(checkCallbackUrl('http://127.0.0.1:9000/hook', { allowPrivate: allowed.clients.allowPrivateCallbackUrls }).ok, true);
+    assert.equal(checkCallbackUrl('http://127.0.0.1:9000/hook', callbackUrlPolicy(allowed)).ok, true);
   });
 
   test("when the local stack's generated credentials are loaded, then they pass every check, and a second set shares nothing", () => {

@@ -134,6 +134,7 @@ describe('the Dockerfile', () => {
 
 interface ComposeService {
   image?: string;
+  ports?: string[];
   build?: { target?: string };
   command?: string[];
   network_mode?: string;
@@ -174,6 +175,12 @@ describe('compose.yaml', () => {
     const command = (services['temporal-setup']?.command ?? []).join(' ');
     const created = Object.fromEntries([...command.matchAll(/--name (\w+) --type (\w+)/g)].map((m) => [m[1], m[2]]));
     assert.deepEqual(created, wanted);
+  });
+
+  test('when a port is published, then it binds the host’s loopback unless SLOWLANE_BIND says otherwise', () => {
+    const published = Object.entries(services).flatMap(([name, service]) => (service.ports ?? []).map((port) => ({ name, port: String(port) })));
+    assert.ok(published.length >= 6, 'the API, its metrics, Temporal and its Web UI are published');
+    for (const { name, port } of published) assert.match(port, /^\$\{SLOWLANE_BIND:-127\.0\.0\.1\}:(\d+):\1$/, `${name} publishes ${port}`);
   });
 
   test('when a stand-in runs, then it listens on loopback inside the API’s network namespace, from the stand-ins stage', () => {

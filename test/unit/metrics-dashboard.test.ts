@@ -12,6 +12,7 @@ import { createSpendMetrics } from '../../gateway/spend/spend-metrics';
 import { registerTemporalGauges } from '../../lib/metrics-temporal';
 import { createBatchLaneMetrics } from '../../lib/metrics-batch-lane';
 import { createWorkerMetrics } from '../../lib/metrics-worker';
+import { KeyUsage, registerKeyUsageMetric } from '../../lib/payload-codec/key-usage';
 
 const DEPLOY = join(__dirname, '..', '..', 'deploy');
 
@@ -31,6 +32,7 @@ function exportedNames(): Set<string> {
   createSpendMetrics(registry);
   createBatchLaneMetrics(registry);
   createApiMetrics(registry);
+  registerKeyUsageMetric(registry, new KeyUsage());
   // Registering reads nothing from Temporal; only a scrape would call the client.
   registerTemporalGauges(registry, {} as unknown as Client, localTestConfig());
   const names = new Set<string>(SDK_METRICS);
@@ -102,6 +104,11 @@ describe('the Grafana dashboard and the alert rules', () => {
     assert.match(byName.get('SlowlaneProvider429Share')?.expr ?? '', /status="429".*> 0\.01/s);
     assert.match(byName.get('SlowlaneTenantSpendCapReached')?.expr ?? '', /sum by \(tenant, window\) \(increase\(slowlane_spend_cap_refusals_total/);
     assert.match(byName.get('SlowlaneBatchEntriesFailing')?.expr ?? '', /slowlane_batch_lane_entry_results_total\{outcome=~"errored\|expired"\}/);
+    const keyWarning = localTestConfig().temporal.payloadCodecKeyWarnEncryptions;
+    assert.match(byName.get('SlowlanePayloadKeyOverused')?.expr ?? '', /sum by \(key_id\) \(increase\(slowlane_payload_encryptions_total\[30d\]\)\) > (\d+)$/);
+    for (const name of ['SlowlanePayloadKeyOverused', 'SlowlanePayloadKeyRotationTooSlow']) {
+      assert.equal(Number(/> (\d+)$/.exec(byName.get(name)?.expr ?? '')?.[1]), keyWarning, `${name} uses PAYLOAD_CODEC_KEY_WARN_ENCRYPTIONS' default`);
+    }
     assert.match(byName.get('SlowlaneBatchCollectorNotSubmitting')?.expr ?? '', /slowlane_batch_lane_entries_enqueued_total.*slowlane_batch_lane_batches_submitted_total/s);
     for (const rule of rules) {
       assert.ok(rule.labels?.severity, `${rule.alert} has a severity`);

@@ -4,7 +4,7 @@ import { describe, test } from '@jest/globals';
 import { DefaultPayloadConverter } from '@temporalio/common';
 import { loadConfig } from '../../lib/config';
 import { localTestEnv } from '../support/test-credentials';
-import { EncryptionCodec, KEY_ID_METADATA, PayloadDecryptionError } from '../../lib/payload-codec/encryption-codec';
+import { EncryptionCodec, KEY_ID_METADATA, PayloadDecryptionError, PlaintextPayloadError } from '../../lib/payload-codec/encryption-codec';
 import { EnvKeyProvider } from '../../lib/payload-codec/key-provider';
 import { ConfigError } from '../../lib/settings/config-error';
 import { Secret } from '../../lib/secret';
@@ -17,8 +17,9 @@ const bytesText = (bytes: Uint8Array | null | undefined) => Buffer.from(bytes ??
 describe('the payload encryption codec', () => {
   const oldKey = newKey();
   const currentKey = newKey();
-  const before = new EncryptionCodec(new EnvKeyProvider({ k1: oldKey }, undefined));
-  const after = new EncryptionCodec(new EnvKeyProvider({ k1: oldKey, k2: currentKey }, 'k2'));
+  const before = new EncryptionCodec(new EnvKeyProvider({ k1: oldKey }, undefined), { acceptPlaintext: false });
+  const after = new EncryptionCodec(new EnvKeyProvider({ k1: oldKey, k2: currentKey }, 'k2'), { acceptPlaintext: false });
+  const migrating = new EncryptionCodec(new EnvKeyProvider({ k1: oldKey, k2: currentKey }, 'k2'), { acceptPlaintext: true });
 
   test('when a payload is encoded and decoded, then it comes back whole and the stored bytes hide every value', async () => {
     const payload = converter.toPayload(invoice);
@@ -67,10 +68,32 @@ describe('the payload encryption codec', () => {
     await assert.rejects(before.decode([encoded!]), /key k2, which is not configured: add it to PAYLOAD_CODEC_KEYS/);
   });
 
-  test('when a payload was never encrypted (a history recorded before), then it passes through unchanged', async () => {
+  test('when a plaintext payload arrives (a signal sent without the codec), then decoding refuses it and names the setting', async () => {
+    const forged = converter.toPayload({ fields: invoice, reviewer: 'mallory' });
+    const [genuine] = await after.encode([converter.toPayload(invoice)]);
+    await assert.rejects(after.decode([genuine!, forged]), (error: unknown) => {
+      assert.ok(error instanceof PlaintextPayloadError);
+      assert.ok(error instanceof PayloadDecryptionError, 'the codec endpoint answers it like any undecryptable payload');
+      assert.match(error.message, /not encrypted \(encoding json\/plain\) and is refused.*PAYLOAD_CODEC_ACCEPT_PLAINTEXT/);
+      return true;
+    });
+    await assert.rejects(after.decode([{ metadata: {}, data: new Uint8Array([1]) }]), /encoding none/);
+  });
+
+  test('when plaintext is accepted for a migration window, then a payload written before encryption passes through unchanged', async () => {
     const plain = converter.toPayload(invoice);
-    const [decoded] = await after.decode([plain]);
+    const [decoded] = await migrating.decode([plain]);
     assert.equal(decoded, plain);
+  });
+
+  test('when payloads are encrypted, then each is counted under the key that encrypted it', async () => {
+    const counted: Array<[string, number]> = [];
+    const keys = new EnvKeyProvider({ k1: oldKey, k2: currentKey }, 'k2');
+    const counting = new EncryptionCodec(keys, { acceptPlaintext: false, onEncrypt: (keyId, count) => counted.push([keyId, count]) });
+    await counting.encode([converter.toPayload(1), converter.toPayload(2), converter.toPayload(3)]);
+    await counting.encode([]);
+    await counting.decode(await counting.encode([converter.toPayload(4)]));
+    assert.deepEqual(counted, [['k2', 3], ['k2', 1]]);
   });
 });
 

@@ -2,10 +2,12 @@ import assert from '../support/assert';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { describe, test } from '@jest/globals';
-import { checkCallbackUrl, guardedLookup, isNonPublicAddress, NonPublicCallbackAddressError } from '../../lib/callback-url';
+import { callbackUrlPolicy, checkCallbackUrl, guardedLookup, isNonPublicAddress, NonPublicCallbackAddressError } from '../../lib/callback-url';
+import type { Config } from '../../lib/config';
 
-const strict = { allowPrivate: false };
-const permissive = { allowPrivate: true };
+const strict = { allowPrivate: false, requireHttps: false };
+const permissive = { allowPrivate: true, requireHttps: false };
+const production = { allowPrivate: false, requireHttps: true };
 
 describe('callback URL policy', () => {
   test('when the address is loopback, private, link-local or otherwise not public, then it is refused', () => {
@@ -80,6 +82,22 @@ describe('callback URL policy', () => {
       if (!refused.ok) assert.match(refused.reason, /local|private/);
       assert.equal(checkCallbackUrl(url, permissive).ok, true, url);
     }
+  });
+
+  test('when the production policy reads a URL, then only https is accepted, however public the http one is', () => {
+    for (const url of ['http://hooks.example.com/slowlane', 'http://93.184.216.34:8080/x', 'HTTP://hooks.example.com/']) {
+      const refused = checkCallbackUrl(url, production);
+      assert.equal(refused.ok, false, url);
+      if (!refused.ok) assert.equal(refused.reason, 'must use https');
+    }
+    assert.equal(checkCallbackUrl('https://hooks.example.com/slowlane', production).ok, true);
+    assert.equal(checkCallbackUrl('https://127.0.0.1/hook', production).ok, false, 'https does not make a private address public');
+  });
+
+  test('when the policy is taken from the config, then production requires https and local mode does not', () => {
+    const clients = { allowPrivateCallbackUrls: false } as Config['clients'];
+    assert.deepEqual(callbackUrlPolicy({ deployment: 'production', clients }), production);
+    assert.deepEqual(callbackUrlPolicy({ deployment: 'local', clients }), strict);
   });
 
   test('when the URL is a public https or http address, then it is accepted', () => {

@@ -50,7 +50,7 @@ describe('webhook delivery (Standard Webhooks)', () => {
   afterAll(async () => receiver.close());
 
   test('when a webhook is delivered, then the standardwebhooks library verifies its signature with the tenant secret', async () => {
-    const deliver = createDeliverWebhook({ tenants, policy: { allowPrivate: true } });
+    const deliver = createDeliverWebhook({ tenants, policy: { allowPrivate: true, requireHttps: false } });
     const input = eventFor(receiver.url, 'evt_sig_1');
     const result = (await activityEnv().run(deliver, input)) as Awaited<ReturnType<typeof deliver>>;
     assert.equal(result.status, 204);
@@ -64,7 +64,7 @@ describe('webhook delivery (Standard Webhooks)', () => {
   });
 
   test('when the body or the secret differs, then the same library refuses the signature', async () => {
-    const deliver = createDeliverWebhook({ tenants, policy: { allowPrivate: true } });
+    const deliver = createDeliverWebhook({ tenants, policy: { allowPrivate: true, requireHttps: false } });
     await activityEnv().run(deliver, eventFor(receiver.url, 'evt_sig_2'));
     const delivery = receiver.deliveries.find((d) => d.id === 'evt_sig_2');
     assert.ok(delivery);
@@ -79,12 +79,12 @@ describe('webhook delivery (Standard Webhooks)', () => {
   test('when the receiver answers 500, then the failure is retryable; 410 is final', async () => {
     const failing = await startWebhookReceiver({ failFirst: 1 });
     try {
-      const deliver = createDeliverWebhook({ tenants, policy: { allowPrivate: true } });
+      const deliver = createDeliverWebhook({ tenants, policy: { allowPrivate: true, requireHttps: false } });
       await assert.rejects(activityEnv().run(deliver, eventFor(failing.url)), WebhookDeliveryFailedError);
     } finally {
       await failing.close();
     }
-    const gone = createDeliverWebhook({ tenants, policy: { allowPrivate: true }, post: () => Promise.resolve({ status: 410 }) });
+    const gone = createDeliverWebhook({ tenants, policy: { allowPrivate: true, requireHttps: false }, post: () => Promise.resolve({ status: 410 }) });
     await assert.rejects(activityEnv().run(gone, eventFor(receiver.url)), WebhookRejectedError);
   });
 
@@ -97,7 +97,7 @@ describe('webhook delivery (Standard Webhooks)', () => {
     assert.equal(nextDeliveryDelayMs(1, '120'), 120_000);
     assert.equal(nextDeliveryDelayMs(1, '999999'), 30 * 60_000, 'a receiver cannot park its events for days');
 
-    const busy = createDeliverWebhook({ tenants, policy: { allowPrivate: true }, post: () => Promise.resolve({ status: 503, retryAfter: '42' }) });
+    const busy = createDeliverWebhook({ tenants, policy: { allowPrivate: true, requireHttps: false }, post: () => Promise.resolve({ status: 503, retryAfter: '42' }) });
     await assert.rejects(activityEnv().run(busy, eventFor(receiver.url)), (error: unknown) => {
       assert.ok(error instanceof WebhookDeliveryFailedError);
       assert.equal(error.retryAfterMs, 42_000);
@@ -107,10 +107,21 @@ describe('webhook delivery (Standard Webhooks)', () => {
 
   test('when the deployment refuses private targets, then a loopback callback is rejected for good and never called', async () => {
     const before = receiver.deliveries.length;
-    const deliver = createDeliverWebhook({ tenants, policy: { allowPrivate: false } });
+    const deliver = createDeliverWebhook({ tenants, policy: { allowPrivate: false, requireHttps: false } });
     await assert.rejects(activityEnv().run(deliver, eventFor(receiver.url)), (error: unknown) => {
       assert.ok(error instanceof WebhookRejectedError);
       assert.match(error.message, /127\.0\.0\.1/);
+      return true;
+    });
+    assert.equal(receiver.deliveries.length, before);
+  });
+
+  test('when production meets an http callback at delivery (a job submitted before https was required), then it is rejected for good and never called', async () => {
+    const before = receiver.deliveries.length;
+    const deliver = createDeliverWebhook({ tenants, policy: { allowPrivate: true, requireHttps: true } });
+    await assert.rejects(activityEnv().run(deliver, eventFor(receiver.url)), (error: unknown) => {
+      assert.ok(error instanceof WebhookRejectedError);
+      assert.match(error.message, /must use https/);
       return true;
     });
     assert.equal(receiver.deliveries.length, before);
@@ -120,10 +131,10 @@ describe('webhook delivery (Standard Webhooks)', () => {
     const before = receiver.deliveries.length;
     const url = new URL(receiver.url.replace('127.0.0.1', 'localhost'));
     await assert.rejects(
-      postJson(url, { headers: {}, body: '{}', policy: { allowPrivate: false }, signal: AbortSignal.timeout(5_000) }),
+      postJson(url, { headers: {}, body: '{}', policy: { allowPrivate: false, requireHttps: false }, signal: AbortSignal.timeout(5_000) }),
       NonPublicCallbackAddressError,
     );
     assert.equal(receiver.deliveries.length, before);
-    assert.equal((await postJson(url, { headers: {}, body: '{}', policy: { allowPrivate: true }, signal: AbortSignal.timeout(5_000) })).status, 204);
+    assert.equal((await postJson(url, { headers: {}, body: '{}', policy: { allowPrivate: true, requireHttps: false }, signal: AbortSignal.timeout(5_000) })).status, 204);
   });
 });
