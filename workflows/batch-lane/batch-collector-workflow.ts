@@ -71,6 +71,12 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
   });
 
   const held = () => open ?? { entries: 0, bytes: 0 };
+  /**
+   * The deployment's current build is no longer the one this run is pinned to. The server says so only on a
+   * workflow task, so the waits below wake on it too: the next entry's signal moves the collector, not the end of
+   * a collect window or 5,000 events later (docs/deployment.md#the-batch-collector-follows-new-builds).
+   */
+  const newBuildIsCurrent = () => workflowInfo().targetWorkerDeploymentVersionChanged;
   const windowEndsAt = () => (open?.openedAt ?? firstArrivalAt ?? Infinity) + settings.collectWindowMs;
 
   /** Writes the next pending entries that fit into the open batch as one segment. */
@@ -113,7 +119,7 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
 
   for (;;) {
     const info = workflowInfo();
-    if (info.continueAsNewSuggested || info.historyLength > HISTORY_EVENTS_LIMIT || info.targetWorkerDeploymentVersionChanged) break;
+    if (info.continueAsNewSuggested || info.historyLength > HISTORY_EVENTS_LIMIT || newBuildIsCurrent()) break;
     if (Date.now() - reconciledAt >= RECONCILE_EVERY_MS) {
       reconciledAt = Date.now();
       try {
@@ -133,16 +139,20 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
       continue;
     }
     if (pending.length === 0 && !open) {
-      if (!(await condition(() => pending.length > 0, IDLE_END_MS))) {
+      if (!(await condition(() => pending.length > 0 || newBuildIsCurrent(), IDLE_END_MS))) {
         await condition(allHandlersFinished);
         if (pending.length === 0) return;
       }
       continue;
     }
     const waiting = pending.length;
-    // Wake when the window ends, a segment fills, the batch fills, or the first entry opens a window.
+    // Wake when the window ends, a segment fills, the batch fills, the first entry opens a window, or a new build is current.
     await condition(
-      () => pending.length >= SEGMENT_ENTRIES || batchIsFull(held(), pending, settings) || (waiting === 0 && pending.length > 0 && !open),
+      () =>
+        pending.length >= SEGMENT_ENTRIES ||
+        batchIsFull(held(), pending, settings) ||
+        (waiting === 0 && pending.length > 0 && !open) ||
+        newBuildIsCurrent(),
       Math.max(1, windowEndsAt() - Date.now()),
     );
   }
@@ -153,9 +163,9 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
     await condition(allHandlersFinished);
   }
   const next: BatchCollectorCarry = { ...(open ? { open } : {}), reconciledAt };
-  // A collector never idles while a backfill runs: it moves to the deployment's current build as it continues as new.
-  const upgrade = workflowInfo().targetWorkerDeploymentVersionChanged;
-  await makeContinueAsNewFunc<typeof batchCollectorWorkflow>(upgrade ? { initialVersioningBehavior: 'AUTO_UPGRADE' } : {})({
+  // A collector never idles while a backfill runs, and a pinned run's next run inherits its build: without
+  // AUTO_UPGRADE it would stay on the build that first started it for as long as entries keep coming.
+  await makeContinueAsNewFunc<typeof batchCollectorWorkflow>(newBuildIsCurrent() ? { initialVersioningBehavior: 'AUTO_UPGRADE' } : {})({
     ...input,
     carry: next,
   });
