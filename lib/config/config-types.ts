@@ -81,6 +81,12 @@ export interface OperatorConfig {
   temporal: Values<typeof temporalArea>;
 }
 
+/** What the capacity plan reads (loadCapacityConfig). */
+export interface CapacityConfig {
+  gateway: Config['gateway'];
+  worker: Pick<Config['worker'], 'maxConcurrentActivities'>;
+}
+
 /** What the `slowlane` CLI needs (loadCliConfig). */
 export interface CliConfig {
   apiUrl: string;

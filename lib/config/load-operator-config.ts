@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SettingsReader } from '../settings/read-settings';
 import { fromEnv, type Env, type SettingSource } from '../settings/setting-sources';
-import type { OperatorConfig } from './config-types';
+import type { CapacityConfig, OperatorConfig } from './config-types';
 import { deploymentArea, deploymentSetting } from './deployment-settings';
+import { gatewayArea } from './gateway-settings';
+import { gatewayConfigOf, readerFor } from './load-config';
 import { temporalArea } from './temporal-settings';
+import { workerArea } from './worker-settings';
 
 /** Where `npm start` keeps the codec keys it generated (local/stack/local-codec-keys.ts). */
 export const LOCAL_CODEC_KEYS_FILE = 'payload-codec-keys.json';
@@ -39,4 +42,13 @@ function readStackCodecKeys(dataDir: string): string | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** `npm run capacity`: the gateway's limits and expectations and the workers' fixed slots; no connection, no secrets. */
+export function loadCapacityConfig(env: Env = process.env): CapacityConfig {
+  const reader = readerFor(env);
+  const gateway = reader.readTable(gatewayArea.settings);
+  const maxConcurrentActivities = reader.read(workerArea.settings.maxConcurrentActivities);
+  reader.finish();
+  return { gateway: gatewayConfigOf(gateway), worker: { maxConcurrentActivities } };
 }
