@@ -56,6 +56,7 @@ describe('operator commands with no settings (real stack)', () => {
       const keyless = await operatorCommand('replay', [jobId], { ...stackLocation(), SLOWLANE_DATA_DIR: elsewhere, SLOWLANE_ENV: 'local' });
       assert.equal(keyless.code, 1);
       assert.doesNotMatch(keyless.output, /finished as posted/, keyless.output);
+      assert.match(keyless.output, /encrypted/i, keyless.output);
     } finally {
       await rm(elsewhere, { recursive: true, force: true });
     }
