@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { JOB_TYPES } from '../common/job-types/registry';
 import { PRIORITIES, type Priority } from '../common/task-queues';
+import { parseDurationMs } from '../lib/duration';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -19,6 +20,7 @@ submit   Uploads each PDF, .txt or PNG/JPEG scan (folders: every .pdf/.txt/.png/
          one JSON input per file argument, or from stdin when the argument is -.
          --deadline says when the results are due (a date-time, or a duration from now): a bulk job's model
          calls take the half-price batch lane unless that leaves too little time.
+         Durations (--deadline, --timeout) take a unit: 1500ms, 90s, 30m, 6h, 7d, 1h30m; a bare number is refused.
          --wait follows the jobs until each is posted, rejected, failed, expired or waiting for a reviewer.
 status   Shows one job.
 schedule Runs a job type on a timetable (a Temporal Schedule whose runs are ordinary jobs).
@@ -88,18 +90,20 @@ export type Command =
     }
   | { name: 'status'; jobId: string; json: boolean; api?: string; key?: string };
 
-const DURATION = /^(\d+)(ms|s|m|h)?$/;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
-
-function durationMs(text: string, flag = '--timeout'): number {
-  const match = DURATION.exec(text.trim());
-  if (!match?.[1]) throw new UsageError(`${flag} ${text}: use a number with s, m or h, e.g. 90s, 30m, 2h`);
-  return Number(match[1]) * (UNIT_MS[match[2] ?? 's'] ?? 1_000);
+/**
+ * `--timeout` and `--deadline`: lib/duration.ts's units (90s, 30m, 6h, 7d, 1h30m); undefined when it is no duration.
+ * A bare number is refused rather than read: the settings read it as milliseconds, a person at a prompt as seconds.
+ */
+function durationMs(text: string, flag: string): number | undefined {
+  const trimmed = text.trim();
+  if (/^\d+$/.test(trimmed)) throw new UsageError(`${flag} ${text}: give a unit, e.g. ${trimmed}s, ${trimmed}m or ${trimmed}h`);
+  return parseDurationMs(trimmed);
 }
 
 /** `--deadline`: a date-time with its offset (as the API takes it), or a duration from now. */
 function deadlineOf(text: string, now: number): string {
-  if (DURATION.test(text.trim())) return new Date(now + durationMs(text, '--deadline')).toISOString();
+  const fromNowMs = durationMs(text, '--deadline');
+  if (fromNowMs !== undefined) return new Date(now + fromNowMs).toISOString();
   const at = Date.parse(text);
   if (!/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:\d{2})$/i.test(text) || Number.isNaN(at)) {
     throw new UsageError(`--deadline ${text}: use a date-time with its offset (2026-12-05T08:00:00Z) or a duration from now (6h)`);
@@ -148,13 +152,15 @@ export function parseCommand(argv: string[], now = Date.now()): Command {
     const priority = (values.priority ?? 'interactive') as Priority;
     if (!PRIORITIES.includes(priority)) throw new UsageError(`--priority must be one of ${PRIORITIES.join(', ')}`);
     if (!(JOB_TYPES as readonly string[]).includes(values.type)) throw new UsageError(`--type must be one of ${JOB_TYPES.join(', ')}`);
+    const timeoutMs = durationMs(values.timeout, '--timeout');
+    if (timeoutMs === undefined) throw new UsageError(`--timeout ${values.timeout}: use a duration with a unit, e.g. 90s, 30m, 2h, 1h30m`);
     return {
       name: 'submit',
       paths: rest,
       type: values.type,
       priority,
       wait: values.wait,
-      timeoutMs: durationMs(values.timeout),
+      timeoutMs,
       ...(values['callback-url'] ? { callbackUrl: values['callback-url'] } : {}),
       ...(values.deadline !== undefined ? { deadline: deadlineOf(values.deadline, now) } : {}),
       json: values.json,

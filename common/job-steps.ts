@@ -1,4 +1,4 @@
-import type { JobError, JobStep } from './job';
+import { JOB_STEPS, type JobError, type JobStep } from './job';
 import { JOB_TYPE_DEFINITIONS, type RegisteredStep } from './job-types/registry';
 
 /**
@@ -12,8 +12,6 @@ export type ActivityStep = RegisteredStep;
 export function isActivityStep(name: string): name is ActivityStep {
   return (ACTIVITY_STEPS as readonly string[]).includes(name);
 }
-
-export const JOB_STEPS: readonly JobStep[] = [...ACTIVITY_STEPS, 'validate', 'review'];
 
 /**
  * The names jobs started before the steps took their activities' names still carry in their JobStep search

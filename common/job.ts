@@ -120,7 +120,6 @@ export interface JobState {
   proposal?: unknown;
   /** The type's result once it finished well (invoice jobs show `fields` and `ledgerEntryId` instead). */
   result?: RegisteredResult;
-  /** Work items done of total, for jobs that fan out (a digest's batches). */
   error?: JobError;
   deadLetter?: DeadLetter;
   /** While the job waits in `budget_wait` for its tenant's spend cap (workflows/spend-cap-wait.ts). */

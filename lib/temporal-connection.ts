@@ -4,7 +4,10 @@ import { NativeConnection } from '@temporalio/worker';
 import type { Config } from './config';
 import { dataConverterFor } from './payload-codec/data-converter';
 
-function connectionOptions(config: Config['temporal']) {
+/** What a connection and its data converter read; operator commands have these and none of the rest. */
+type ConnectionSettings = Omit<Config['temporal'], 'fromEnvironment'>;
+
+function connectionOptions(config: ConnectionSettings) {
   return {
     address: config.address,
     ...(config.tls || config.apiKey ? { tls: true } : {}),
@@ -12,7 +15,7 @@ function connectionOptions(config: Config['temporal']) {
   };
 }
 
-export async function connectClient(config: Config['temporal']): Promise<Client> {
+export async function connectClient(config: ConnectionSettings): Promise<Client> {
   const connection = await Connection.connect(connectionOptions(config));
   // Carries the caller's active trace into the workflows it starts, signals and updates (a no-op without tracing).
   return new Client({
@@ -24,6 +27,6 @@ export async function connectClient(config: Config['temporal']): Promise<Client>
   });
 }
 
-export async function connectWorker(config: Config['temporal']): Promise<NativeConnection> {
+export async function connectWorker(config: ConnectionSettings): Promise<NativeConnection> {
   return NativeConnection.connect(connectionOptions(config));
 }

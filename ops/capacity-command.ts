@@ -4,7 +4,7 @@ import { compact } from '../common/compact';
 import { DEFAULT_POOL } from '../gateway/budget/token-budget';
 import { readFleetProfile } from '../gateway/call-profile-store';
 import { type CapacityPlan, planCapacity } from '../gateway/capacity-plan';
-import { loadConfig } from '../lib/config';
+import { loadCapacityConfig } from '../lib/config';
 import { parseDurationMs } from '../lib/duration';
 import { capacityInputs, DEFAULT_CPU_MS_PER_JOB } from './capacity-inputs';
 
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const config = loadConfig();
+  const config = loadCapacityConfig();
   const observed = await observedProfile(config.gateway.redisUrl, config.gateway.redisKeyPrefix).catch(() => undefined);
   const latency = values.latency === undefined ? undefined : parseDurationMs(values.latency);
   if (values.latency !== undefined && latency === undefined)

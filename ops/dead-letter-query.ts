@@ -1,8 +1,8 @@
 import { JOB_WORKFLOW_TYPES } from '../common/job-types/registry';
 import { errorTypeAliases } from '../common/errors';
-import type { JobStep } from '../common/job';
+import { JOB_STEPS, type JobStep } from '../common/job';
 import { TENANT_ID_PATTERN } from '../common/job-id';
-import { JOB_STEPS, recordedNamesOf } from '../common/job-steps';
+import { recordedNamesOf } from '../common/job-steps';
 
 const ERROR_TYPE_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
 

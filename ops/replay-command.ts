@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../lib/config';
+import { loadOperatorConfig } from '../lib/config';
 import { connectClient } from '../lib/temporal-connection';
 import { jobsMatching, type ReplayOutcome, replayJobs } from './replay';
 
@@ -53,7 +53,7 @@ async function main(): Promise<number> {
   // Checked before connecting: a mistyped limit must not turn into "every matching job".
   const ratePerSecond = parseRate(values.rate);
   const limit = parseLimit(values.limit);
-  const config = loadConfig();
+  const config = loadOperatorConfig();
   const client = await connectClient(config.temporal);
   try {
     const dryRun = values['dry-run'];

@@ -76,6 +76,17 @@ export interface Config {
   people: People;
 }
 
+/** What the operator's Temporal commands need (loadOperatorConfig): a client's connection and codec keys. */
+export interface OperatorConfig {
+  temporal: Values<typeof temporalArea>;
+}
+
+/** What the capacity plan reads (loadCapacityConfig). */
+export interface CapacityConfig {
+  gateway: Config['gateway'];
+  worker: Pick<Config['worker'], 'maxConcurrentActivities'>;
+}
+
 /** What the `slowlane` CLI needs (loadCliConfig). */
 export interface CliConfig {
   apiUrl: string;

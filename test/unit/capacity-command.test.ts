@@ -4,18 +4,18 @@ import { join } from 'node:path';
 import { describe, test } from '@jest/globals';
 import { EXTRACT_MAX_TOKENS } from '../../activities/prompts';
 import { type CapacityInputs, type CapacityPlan, MODEL_CALLS_PER_JOB, planCapacity } from '../../gateway/capacity-plan';
-import { localTestEnv } from '../support/test-credentials';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 
 /**
- * Runs `npm run capacity -- …` as the operator would, with only the environment given here: no REDIS_URL, so
- * the plan comes from the configured expectation and not from whatever a local Redis has observed.
+ * Runs `npm run capacity -- …` as the operator would, with only the environment given here: none of the servers'
+ * settings (the plan reads the gateway's alone), and no REDIS_URL, so the plan comes from the configured
+ * expectation and not from whatever a local Redis has observed.
  */
 function capacityCommand(env: Record<string, string>, args: string[] = []) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'ops', 'capacity-command.ts'), ...args], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? REPO_ROOT, ...localTestEnv(), ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? REPO_ROOT, ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });

@@ -28,6 +28,18 @@ describe('slowlane CLI: arguments and documents', () => {
     assert.throws(() => parseCommand(['schedule', 'list', '--deadline', '2h'], now), /--deadline: submit flags/);
   });
 
+  test('when a duration flag is given, then it reads the units the settings read, and a bare number asks for a unit', () => {
+    const now = Date.parse('2026-12-04T19:00:00Z');
+    const timeoutOf = (text: string) => (parseCommand(['submit', 'a.pdf', '--timeout', text], now) as { timeoutMs: number }).timeoutMs;
+    assert.equal(timeoutOf('90s'), 90_000);
+    assert.equal(timeoutOf('1h30m'), 5_400_000);
+    assert.equal(timeoutOf('2d'), 172_800_000);
+    assert.equal(timeoutOf('1500ms'), 1_500);
+    assert.equal((parseCommand(['submit', 'a.pdf', '--deadline', '1h30m'], now) as { deadline?: string }).deadline, '2026-12-04T20:30:00.000Z');
+    assert.throws(() => parseCommand(['submit', 'a.pdf', '--timeout', '30']), /--timeout 30: give a unit, e\.g\. 30s, 30m or 30h/);
+    assert.throws(() => parseCommand(['submit', 'a.pdf', '--deadline', '3600'], now), /--deadline 3600: give a unit/);
+  });
+
   test('when the command line is wrong, then a usage error says what is wrong', () => {
     assert.throws(() => parseCommand(['submit']), UsageError);
     assert.throws(() => parseCommand(['submit', 'a.pdf', '--priority', 'urgent']), /--priority/);

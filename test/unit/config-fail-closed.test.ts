@@ -175,7 +175,6 @@ describe('processes refuse to start without their configuration', () => {
   const processes: Array<[string, string[]]> = [
     ['api/main.ts', []],
     ['workers/main.ts', []],
-    ['ops/replay-command.ts', ['invoice:demo:some-job', '--dry-run']],
   ];
   for (const [script, args] of processes) {
     test(`when ${script} starts with nothing set, then it exits with an error naming every missing setting`, async () => {
@@ -184,4 +183,12 @@ describe('processes refuse to start without their configuration', () => {
       for (const name of ['SLOWLANE_ENV', 'SLOWLANE_TENANTS', 'API_PAGE_TOKEN_SECRET']) assert.match(output, new RegExp(name), output);
     });
   }
+
+  test('when ops/replay-command.ts starts with nothing set and no local stack, then it asks for the codec keys alone', async () => {
+    // A data folder without the stack's key file: the repository's own .data may hold one from `npm start`.
+    const { code, output } = await startWith('ops/replay-command.ts', ['invoice:demo:some-job', '--dry-run'], { SLOWLANE_DATA_DIR: join(root, 'test', 'no-such-data-dir') });
+    assert.notEqual(code, 0);
+    assert.match(output, /PAYLOAD_CODEC_KEYS is required in production/, output);
+    assert.doesNotMatch(output, /SLOWLANE_ENV|SLOWLANE_TENANTS|API_PAGE_TOKEN_SECRET|ANTHROPIC_API_KEY/, output);
+  });
 });

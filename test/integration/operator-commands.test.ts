@@ -1,0 +1,64 @@
+import assert from '../support/assert';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from '@jest/globals';
+import { submit, waitForJob } from '../support/api-client';
+import { sampleWith } from '../support/samples';
+import { testEnv } from '../support/test-env';
+
+const REPO_ROOT = join(__dirname, '..', '..');
+
+/**
+ * `npm run <script> -- …` as docs/operations.md prints it, in a shell that has none of the product's settings: only
+ * where the stack is (`npm start`'s would be the defaults; the test stack's ports and data folder are its own).
+ */
+function operatorCommand(script: string, args: string[], stack: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...stack },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+function stackLocation(): { TEMPORAL_ADDRESS: string; SLOWLANE_DATA_DIR: string } {
+  const { productEnv } = testEnv();
+  assert.ok(productEnv?.TEMPORAL_ADDRESS && productEnv.SLOWLANE_DATA_DIR, 'needs the stack that `npm test` starts');
+  return { TEMPORAL_ADDRESS: productEnv.TEMPORAL_ADDRESS, SLOWLANE_DATA_DIR: productEnv.SLOWLANE_DATA_DIR };
+}
+
+describe('operator commands with no settings (real stack)', () => {
+  test("when `npm run replay -- <jobId>` runs with none of the servers' settings, then it reads the job with the stack's codec keys", async () => {
+    const sample = await sampleWith('posted', false);
+    const submitted = await submit(sample.bytes, { fileName: sample.fileName });
+    assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
+    const jobId = submitted.body.jobId as string;
+    await waitForJob(jobId, ['posted']);
+
+    const run = await operatorCommand('replay', [jobId], stackLocation());
+    assert.doesNotMatch(run.output, /Invalid configuration/);
+    // Describing the job decodes its memo, which the stack wrote encrypted: this line needs the right keys.
+    assert.match(run.output, new RegExp(`refused\\s+${jobId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s.*finished as posted`), run.output);
+    assert.equal(run.code, 1, 'a refused job is not a success');
+
+    // Without the stack's data folder there are no keys: the same command cannot read the encrypted job.
+    const elsewhere = await mkdtemp(join(tmpdir(), 'slowlane-no-keys-'));
+    try {
+      const keyless = await operatorCommand('replay', [jobId], { ...stackLocation(), SLOWLANE_DATA_DIR: elsewhere, SLOWLANE_ENV: 'local' });
+      assert.equal(keyless.code, 1);
+      assert.doesNotMatch(keyless.output, /finished as posted/, keyless.output);
+      assert.match(keyless.output, /encrypted/i, keyless.output);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+});
