@@ -13,7 +13,7 @@ import { percentile } from '../quota/measure';
 import { workflowSizes } from './workflow-sizes';
 
 const USAGE =
-  'usage: npm run bench -- backfill [--jobs 20000] [--invoice-every 20] [--live-jobs 200] [--collect-seconds 240] [--batch-seconds 30] [--max-requests 10000] [--limit-minutes 75] [--temporal dev|postgres]';
+  'usage: npm run bench -- backfill [--jobs 20000] [--invoice-every 20] [--live-jobs 200] [--collect-seconds 240] [--batch-seconds 30] [--max-requests 10000] [--limit-minutes 75] [--temporal dev|postgres] [--bulk-workers 1]';
 /** POST /jobs in flight at once: as fast as the API takes them on this machine. */
 const SUBMITTERS = 32;
 /** Jobs read back at once (describe + result) when the run has settled. */
@@ -125,6 +125,12 @@ async function rssMiB(pid: number | undefined): Promise<{ peak?: number; atEnd?:
   return { peak: mib('VmHWM'), atEnd: mib('VmRSS') };
 }
 
+/** The bulk worker process with the highest peak. */
+async function largestRss(pids: Array<number | undefined>): Promise<{ peak?: number; atEnd?: number }> {
+  const readings = await Promise.all(pids.map(rssMiB));
+  return readings.reduce((most, reading) => ((reading.peak ?? 0) > (most.peak ?? 0) ? reading : most), {});
+}
+
 /**
  * `npm run bench -- backfill`: a backfill at production scale through the Message Batches lane (docs/gateway.md#
  * the-batch-lane-at-scale). Submits `--jobs` bulk jobs (order.score, every `--invoice-every`th an invoice) as fast as
@@ -137,7 +143,7 @@ async function rssMiB(pid: number | undefined): Promise<{ peak?: number; atEnd?:
 export async function runBackfillBenchmark(argv: string[]): Promise<void> {
   const flags = readBenchFlags(
     argv,
-    ['jobs', 'invoice-every', 'live-jobs', 'collect-seconds', 'batch-seconds', 'max-requests', 'limit-minutes', 'temporal'],
+    ['jobs', 'invoice-every', 'live-jobs', 'collect-seconds', 'batch-seconds', 'max-requests', 'limit-minutes', 'temporal', 'bulk-workers'],
     USAGE,
   );
   const jobs = flags.count('jobs', 20_000, 1);
@@ -148,6 +154,7 @@ export async function runBackfillBenchmark(argv: string[]): Promise<void> {
   const maxRequests = flags.count('max-requests', 10_000, 1);
   const limitMinutes = flags.count('limit-minutes', 75, 1);
   const server = flags.choice('temporal', Object.keys(BENCH_SERVERS), 'dev');
+  const bulkWorkers = flags.count('bulk-workers', 1, 1);
   const kindOf = (n: number): Submitted['kind'] => (n % invoiceEvery === invoiceEvery - 1 ? 'invoice' : 'order.score');
   console.log(`backfill: ${jobs} bulk jobs (every ${invoiceEvery}th an invoice), batches of up to ${maxRequests}, ${liveJobs} live jobs beside them`);
 
@@ -163,6 +170,9 @@ export async function runBackfillBenchmark(argv: string[]): Promise<void> {
     },
     simulatorEnv: { SIM_BATCH_PROCESSING_MS: String(batchSeconds * 1000) },
   });
+  // More bulk worker processes, as a deployment scales them on the bulk backlog; each serves the lane's queue too.
+  const bulkWorkerNames = ['worker-bulk', ...Array.from({ length: bulkWorkers - 1 }, (_, n) => `worker-bulk-${n + 2}`)];
+  await Promise.all(bulkWorkerNames.slice(1).map((name) => bench.stack.startWorker(name, { WORKER_PRIORITIES: 'bulk' })));
   const { client, connection } = await connectBenchClient(bench.stack);
   const since = new Date(Date.now() - 60_000);
   try {
@@ -204,7 +214,7 @@ export async function runBackfillBenchmark(argv: string[]): Promise<void> {
     const report = {
       benchmark: 'backfill',
       at: new Date().toISOString(),
-      settings: { temporal: server, ...workerTuning(), jobs, invoiceEvery, liveJobs, collectSeconds, batchSeconds, maxRequests, deadlineMarginSeconds: DEADLINE_MARGIN_S },
+      settings: { temporal: server, bulkWorkers, ...workerTuning(), jobs, invoiceEvery, liveJobs, collectSeconds, batchSeconds, maxRequests, deadlineMarginSeconds: DEADLINE_MARGIN_S },
       jobs,
       settled: bulkSettled.filter(success).length,
       notSucceeded: bulkSettled.filter((job) => !success(job)).map((job) => job.state.status).slice(0, 20),
@@ -223,8 +233,8 @@ export async function runBackfillBenchmark(argv: string[]): Promise<void> {
         orderScoreWorkflow: { maxHistoryEvents: sizeOf('order.score'), maxContinueAsNewBytes: 0 },
         invoiceWorkflow: { maxHistoryEvents: sizeOf('invoice'), maxContinueAsNewBytes: 0 },
       },
-      // The bulk worker runs the collector, the batch workflows and every job's workflow; its peak includes bundling.
-      collectorWorkerRssMiB: await rssMiB(bench.stack.processes.get('worker-bulk')?.child.pid),
+      // The bulk workers run the collector, the batch workflows and every job's workflow; a peak includes bundling.
+      collectorWorkerRssMiB: await largestRss(bulkWorkerNames.map((name) => bench.stack.processes.get(name)?.child.pid)),
     };
     console.log(JSON.stringify({ ...report, batches: `${batches.length} batches` }, null, 2));
     const dir = join(__dirname, '..', 'results');
