@@ -10,8 +10,10 @@ import { openApiDocument } from '../../api/openapi/document';
 import { acme, apiUrl, demo, submit, waitForJob } from '../support/api-client';
 import { routeOf } from '../support/openapi-conformance';
 import { sampleWith } from '../support/samples';
+import type { GivenUpWebhookList } from '../../common/api-contract/admin';
 import { submitTickets, ticketsDay } from '../support/tickets';
 import { TEST_OPERATOR } from '../support/test-credentials';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 
 const execFileAsync = promisify(execFile);
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -84,7 +86,9 @@ describe('the OpenAPI document', () => {
     const created = await call('POST', '/jobs', { key: demo.apiKey, headers: { 'idempotency-key': `openapi-${randomUUID()}` }, body: form(pdf.bytes, pdf.fileName) });
     assert.equal(created.status, 202);
     const reviewJob = (await (await fetch(created.headers.get('location') as string, { headers: { authorization: `Bearer ${demo.apiKey}` } })).json()) as { jobId: string };
-    const textJob = (await submit(text.bytes, { fileName: text.fileName })).body.jobId as string;
+    // Its receiver answers 410 Gone once: the job's webhook is given up, for the operators' redelivery route.
+    const gone = await startWebhookReceiver({ goneFirst: 1 });
+    const textJob = (await submit(text.bytes, { fileName: text.fileName, fields: { type: 'invoice', callbackUrl: gone.url } })).body.jobId as string;
     // An unreadable PDF fails its first step for good and parks as a dead letter, for the operators' routes.
     const corrupt = new TextEncoder().encode('%PDF-1.4\n% not a real document\n');
     const parkedJob = (await submit(corrupt, { fileName: 'corrupt.pdf' })).body.jobId as string;
@@ -166,6 +170,27 @@ describe('the OpenAPI document', () => {
     await call('POST', '/admin/tenants/no-such-tenant/spend-cap-raised', { key: ADMIN_KEY });
     await call('POST', '/admin/tenants/demo/spend-cap-raised', { key: demo.apiKey });
     await call('POST', '/admin/tenants/demo/spend-cap-raised');
+    try {
+      // Visibility lists the closed delivery a moment after the job's webhook is given up.
+      let deliveryId: string | undefined;
+      for (let i = 0; i < 120 && !deliveryId; i++) {
+        const answer = await fetch(`${apiUrl()}/admin/webhooks/given-up?limit=1000`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+        deliveryId = ((await answer.json()) as GivenUpWebhookList).deliveries.find((delivery) => delivery.jobId === textJob)?.deliveryId;
+        if (!deliveryId) await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      assert.ok(deliveryId, `the webhook of ${textJob} was given up`);
+      const redelivery = `/admin/webhooks/${encodeURIComponent(deliveryId)}/redeliver`;
+      await call('GET', '/admin/webhooks/given-up?limit=5', { key: ADMIN_KEY });
+      await call('GET', '/admin/webhooks/given-up', { key: demo.apiKey });
+      await call('GET', '/admin/webhooks/given-up');
+      await call('POST', redelivery, { key: demo.apiKey });
+      await call('POST', redelivery);
+      assert.equal((await call('POST', redelivery, { key: ADMIN_KEY })).status, 200);
+      await call('POST', redelivery, { key: ADMIN_KEY });
+      await call('POST', `/admin/webhooks/${encodeURIComponent(`webhook:${randomUUID()}`)}/redeliver`, { key: ADMIN_KEY });
+    } finally {
+      await gone.close();
+    }
 
     // Schedules, on the upload of a finished digest.
     const digestJob = (await submitTickets(ticketsDay(40, 21).bytes)).body.jobId as string;
