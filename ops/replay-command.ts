@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { loadOperatorConfig } from '../lib/config';
 import { connectClient } from '../lib/temporal-connection';
 import { jobsMatching, type ReplayOutcome, replayJobs } from './replay';
+import { runCommand } from './run-command';
 
 const USAGE = `Replays jobs after a fix: parked dead letters get \`retry\`, failed jobs are reset to their failed step.
 
@@ -74,10 +75,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand(main);

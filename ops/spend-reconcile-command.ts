@@ -4,6 +4,7 @@ import { RedisSpendStore } from '../gateway/spend/redis-spend-store';
 import { loadConfig } from '../lib/config';
 import { connectClient } from '../lib/temporal-connection';
 import { type Reconciliation, reconcileTenantDay } from './spend-reconcile';
+import { runCommand } from './run-command';
 
 const USAGE = `npm run spend -- reconcile [options]
 
@@ -54,10 +55,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(2);
-  },
-);
+runCommand(main, 2);

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config';
 import { connectClient } from '../lib/temporal-connection';
 import { listGivenUpWebhooks, redeliverWebhook } from './webhook-redelivery';
+import { runCommand } from './run-command';
 
 const USAGE = `Webhook deliveries that were given up (410 Gone, a refused URL, a day of retries), and their redelivery.
 
@@ -65,10 +66,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runCommand(main);
