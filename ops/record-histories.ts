@@ -1,8 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { messageBatchWorkflowId } from '../common/batch-lane';
-import { InvalidDocumentError, ModelRateLimitedError, ModelRequestInvalidError } from '../common/errors';
+import { InvalidDocumentError, ModelRateLimitedError, ModelRequestInvalidError, WebhookRejectedError } from '../common/errors';
 import { abandonUpdate, retryUpdate, submitReviewUpdate } from '../common/messages';
 import { historyToFileText } from './history-files';
 import { replayJob } from './replay';
@@ -50,9 +51,26 @@ function throughBatchLane(harness: WorkflowHarness): { activities: InvoiceActivi
 
 const BULK_IN_THE_LANE = { priority: 'bulk' as const, batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 120_000 } };
 
-/** A workflow of the lane (not a job) whose history a scenario keeps; typed as the job's handle the recorder takes. */
+/** A workflow that is not a job (the lane's, a webhook delivery) whose history a scenario keeps; typed as the job's handle the recorder takes. */
 function laneHandle(harness: WorkflowHarness, workflowId: string): Handle {
   return harness.env.client.workflow.getHandle(workflowId) as unknown as Handle;
+}
+
+/** The collector of the bulk invoice's model, after the invoice has settled. */
+async function collectorAfterBulkInvoice(start: StartJob, harness: WorkflowHarness): Promise<Handle> {
+  await settle(await start(BULK_IN_THE_LANE));
+  return laneHandle(harness, (lastLane as NonNullable<typeof lastLane>).collectorId);
+}
+
+/** The batch that answered the bulk invoice, once it has ended. */
+async function batchOfBulkInvoice(start: StartJob, harness: WorkflowHarness): Promise<Handle> {
+  await settle(await start(BULK_IN_THE_LANE));
+  const lane = lastLane as NonNullable<typeof lastLane>;
+  const batchKey = [...lane.store.objects.keys()].map((key) => /^batch-lane\/batches\/([^/]+)\/intent\.json$/.exec(key)?.[1]).find(Boolean);
+  if (!batchKey) throw new Error('no batch was submitted');
+  const handle = laneHandle(harness, messageBatchWorkflowId('test-model', batchKey));
+  await settle(handle);
+  return handle;
 }
 
 const scenarios: Scenario[] = [
@@ -126,21 +144,43 @@ const scenarios: Scenario[] = [
     name: 'batch-collector-gathered',
     what: "the model's collector (still running) after a bulk invoice's two entries: segments written, each batch handed to its own workflow",
     activities: throughBatchLane,
-    run: async (start, harness) => {
-      await settle(await start(BULK_IN_THE_LANE));
-      return laneHandle(harness, (lastLane as NonNullable<typeof lastLane>).collectorId);
-    },
+    run: collectorAfterBulkInvoice,
+  },
+  {
+    // Kept beside `batch-collector-gathered` (recorded before): the laneWait query and the waits that wake on a new build.
+    name: 'batch-collector-answers-lane-wait',
+    what: "the model's collector after a bulk invoice's two entries, answering how long its oldest entry waits",
+    activities: throughBatchLane,
+    run: collectorAfterBulkInvoice,
   },
   {
     name: 'message-batch-answered',
     what: 'one batch from its submission through its poll, its results stored and its job answered',
     activities: throughBatchLane,
+    run: batchOfBulkInvoice,
+  },
+  {
+    // Kept beside `message-batch-answered` (recorded before): the batch is started with its opening time.
+    name: 'message-batch-answered-with-opened-at',
+    what: 'one batch, started with the time its collector opened it, from its submission to its job answered',
+    activities: throughBatchLane,
+    run: batchOfBulkInvoice,
+  },
+  {
+    name: 'webhook-given-up',
+    what: "a job's webhook delivery whose receiver answers 410 Gone: counted as given up, the run fails for an operator to redeliver",
+    activities: (() => {
+      const base = fakeActivities().activities;
+      const deliverWebhook: typeof base.deliverWebhook = () =>
+        Promise.reject(ApplicationFailure.nonRetryable('the receiver answered 410 Gone', WebhookRejectedError.name));
+      return { activities: { ...base, deliverWebhook } };
+    })(),
     run: async (start, harness) => {
-      await settle(await start(BULK_IN_THE_LANE));
-      const lane = lastLane as NonNullable<typeof lastLane>;
-      const batchKey = [...lane.store.objects.keys()].map((key) => /^batch-lane\/batches\/([^/]+)\/intent\.json$/.exec(key)?.[1]).find(Boolean);
-      if (!batchKey) throw new Error('no batch was submitted');
-      const handle = laneHandle(harness, messageBatchWorkflowId('test-model', batchKey));
+      const job = await settle(await start({ callbackUrl: 'http://127.0.0.1:9/hook' }));
+      const events = (await job.fetchHistory()).events ?? [];
+      const deliveryId = events.find((event) => event.childWorkflowExecutionStartedEventAttributes)?.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.workflowId;
+      if (!deliveryId) throw new Error('the job started no webhook delivery');
+      const handle = laneHandle(harness, deliveryId);
       await settle(handle);
       return handle;
     },

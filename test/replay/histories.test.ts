@@ -19,6 +19,10 @@ const histories = readdirSync(HISTORIES_DIR)
   .sort()
   .map((file) => ({ name: file.replace(/\.json$/, ''), history: historyFromFileText(readFileSync(join(HISTORIES_DIR, file), 'utf8')) }));
 
+function workflowTypeOf(history: (typeof histories)[number]['history']): string | undefined {
+  return history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? undefined;
+}
+
 async function replayAll(workflowBundle: WorkflowBundle) {
   const results = new Map<string, Error | undefined>();
   const named = histories.map(({ name, history }) => ({ workflowId: name, history }));
@@ -37,7 +41,7 @@ describe('recorded histories replay on the current workflow code', () => {
 
   test('when the recorded histories are listed, then every path operators care about is covered', () => {
     const names = histories.map((h) => h.name);
-    for (const path of ['posted', 'reviewed-approved', 'reviewed-by-signal', 'reviewed-rejected', 'review-expired', 'dead-lettered-retried', 'dead-lettered-abandoned', 'abandoned-then-reset', 'batch-collector-gathered', 'message-batch-answered']) {
+    for (const path of ['posted', 'reviewed-approved', 'reviewed-by-signal', 'reviewed-rejected', 'review-expired', 'dead-lettered-retried', 'dead-lettered-abandoned', 'abandoned-then-reset', 'batch-collector-gathered', 'message-batch-answered', 'batch-collector-answers-lane-wait', 'message-batch-answered-with-opened-at', 'webhook-given-up']) {
       assert.ok(names.includes(path), `test/histories/${path}.json is missing; run npm run record-histories`);
     }
   });
@@ -56,7 +60,10 @@ describe('recorded histories replay on the current workflow code', () => {
     assert.ok(posted, 'the posted history was replayed');
     assert.ok(posted instanceof DeterminismViolationError, `expected DeterminismViolationError, got ${String(posted)}`);
     assert.match(posted.message, /extractText|classifyDocument/);
-    assert.ok([...results.values()].every((error) => error !== undefined), 'every history that ran a step breaks');
+    // The altered deploy changes the invoice workflow only; a webhook delivery's history replays on it unchanged.
+    const invoiceRuns = histories.filter(({ history }) => workflowTypeOf(history) === 'invoiceWorkflow').map(({ name }) => name);
+    assert.ok(invoiceRuns.length > 0);
+    assert.ok(invoiceRuns.every((name) => results.get(name) !== undefined), 'every invoice history that ran a step breaks');
   });
 });
 
