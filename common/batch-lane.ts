@@ -179,14 +179,26 @@ export const batchEntrySignal = defineSignal<[BatchEntry]>('batchEntry');
 export const laneWaitQuery = defineQuery<LaneWait>('laneWait');
 export const batchAnswerSignal = defineSignal<[BatchAnswer]>('batchAnswer');
 
+const COLLECTOR_ID_PREFIX = 'batch-collector:';
+const BATCH_ID_PREFIX = 'message-batch:';
+
 /** One collector per model: its workflow id, so signal-with-start finds the running one or starts it. */
 export function batchCollectorWorkflowId(model: string): string {
-  return `batch-collector:${model}`;
+  return `${COLLECTOR_ID_PREFIX}${model}`;
 }
 
 /** One workflow per batch, named by its key: a repeated start of the same batch finds the one running. */
 export function messageBatchWorkflowId(model: string, batchKey: string): string {
-  return `message-batch:${model}:${batchKey}`;
+  return `${BATCH_ID_PREFIX}${model}:${batchKey}`;
+}
+
+/** The model a collector's or a batch's workflow id names; undefined for any other workflow. */
+export function modelOfLaneWorkflow(workflowId: string): string | undefined {
+  if (workflowId.startsWith(COLLECTOR_ID_PREFIX)) return workflowId.slice(COLLECTOR_ID_PREFIX.length) || undefined;
+  if (!workflowId.startsWith(BATCH_ID_PREFIX)) return undefined;
+  const rest = workflowId.slice(BATCH_ID_PREFIX.length);
+  const keyStart = rest.lastIndexOf(':');
+  return keyStart > 0 && keyStart < rest.length - 1 ? rest.slice(0, keyStart) : undefined;
 }
 
 /** Where a lane request and its answer wait in the object store, by custom id (activities/batch-lane). */

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { Gauge, type Registry } from 'prom-client';
-import { laneWaitQuery } from '../common/batch-lane';
+import { laneWaitQuery, modelOfLaneWorkflow } from '../common/batch-lane';
 import { METRIC_PREFIX } from './metrics';
 
 /** The lane workflows that hold entries not yet in a submitted batch: a model's collector, and its batches until submitted. */
@@ -12,13 +12,6 @@ export interface LaneWaitReading {
   model: string;
   /** From the workflow's laneWaitQuery; absent when nothing waits in it. */
   oldestWaitingSince?: number;
-}
-
-/** The model in a lane workflow id: `batch-collector:<model>` or `message-batch:<model>:<batchKey>`. */
-export function modelOfLaneWorkflow(workflowId: string): string | undefined {
-  const collector = /^batch-collector:(.+)$/.exec(workflowId);
-  if (collector) return collector[1];
-  return /^message-batch:(.+):[^:]+$/.exec(workflowId)?.[1];
 }
 
 /**

@@ -1,7 +1,7 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
-import { batchCollectorWorkflowId, messageBatchWorkflowId } from '../../common/batch-lane';
-import { modelOfLaneWorkflow, oldestWaitingAges } from '../../lib/metrics-batch-lane-wait';
+import { batchCollectorWorkflowId, messageBatchWorkflowId, modelOfLaneWorkflow } from '../../common/batch-lane';
+import { oldestWaitingAges } from '../../lib/metrics-batch-lane-wait';
 
 describe('the batch lane’s oldest waiting entry', () => {
   test('when several lane workflows of a model report, then the oldest wins; one holding nothing reads 0', () => {
