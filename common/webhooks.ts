@@ -26,3 +26,16 @@ export const WEBHOOK_EVENT_FOR_STATUS: Partial<Record<JobStatus, WebhookEventTyp
   cancelled: 'job.cancelled',
   budget_wait: 'job.budget_wait',
 };
+
+const DELIVERY_ID = /^webhook:(.+):(evt_[^:]+)$/;
+
+/** A delivery's workflow id: one per event, so a repeated start of the same event finds the one running. */
+export function webhookDeliveryId(jobId: string, eventId: string): string {
+  return `webhook:${jobId}:${eventId}`;
+}
+
+/** The job and event a delivery's workflow id names (webhookDeliveryId); nothing for another id. */
+export function webhookDeliveryParts(deliveryId: string): { jobId?: string; eventId?: string } {
+  const match = DELIVERY_ID.exec(deliveryId);
+  return match ? { jobId: match[1], eventId: match[2] } : {};
+}

@@ -1,5 +1,7 @@
 import { type Client, type WorkflowExecutionDescription, WorkflowNotFoundError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import type { GivenUpWebhook, GivenUpWebhookList } from '../common/api-contract/admin';
+import { webhookDeliveryParts } from '../common/webhooks';
 import { findResetPoint } from './reset-point';
 
 /** The delivery workflow's type (workflows/webhook-delivery-workflow.ts); its ids are `webhook:<jobId>:<eventId>`. */
@@ -10,22 +12,6 @@ const REDELIVERABLE = new Set(['FAILED', 'TIMED_OUT', 'TERMINATED']);
 /** Given-up deliveries in visibility. Every run is listed, so a redelivered one's failed run still matches. */
 export const GIVEN_UP_WEBHOOKS_QUERY = `WorkflowType = '${DELIVERY_WORKFLOW}' AND (ExecutionStatus = 'Failed' OR ExecutionStatus = 'TimedOut')`;
 
-export interface GivenUpWebhook {
-  deliveryId: string;
-  runId: string;
-  jobId?: string;
-  /** The event's id: what the receiver sees as `webhook-id`, the same again when redelivered. */
-  eventId?: string;
-  status: string;
-  closedAt?: string;
-}
-
-export interface GivenUpWebhookList {
-  query: string;
-  deliveries: GivenUpWebhook[];
-  truncated: boolean;
-}
-
 export type RedeliveryAction = 'redelivered' | 'refused' | 'not_found';
 
 export interface RedeliveryOutcome {
@@ -34,11 +20,6 @@ export interface RedeliveryOutcome {
   detail: string;
   /** The run that delivers the event again. */
   runId?: string;
-}
-
-function idParts(deliveryId: string): { jobId?: string; eventId?: string } {
-  const match = /^webhook:(.+):(evt_[^:]+)$/.exec(deliveryId);
-  return match ? { jobId: match[1], eventId: match[2] } : {};
 }
 
 /** Deliveries given up and not redelivered since: those whose latest run is the failed one. */
@@ -58,7 +39,7 @@ export async function listGivenUpWebhooks(client: Client, options: { limit: numb
     deliveries.push({
       deliveryId: workflow.workflowId,
       runId: workflow.runId,
-      ...idParts(workflow.workflowId),
+      ...webhookDeliveryParts(workflow.workflowId),
       status: workflow.status.name,
       ...(workflow.closeTime ? { closedAt: workflow.closeTime.toISOString() } : {}),
     });

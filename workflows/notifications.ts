@@ -1,7 +1,7 @@
 import { ChildWorkflowCancellationType, ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
 import type { JobStart, JobType } from '../common/job';
 import type { JobTypeDefinition } from '../common/job-types/job-type';
-import { WEBHOOK_EVENT_FOR_STATUS } from '../common/webhooks';
+import { WEBHOOK_EVENT_FOR_STATUS, webhookDeliveryId } from '../common/webhooks';
 import type { JobTracker } from './job-tracker';
 import { deliverWebhookWorkflow } from './webhook-delivery-workflow';
 
@@ -17,7 +17,7 @@ export async function notifyClient(input: JobStart, tracker: JobTracker, jobType
   // The run id keeps ids unique when an operator resets the job and its events are written again.
   const id = `evt_${workflowInfo().runId.replace(/-/g, '').slice(0, 12)}_${event.seq}`;
   await startChild(deliverWebhookWorkflow, {
-    workflowId: `webhook:${input.jobId}:${id}`,
+    workflowId: webhookDeliveryId(input.jobId, id),
     parentClosePolicy: ParentClosePolicy.ABANDON,
     // A cancelled job does not cancel the delivery of what happened before the cancel; its own job.cancelled follows.
     cancellationType: ChildWorkflowCancellationType.ABANDON,

@@ -63,6 +63,7 @@ export const GivenUpWebhook = closed({
   status: Type.String({ description: 'How the delivery closed: FAILED (410 Gone, a refused URL, a day of retries) or TIMED_OUT.' }),
   closedAt: Type.Optional(dateTime()),
 });
+export type GivenUpWebhook = Static<typeof GivenUpWebhook>;
 
 export const GivenUpWebhookList = closed({
   query: Type.String({ description: 'The visibility query that found them; paste it into the Temporal Web UI.' }),
