@@ -24,8 +24,11 @@ const DEADLINE_MARGIN_S = 120;
 const SECRETS = generateLocalSecrets();
 const API_KEY = (SECRETS.tenants[0] as LocalTenant).apiKey;
 
-/** Worker settings a run may try (from the bench's own environment), e.g. WORKFLOW_TASK_POLLS=20. */
-const WORKER_TUNING = ['WORKER_MAX_CACHED_WORKFLOWS', 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 'WORKFLOW_TASK_POLLS'];
+/**
+ * Worker settings a run may try (from the bench's own environment), e.g. WORKFLOW_TASK_POLLS=20; METRICS_ENABLED=true
+ * serves each process's /metrics (the SDK's slots, pollers, cache size and schedule-to-start) at the URLs printed.
+ */
+const WORKER_TUNING = ['METRICS_ENABLED', 'WORKER_MAX_CACHED_WORKFLOWS', 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 'WORKFLOW_TASK_POLLS'];
 
 function workerTuning(): Record<string, string> {
   return Object.fromEntries(WORKER_TUNING.flatMap((name) => (process.env[name] ? [[name, process.env[name] as string]] : [])));
@@ -173,6 +176,7 @@ export async function runBackfillBenchmark(argv: string[]): Promise<void> {
   // More bulk worker processes, as a deployment scales them on the bulk backlog; each serves the lane's queue too.
   const bulkWorkerNames = ['worker-bulk', ...Array.from({ length: bulkWorkers - 1 }, (_, n) => `worker-bulk-${n + 2}`)];
   await Promise.all(bulkWorkerNames.slice(1).map((name) => bench.stack.startWorker(name, { WORKER_PRIORITIES: 'bulk' })));
+  if (process.env.METRICS_ENABLED === 'true') console.log(`metrics: ${JSON.stringify(bench.stack.metricsUrls)}`);
   const { client, connection } = await connectBenchClient(bench.stack);
   const since = new Date(Date.now() - 60_000);
   try {

@@ -25,8 +25,8 @@ export const workerArea = {
     maxCachedWorkflows: setting({
       env: 'WORKER_MAX_CACHED_WORKFLOWS',
       type: int({ min: 0, max: 100_000 }),
-      defaultDoc: "the SDK's, from the heap size (about 2,000 on a 4 GB heap)",
-      doc: 'workflows a worker process keeps in memory between their tasks; one that was evicted replays its history on its next task',
+      default: '300',
+      doc: "workflows each queue's worker keeps in memory between their tasks; one that was evicted replays its history on its next task. The SDK's own default (from the heap, about 2,000) filled a bulk worker with thousands of jobs waiting on their batch and slowed its workflow tasks to a crawl (docs/testing.md, backfill)",
     }),
     workflowTaskPolls: setting({
       env: 'WORKFLOW_TASK_POLLS',
