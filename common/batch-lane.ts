@@ -128,8 +128,10 @@ export interface BatchCollectorCarry {
   open?: OpenBatch;
   /** When the provider's batches were last reconciled (epoch ms). */
   reconciledAt?: number;
-  /** Carried by collectors of the earlier shape, which held every entry: taken over once, then never carried. */
+  /** Entries that arrived while the last run ended, at most a segment's worth (none from collectors before that). */
   waiting?: BatchEntry[];
+  /** When the first of `waiting` arrived (epoch ms): its collect window runs on from then. */
+  waitingSince?: number;
   submitted?: SubmittedBatch[];
   answered?: string[];
 }
@@ -137,6 +139,8 @@ export interface BatchCollectorCarry {
 export interface BatchCollectorInput {
   model: string;
   settings: BatchCollectorSettings;
+  /** A run continues as new past this many history events; absent, the collector's own limit (tests set fewer). */
+  historyEventsLimit?: number;
   carry?: BatchCollectorCarry;
 }
 

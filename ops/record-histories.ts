@@ -62,6 +62,16 @@ async function collectorAfterBulkInvoice(start: StartJob, harness: WorkflowHarne
   return laneHandle(harness, (lastLane as NonNullable<typeof lastLane>).collectorId);
 }
 
+/** The first run of the bulk invoice's collector, whose event limit is set low: it ended by continuing as new. */
+async function collectorFirstRunAfterBulkInvoice(start: StartJob, harness: WorkflowHarness): Promise<Handle> {
+  await settle(await start(BULK_IN_THE_LANE));
+  const collectorId = (lastLane as NonNullable<typeof lastLane>).collectorId;
+  const latest = await harness.env.client.workflow.getHandle(collectorId).fetchHistory();
+  const firstRunId = latest.events?.[0]?.workflowExecutionStartedEventAttributes?.firstExecutionRunId;
+  if (!firstRunId) throw new Error('the collector has no first run');
+  return harness.env.client.workflow.getHandle(collectorId, firstRunId) as unknown as Handle;
+}
+
 /** The batch that answered the bulk invoice, once it has ended. */
 async function batchOfBulkInvoice(start: StartJob, harness: WorkflowHarness): Promise<Handle> {
   await settle(await start(BULK_IN_THE_LANE));
@@ -152,6 +162,17 @@ const scenarios: Scenario[] = [
     what: "the model's collector after a bulk invoice's two entries, answering how long its oldest entry waits",
     activities: throughBatchLane,
     run: collectorAfterBulkInvoice,
+  },
+  {
+    // Beside `batch-collector-answers-lane-wait`: a run ends at its event limit, carrying on what still arrives.
+    name: 'batch-collector-carries-late-entries',
+    what: "a bulk invoice's collector whose first run reaches its event limit and continues as new",
+    activities: (harness) => {
+      const lane = scriptedBatchLane(harness.env.client, { historyEventsLimit: 40 });
+      lastLane = lane;
+      return { activities: { ...fakeActivities().activities, ...lane.activities } };
+    },
+    run: collectorFirstRunAfterBulkInvoice,
   },
   {
     name: 'message-batch-answered',

@@ -31,6 +31,8 @@ export interface ScriptedLaneOptions {
   outcomeOf?: (step: BatchLaneStep | 'scoreOrder') => BatchEntryOutcome;
   /** How long a batch is unreadable before it is given up (default: the product's). */
   giveUpAfterMs?: number;
+  /** The collector continues as new past this many events (default: its own limit). */
+  historyEventsLimit?: number;
 }
 
 /**
@@ -71,7 +73,13 @@ export function scriptedBatchLane(client: Client, options: ScriptedLaneOptions =
       await client.workflow.signalWithStart('batchCollectorWorkflow', {
         workflowId: collectorId,
         taskQueue: Context.current().info.taskQueue,
-        args: [{ model, settings: laneSettings } satisfies BatchCollectorInput],
+        args: [
+          {
+            model,
+            settings: laneSettings,
+            ...(options.historyEventsLimit !== undefined ? { historyEventsLimit: options.historyEventsLimit } : {}),
+          } satisfies BatchCollectorInput,
+        ],
         signal: batchEntrySignal,
         signalArgs: [entry],
       });

@@ -4,6 +4,7 @@ import {
   log,
   makeContinueAsNewFunc,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -30,10 +31,16 @@ import { SEGMENT_ENTRIES } from './segment-entries';
 /** With nothing waiting for this long the collector ends; the next request starts a new one. */
 const IDLE_END_MS = 10 * 60 * 1000;
 /**
- * A run continues as new past this many events: every entry is one signal event, and a burst of signals keeps
- * arriving while the run writes its last segment, so the limit leaves half of the product's 10,000 for that.
+ * A run continues as new past this many events (every entry is one signal event), with room left under the
+ * product's 10,000 for the signals that arrive while the run writes its last segment.
  */
 const HISTORY_EVENTS_LIMIT = 5_000;
+/**
+ * Entries that arrive while a run ends ride in the next run's input (at most a segment's worth, about 100 KB), and
+ * the run's waits wake at its event limit. Before, a run wrote segments until nothing was pending, which a steady
+ * stream of entries never allows: a 4,000-job backfill took one run from its limit of 5,000 events to 8,570.
+ */
+const LATE_ENTRIES_RIDE_PATCH = 'collector-carries-late-entries';
 /** How often a long-running collector has the provider's batches reconciled (reconcile-message-batches.ts). */
 const RECONCILE_EVERY_MS = 30 * 60_000;
 /** How far back the reconciler looks: past the provider's 24 h expiry, with a day to spare. */
@@ -49,6 +56,9 @@ const RECONCILE_HORIZON_MS = 48 * 60 * 60_000;
  */
 export async function batchCollectorWorkflow(input: BatchCollectorInput): Promise<void> {
   const { settings, model } = input;
+  const lateEntriesRide = patched(LATE_ENTRIES_RIDE_PATCH);
+  const historyEventsLimit = input.historyEventsLimit ?? HISTORY_EVENTS_LIMIT;
+  const pastEventLimit = () => workflowInfo().historyLength > historyEventsLimit;
   const lane = proxyActivities<JobActivities>(laneActivityOptions(settings));
   const carry = input.carry ?? {};
   /** Received in this run and not yet in a segment. */
@@ -57,7 +67,7 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
   const seen = new Set(pending.map((entry) => entry.customId));
   let open: OpenBatch | undefined = carry.open;
   let reconciledAt = carry.reconciledAt ?? 0;
-  let firstArrivalAt: number | undefined = pending.length > 0 ? Date.now() : undefined;
+  let firstArrivalAt: number | undefined = pending.length > 0 ? (carry.waitingSince ?? Date.now()) : undefined;
   setHandler(batchEntrySignal, (entry: BatchEntry) => {
     if (seen.has(entry.customId)) return;
     seen.add(entry.customId);
@@ -79,10 +89,10 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
   const newBuildIsCurrent = () => workflowInfo().targetWorkerDeploymentVersionChanged;
   const windowEndsAt = () => (open?.openedAt ?? firstArrivalAt ?? Infinity) + settings.collectWindowMs;
 
-  /** Writes the next pending entries that fit into the open batch as one segment. */
-  async function writeSegment(): Promise<void> {
-    const count = Math.min(SEGMENT_ENTRIES, entriesThatFit(held(), pending, settings));
-    if (count === 0) return;
+  /** Writes the next pending entries that fit into the open batch (at most `limit`) as one segment; says how many. */
+  async function writeSegment(limit = SEGMENT_ENTRIES): Promise<number> {
+    const count = Math.min(SEGMENT_ENTRIES, limit, entriesThatFit(held(), pending, settings));
+    if (count === 0) return 0;
     open ??= { batchKey: uuid4().replace(/-/g, ''), openedAt: firstArrivalAt ?? Date.now(), entries: 0, bytes: 0, segments: 0 };
     const entries = pending.slice(0, count);
     await lane.writeBatchSegment({ batchKey: open.batchKey, index: open.segments, entries });
@@ -90,11 +100,21 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
     open.segments += 1;
     open.entries += count;
     open.bytes += entries.reduce((bytes, entry) => bytes + (entry.requestBytes ?? 0), 0);
+    return count;
   }
 
   /** Hands the open batch to its own workflow; the next entry opens another. */
   async function closeBatch(): Promise<void> {
-    while (pending.length > 0 && entriesThatFit(held(), pending, settings) > 0) await writeSegment();
+    if (lateEntriesRide) {
+      // What waits when the batch closes goes in it; what arrives while it is written waits for the next batch.
+      for (let closing = pending.length; closing > 0; ) {
+        const written = await writeSegment(closing);
+        if (written === 0) break;
+        closing -= written;
+      }
+    } else {
+      while (pending.length > 0 && entriesThatFit(held(), pending, settings) > 0) await writeSegment();
+    }
     if (open) await startBatch(open.batchKey, open.segments, { openedAt: open.openedAt });
     open = undefined;
     firstArrivalAt = pending.length > 0 ? Date.now() : undefined;
@@ -119,7 +139,7 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
 
   for (;;) {
     const info = workflowInfo();
-    if (info.continueAsNewSuggested || info.historyLength > HISTORY_EVENTS_LIMIT || newBuildIsCurrent()) break;
+    if (info.continueAsNewSuggested || info.historyLength > historyEventsLimit || newBuildIsCurrent()) break;
     if (Date.now() - reconciledAt >= RECONCILE_EVERY_MS) {
       reconciledAt = Date.now();
       try {
@@ -146,23 +166,31 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
       continue;
     }
     const waiting = pending.length;
-    // Wake when the window ends, a segment fills, the batch fills, the first entry opens a window, or a new build is current.
+    // Wake when the window ends, a segment fills, the batch fills, the first entry opens a window, a new build is
+    // current, or the run has reached its event limit.
     await condition(
       () =>
         pending.length >= SEGMENT_ENTRIES ||
         batchIsFull(held(), pending, settings) ||
         (waiting === 0 && pending.length > 0 && !open) ||
-        newBuildIsCurrent(),
+        newBuildIsCurrent() ||
+        (lateEntriesRide && pastEventLimit()),
       Math.max(1, windowEndsAt() - Date.now()),
     );
   }
-  // What arrived in this run goes to a segment, so the next run carries counts, not entries.
-  while (pending.length > 0) {
+  // What arrived in this run goes to segments, but for the last segment's worth: entries keep arriving while one is
+  // written, so those ride in the next run's input.
+  const carried = lateEntriesRide ? SEGMENT_ENTRIES : 0;
+  while (pending.length > carried) {
     if (entriesThatFit(held(), pending, settings) === 0) await closeBatch();
     else await writeSegment();
     await condition(allHandlersFinished);
   }
-  const next: BatchCollectorCarry = { ...(open ? { open } : {}), reconciledAt };
+  const next: BatchCollectorCarry = {
+    ...(open ? { open } : {}),
+    reconciledAt,
+    ...(pending.length > 0 ? { waiting: pending, waitingSince: firstArrivalAt } : {}),
+  };
   // A collector never idles while a backfill runs, and a pinned run's next run inherits its build: without
   // AUTO_UPGRADE it would stay on the build that first started it for as long as entries keep coming.
   await makeContinueAsNewFunc<typeof batchCollectorWorkflow>(newBuildIsCurrent() ? { initialVersioningBehavior: 'AUTO_UPGRADE' } : {})({
