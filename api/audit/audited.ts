@@ -7,13 +7,9 @@ import { ApiError } from '../api-error';
  * outcome is written beside the record: `done`, `refused` for a 4xx answer, `failed` for anything else.
  */
 export async function audited<T>(trail: AuditTrail, entry: AuditEntry, act: () => Promise<T>): Promise<T> {
-  let handle;
-  try {
-    handle = await trail.begin(entry);
-  } catch (error) {
-    if (error instanceof AuditUnavailableError) throw auditUnavailable();
-    throw error;
-  }
+  const handle = await trail.begin(entry).catch((error: unknown) => {
+    throw error instanceof AuditUnavailableError ? auditUnavailable() : error;
+  });
   try {
     const result = await act();
     await handle.finish('done');

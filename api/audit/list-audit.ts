@@ -22,6 +22,9 @@ export function auditQueryOf(req: Request): { filter: AuditFilter; limit: number
   });
   const fromMs = query.from === undefined ? undefined : Date.parse(query.from);
   const toMs = query.to === undefined ? undefined : Date.parse(query.to);
+  // RFC 3339 allows a leap second (23:59:60), which Date cannot hold.
+  if (Number.isNaN(fromMs)) throw apiErrors.invalidRequest('from is not a time this API can read', { field: 'from' });
+  if (Number.isNaN(toMs)) throw apiErrors.invalidRequest('to is not a time this API can read', { field: 'to' });
   if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) throw apiErrors.invalidRequest('from must not be after to', { field: 'from' });
   const filter: AuditFilter = compact({ jobId: query.jobId, action: query.action, actorId: query.actor, fromMs, toMs });
   return { filter, limit: query.limit ?? AUDIT_PAGE_SIZE.default, ...(query.pageToken !== undefined ? { pageToken: query.pageToken } : {}) };

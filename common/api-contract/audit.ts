@@ -3,7 +3,7 @@ import { closed, dateTime, ref, stringEnum } from './schema-kit';
 
 /** The audit trail's bodies: `GET /audit` (a tenant's own) and `GET /admin/audit` (an operator's, any tenant). */
 
-/** What a person or an operator did. `codec-key.rotate` is the fleet's, not a tenant's (docs/security.md). */
+/** What a person or an operator did to a tenant's jobs (or, for a spend cap, to the tenant). */
 export const AUDIT_ACTIONS = [
   'review.approve',
   'review.reject',

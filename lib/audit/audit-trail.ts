@@ -133,8 +133,10 @@ export function createAuditTrail(store: ObjectStore, log: Logger, now: () => Dat
         if (atMs === undefined) continue;
         if (filter.fromMs !== undefined && atMs < filter.fromMs) return { records };
         lastKey = key;
-        const record = await readJson<StoredRecord>(key);
-        if (matches(record, filter)) {
+        // The listing starts at `toMs` already; this holds for times outside the keys' range (before 1970, after 2286).
+        const inRange = filter.toMs === undefined || atMs <= filter.toMs;
+        const record = inRange ? await readJson<StoredRecord>(key) : undefined;
+        if (record !== undefined && matches(record, filter)) {
           const outcome = await lastOutcome(tenantId, record.recordId);
           records.push({
             ...record,
