@@ -1,6 +1,9 @@
 import { Router, type Request, type Response } from 'express';
-import type { DeadLetterList, GivenUpWebhookList, SpendCapRaised, WebhookRedelivery } from '../common/api-contract/admin';
+import type { AbandonOutcome, DeadLetterList, GivenUpWebhookList, SpendCapRaised, WebhookRedelivery } from '../common/api-contract/admin';
 import type { JobStep } from '../common/job';
+import { parseJobId } from '../common/job-id';
+import { webhookDeliveryParts } from '../common/webhooks';
+import type { AuditTrail } from '../lib/audit/audit-trail';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { parseDurationMs } from '../lib/duration';
@@ -9,6 +12,10 @@ import type { ReplayAction } from '../ops/replay';
 import { ApiError, apiErrors } from './api-error';
 import { operatorOf, requireOperator } from './admin-auth';
 import type { AdminService } from './admin-service';
+import { actorOfOperator } from './audit/audit-actors';
+import { audited } from './audit/audited';
+import { auditQueryOf, listAudit } from './audit/list-audit';
+import { requestIdOf } from './request-id';
 import { checkRequest, requestValidators } from './request-validation';
 
 /** How each replay outcome answers over HTTP. */
@@ -23,9 +30,21 @@ const REPLAY_STATUS: Record<ReplayAction, number> = {
 };
 
 /** `/admin/*`: the dead-letter view and replay for operators, across tenants, behind the admin key. */
-export function adminRouter(deps: { admin: AdminService; config: Pick<Config, 'tenants' | 'people'>; log: Logger }): Router {
+export function adminRouter(deps: { admin: AdminService; audit: AuditTrail; config: Pick<Config, 'api' | 'tenants' | 'people'>; log: Logger }): Router {
   const router = Router();
   router.use('/admin', requireOperator(deps.config));
+
+  /** The tenant an operator's action on a job is recorded under; an id that names no tenant's job is no job. */
+  const tenantOfJob = (jobId: string, what = jobId): string => {
+    const tenantId = parseJobId(jobId)?.tenantId;
+    if (tenantId === undefined || !deps.config.tenants.some((tenant) => tenant.id === tenantId)) throw new ApiError(404, 'not_found', `${what}: no such job`);
+    return tenantId;
+  };
+  /** A retried request names the same record by its Idempotency-Key, else by its X-Request-Id. */
+  const idempotencyKeyOf = (req: Request, requestId: string): string => {
+    const key = req.header('idempotency-key');
+    return key !== undefined && key !== '' ? key : requestId;
+  };
 
   router.get('/admin/dead-letters', async (req: Request, res: Response) => {
     const limit = parseLimit(req.query);
@@ -49,24 +68,41 @@ export function adminRouter(deps: { admin: AdminService; config: Pick<Config, 't
     }
     const jobId = String(req.params.id);
     const dryRun = body.dryRun === true || req.query.dryRun === 'true';
-    const outcome = await deps.admin.replay(jobId, { operator: operator.id, reason: text(body.reason, 'replay after a fix'), dryRun });
-    deps.log.info({ audit: 'replay', jobId, operator: operator.id, via: operator.via, dryRun, action: outcome.action }, 'operator replayed a job');
-    const status = REPLAY_STATUS[outcome.action];
-    if (status >= 400) {
-      const code = outcome.action === 'refused' ? 'not_replayable' : outcome.action;
-      throw new ApiError(status, code, `${outcome.jobId}: ${outcome.detail}`, { ...outcome });
-    }
-    res.status(status).json(outcome);
+    const replay = async () => {
+      const outcome = await deps.admin.replay(jobId, { operator: operator.id, reason: text(body.reason, 'replay after a fix'), dryRun });
+      deps.log.info({ audit: 'replay', jobId, operator: operator.id, via: operator.via, dryRun, action: outcome.action }, 'operator replayed a job');
+      const status = REPLAY_STATUS[outcome.action];
+      if (status >= 400) {
+        const code = outcome.action === 'refused' ? 'not_replayable' : outcome.action;
+        throw new ApiError(status, code, `${outcome.jobId}: ${outcome.detail}`, { ...outcome });
+      }
+      return { status, outcome };
+    };
+    // A dry run changes nothing, so it is not an action on the record.
+    const requestId = requestIdOf(req);
+    const { status, outcome } = dryRun
+      ? await replay()
+      : await audited(
+          deps.audit,
+          { action: 'job.replay', tenantId: tenantOfJob(jobId), jobId, actor: actorOfOperator(operator), requestId, idempotencyKey: idempotencyKeyOf(req, requestId) },
+          replay,
+        );
+    res.status(status).set('X-Request-Id', requestId).json(outcome);
   });
 
   router.post('/admin/tenants/:tenantId/spend-cap-raised', async (req: Request, res: Response) => {
     const tenantId = String(req.params.tenantId);
     if (!deps.config.tenants.some((tenant) => tenant.id === tenantId)) throw new ApiError(404, 'not_found', `no tenant ${tenantId}`);
     const operator = operatorOf(res);
-    const { woken, query } = await deps.admin.spendCapRaised(tenantId, operator.id);
+    const requestId = requestIdOf(req);
+    const { woken, query } = await audited(
+      deps.audit,
+      { action: 'tenant.spend-cap-raised', tenantId, target: tenantId, actor: actorOfOperator(operator), requestId, idempotencyKey: idempotencyKeyOf(req, requestId) },
+      () => deps.admin.spendCapRaised(tenantId, operator.id),
+    );
     deps.log.info({ audit: 'spend-cap-raised', tenantId, operator: operator.id, via: operator.via, woken }, 'operator woke jobs waiting for a spend cap');
     const body: SpendCapRaised = { tenantId, woken, query };
-    res.json(body);
+    res.set('X-Request-Id', requestId).json(body);
   });
 
   router.get('/admin/webhooks/given-up', async (req: Request, res: Response) => {
@@ -77,12 +113,49 @@ export function adminRouter(deps: { admin: AdminService; config: Pick<Config, 't
   router.post('/admin/webhooks/:deliveryId/redeliver', async (req: Request, res: Response) => {
     const deliveryId = String(req.params.deliveryId);
     const operator = operatorOf(res);
-    const outcome = await deps.admin.redeliverWebhook(deliveryId, operator.id);
-    deps.log.info({ audit: 'redeliver-webhook', deliveryId, operator: operator.id, via: operator.via, action: outcome.action }, 'operator redelivered a webhook');
-    if (outcome.action === 'not_found') throw new ApiError(404, 'not_found', `${deliveryId}: ${outcome.detail}`);
-    if (outcome.action === 'refused') throw new ApiError(409, 'not_redeliverable', `${deliveryId}: ${outcome.detail}`, { ...outcome });
-    const body: WebhookRedelivery = { deliveryId, action: outcome.action, detail: outcome.detail, ...(outcome.runId ? { runId: outcome.runId } : {}) };
-    res.json(body);
+    const jobId = webhookDeliveryParts(deliveryId).jobId ?? '';
+    const tenantId = tenantOfJob(jobId, deliveryId);
+    const requestId = requestIdOf(req);
+    const entry = { action: 'webhook.redeliver', tenantId, jobId, target: deliveryId, actor: actorOfOperator(operator), requestId } as const;
+    const body = await audited(deps.audit, { ...entry, idempotencyKey: idempotencyKeyOf(req, requestId) }, async (): Promise<WebhookRedelivery> => {
+      const outcome = await deps.admin.redeliverWebhook(deliveryId, operator.id);
+      deps.log.info({ audit: 'redeliver-webhook', deliveryId, operator: operator.id, via: operator.via, action: outcome.action }, 'operator redelivered a webhook');
+      if (outcome.action === 'not_found') throw new ApiError(404, 'not_found', `${deliveryId}: ${outcome.detail}`);
+      if (outcome.action === 'refused') throw new ApiError(409, 'not_redeliverable', `${deliveryId}: ${outcome.detail}`, { ...outcome });
+      return { deliveryId, action: outcome.action, detail: outcome.detail, ...(outcome.runId ? { runId: outcome.runId } : {}) };
+    });
+    res.set('X-Request-Id', requestId).json(body);
+  });
+
+  router.post('/admin/jobs/:id/abandon', async (req: Request, res: Response) => {
+    const body = req.body === undefined ? {} : checkRequest(requestValidators.abandonRequest, req.body);
+    const operator = operatorOf(res);
+    if (body.operator !== undefined && body.operator.trim() !== operator.id) {
+      throw apiErrors.invalidRequest(`"operator" must be left out or be you (${operator.id}): the signed-in operator is recorded`, { field: 'operator' });
+    }
+    const jobId = String(req.params.id);
+    const reason = body.reason?.trim().slice(0, 200);
+    const requestId = requestIdOf(req);
+    const answer = await audited(
+      deps.audit,
+      { action: 'job.abandon', tenantId: tenantOfJob(jobId), jobId, actor: actorOfOperator(operator), requestId, idempotencyKey: idempotencyKeyOf(req, requestId) },
+      async (): Promise<AbandonOutcome> => {
+        const outcome = await deps.admin.abandon(jobId, { operator: operator.id, ...(reason ? { reason } : {}) });
+        deps.log.info({ audit: 'abandon', jobId, operator: operator.id, via: operator.via, action: outcome.action }, 'operator abandoned a dead letter');
+        if (outcome.action === 'not_found') throw new ApiError(404, 'not_found', `${jobId}: ${outcome.detail}`);
+        if (outcome.action === 'refused') throw new ApiError(409, 'not_abandonable', `${jobId}: ${outcome.detail}`, { ...outcome });
+        return { jobId, action: outcome.action, detail: outcome.detail };
+      },
+    );
+    res.set('X-Request-Id', requestId).json(answer);
+  });
+
+  router.get('/admin/audit', async (req: Request, res: Response) => {
+    const tenantId = req.query.tenant;
+    if (typeof tenantId !== 'string' || !deps.config.tenants.some((tenant) => tenant.id === tenantId)) {
+      throw apiErrors.invalidRequest('tenant must name one tenant, given once', { field: 'tenant' });
+    }
+    res.json(await listAudit(deps.audit, deps.config.api.pageTokenSecret, tenantId, auditQueryOf(req)));
   });
 
   return router;

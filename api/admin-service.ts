@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../lib/config';
+import { abandonDeadLetter } from '../ops/abandon';
 import type { DeadLetterFilter } from '../ops/dead-letter-query';
 import { listDeadLetters } from '../ops/dead-letters';
 import { replayJob } from '../ops/replay';
@@ -18,6 +19,7 @@ export function createAdminService(deps: AdminServiceDeps) {
     deadLetters: (filter: DeadLetterFilter, limit: number) => listDeadLetters(client, filter, { limit }),
     replay: (jobId: string, request: { operator: string; reason: string; dryRun: boolean }) =>
       replayJob(client, jobId, { namespace: config.temporal.namespace, ...request }),
+    abandon: (jobId: string, by: { operator: string; reason?: string }) => abandonDeadLetter(client, jobId, by),
     spendCapRaised: (tenantId: string, operator: string) => wakeBudgetWaits(client, tenantId, operator),
     givenUpWebhooks: (limit: number) => listGivenUpWebhooks(client, { limit }),
     redeliverWebhook: (deliveryId: string, operator: string) =>

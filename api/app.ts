@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { NamespaceNotFoundError } from '@temporalio/common';
+import type { AuditTrail } from '../lib/audit/audit-trail';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { measureRequests, type ApiMetrics } from '../lib/metrics-api';
@@ -9,6 +10,7 @@ import { adminRouter } from './admin-routes';
 import { codecRouter, type CodecRouteDeps } from './codec-routes';
 import type { AdminService } from './admin-service';
 import { ApiError } from './api-error';
+import { auditRouter } from './audit/audit-routes';
 import type { Caller } from './auth';
 import { documentRouter } from './document-routes';
 import { eventsRouter } from './events-routes';
@@ -22,6 +24,8 @@ import { schedulesRouter } from './schedules/schedules-routes';
 export interface AppDeps {
   config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document' | 'deployment'>;
   jobs: JobsService;
+  /** Where people's decisions and operators' actions are recorded before they take effect (lib/audit). */
+  audit: AuditTrail;
   log: Logger;
   /** Whether the job service (Temporal) answers; /readyz reports it. */
   ready: () => Promise<boolean>;
@@ -52,9 +56,10 @@ export function createApp(deps: AppDeps): express.Express {
     res.status(ready ? 200 : 503).json({ ok: ready });
   });
   app.use(jobsRouter(deps));
+  app.use(auditRouter(deps));
   if (deps.schedules) app.use(schedulesRouter({ schedules: deps.schedules, config: deps.config }));
   if (deps.codec) app.use(codecRouter(deps.codec));
-  if (deps.admin) app.use(adminRouter({ admin: deps.admin, config: deps.config, log: deps.log }));
+  if (deps.admin) app.use(adminRouter({ admin: deps.admin, audit: deps.audit, config: deps.config, log: deps.log }));
   app.use(eventsRouter(deps));
   app.use(documentRouter(deps));
   app.use(reviewPageRouter(deps));

@@ -11,8 +11,11 @@ import type { SubmitReviewInput } from '../common/messages';
 import { callbackUrlPolicy, checkCallbackUrl } from '../lib/callback-url';
 import type { Tenant } from '../lib/config/tenants';
 import type { Config } from '../lib/config';
+import type { AuditTrail } from '../lib/audit/audit-trail';
 import type { Logger } from '../lib/logger';
 import { apiErrors } from './api-error';
+import { actorOfCaller } from './audit/audit-actors';
+import { audited } from './audit/audited';
 import { authenticate, callerOf } from './auth';
 import type { JobsService } from './jobs-service';
 import { receiveUpload } from './multipart-upload';
@@ -36,7 +39,12 @@ function idempotencyKeyOf(req: Request): string | undefined {
 const UPLOAD_RETRY_AFTER_SECONDS = 1;
 
 /** Routes stay thin: check the request, call one service function, answer. */
-export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'document' | 'deployment'>; log: Logger }): Router {
+export function jobsRouter(deps: {
+  jobs: JobsService;
+  audit: AuditTrail;
+  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'document' | 'deployment'>;
+  log: Logger;
+}): Router {
   const { jobs, config } = deps;
   const router = Router();
   const apiCallers = authenticate(config, ['api']);
@@ -140,9 +148,15 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
 
   router.delete('/jobs/:id', apiCallers, async (req: Request, res: Response) => {
     const requestId = requestIdOf(req);
-    const tenantId = callerOf(res).tenant.id;
+    const caller = callerOf(res);
+    const tenantId = caller.tenant.id;
     const jobId = String(req.params.id);
-    const erasure = await jobs.erase(tenantId, jobId);
+    // A retried DELETE of a job already erased is a 404: the request id, not the job, names the record.
+    const erasure = await audited(
+      deps.audit,
+      { action: 'job.erase', tenantId, jobId, actor: actorOfCaller(caller), requestId, idempotencyKey: requestId },
+      () => jobs.erase(tenantId, jobId),
+    );
     deps.log.info({ audit: 'erasure', tenantId, jobId, requestId, erased: erasure.erased, kept: erasure.kept }, 'job erased');
     res.set('X-Request-Id', requestId).json(erasure);
   });
@@ -159,9 +173,24 @@ export function jobsRouter(deps: { jobs: JobsService; config: Pick<Config, 'api'
     // The Update is named after the key and the decision: a resend is the same Update, an edited decision a new one.
     const updateId = key === undefined ? undefined : reviewUpdateId(key, review);
     const jobId = String(req.params.id);
-    const job = await jobs.review(caller.tenant.id, jobId, review, updateId);
-    deps.log.info({ audit: 'review', tenantId: caller.tenant.id, jobId, reviewer: caller.identity, via: caller.via, decision: review.decision }, 'review decision');
-    res.json(job);
+    const requestId = requestIdOf(req);
+    // Recorded under the Update's id when there is one, so a resent decision is the same record as it is the same Update.
+    const job = await audited(
+      deps.audit,
+      {
+        action: review.decision === 'approve' ? 'review.approve' : 'review.reject',
+        tenantId: caller.tenant.id,
+        jobId,
+        actor: actorOfCaller(caller),
+        requestId,
+        idempotencyKey: updateId ?? requestId,
+        // Whether fields were sent, never their values or the reason's text: those stay in the job's encrypted history.
+        details: review.decision === 'approve' ? { fieldsSent: review.fields !== undefined } : {},
+      },
+      () => jobs.review(caller.tenant.id, jobId, review, updateId),
+    );
+    deps.log.info({ audit: 'review', tenantId: caller.tenant.id, jobId, reviewer: caller.identity, via: caller.via, decision: review.decision, requestId }, 'review decision');
+    res.set('X-Request-Id', requestId).json(job);
   });
 
   return router;

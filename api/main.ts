@@ -1,4 +1,5 @@
 import { startApiObservability, startApiTracing } from '../lib/api-observability';
+import { createAuditTrail } from '../lib/audit/audit-trail';
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { createObjectStore } from '../lib/object-store';
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     {
       config,
       jobs,
+      audit: createAuditTrail(store, log),
       log,
       ready,
       admin,

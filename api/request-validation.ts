@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { type ApiComponentName, apiComponents } from '../common/api-contract/components';
+import { ListAuditQuery } from '../common/api-contract/audit';
 import { ListJobsQuery } from '../common/api-contract/job-list';
 import { COMPONENTS_PATH } from '../common/api-contract/schema-kit';
 import { apiErrors } from './api-error';
@@ -9,7 +10,7 @@ import { apiErrors } from './api-error';
 /** The contract as one schema document, so `#/components/schemas/…` references resolve as in the OpenAPI document. */
 const CONTRACT_ID = 'https://slowlane.dev/api-contract';
 const QUERIES_PATH = '#/queries/';
-const queries = { ListJobsQuery };
+const queries = { ListJobsQuery, ListAuditQuery };
 
 /**
  * The one ajv instance of the API. OpenAPI 3.1 schemas are JSON Schema 2020-12; `discriminator` is OpenAPI's and
@@ -40,9 +41,11 @@ export const requestValidators = {
   submitJobRequest: validatorFor('SubmitJobRequest'),
   reviewRequest: validatorFor('ReviewRequest'),
   replayRequest: validatorFor('ReplayRequest'),
+  abandonRequest: validatorFor('AbandonRequest'),
   scheduleRequest: validatorFor('ScheduleRequest'),
   scheduleStateRequest: validatorFor('ScheduleStateRequest'),
   listJobsQuery: compiled<Static<typeof ListJobsQuery>>(`${CONTRACT_ID}${QUERIES_PATH}ListJobsQuery`),
+  listAuditQuery: compiled<Static<typeof ListAuditQuery>>(`${CONTRACT_ID}${QUERIES_PATH}ListAuditQuery`),
 };
 
 export interface CheckOptions {

@@ -21,8 +21,8 @@ export interface ObjectStore {
   /** Streams an object (the reviewer page shows uploaded documents without the API buffering them). */
   open(key: string): Promise<StoredObject>;
   exists(key: string): Promise<boolean>;
-  /** The keys under a prefix, a page at a time. */
-  list(prefix: string): AsyncIterable<string>;
+  /** The keys under a prefix in key order, a page at a time; from the first key after `startAfter` when given. */
+  list(prefix: string, options?: { startAfter?: string }): AsyncIterable<string>;
   /** Deletes the keys that exist (a missing key is no error), up to a thousand a request. */
   deleteMany(keys: readonly string[]): Promise<void>;
   ensureBucket(): Promise<void>;
@@ -86,11 +86,15 @@ export function createObjectStore(config: Config['s3'], client: S3Client = creat
         throw error;
       }
     },
-    async *list(prefix) {
+    async *list(prefix, options = {}) {
       let token: string | undefined;
       do {
         const page = await client.send(
-          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }),
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: prefix,
+            ...(token ? { ContinuationToken: token } : options.startAfter ? { StartAfter: options.startAfter } : {}),
+          }),
         );
         for (const object of page.Contents ?? []) if (object.Key) yield object.Key;
         token = page.IsTruncated ? page.NextContinuationToken : undefined;

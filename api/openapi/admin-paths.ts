@@ -1,4 +1,6 @@
-import { bodyRef, type Schema } from './refs';
+import { ListAuditQuery } from '../../common/api-contract/audit';
+import { auditQueryDescriptions } from './audit-paths';
+import { bodyRef, queryParameters, type Schema } from './refs';
 import { errors, json, jobIdParameter } from './responses';
 
 /** The admin routes in the OpenAPI document (document.ts spreads these into `paths`). */
@@ -9,6 +11,17 @@ const problem = (description: string): Schema => ({ description, content: json(b
 const security = [{ adminKey: [] }];
 
 const query = (name: string, description: string, schema: Schema = text): Schema => ({ name, in: 'query', required: false, description, schema });
+const unauthorized = problem('`unauthorized`: send your operator token or an OIDC identity token with the operator role as a Bearer token.');
+const auditUnavailable = problem('`audit_unavailable`: the action could not be recorded in the audit trail, so it was not taken; send it again. Or `temporal_unavailable`.');
+/** A retried operator action with the same key is the same audit record (docs/security.md#audit-trail). */
+const idempotencyKey: Schema = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Names the action in the audit trail: a retry with the same key is the same record. Without it, the `X-Request-Id` does.',
+  schema: { type: 'string' },
+};
+const requestIdHeader = { 'X-Request-Id': { description: 'The request id the audit record carries.', schema: { type: 'string' } } };
 
 export const adminPaths: Record<string, Schema> = {
   '/admin/dead-letters': {
@@ -47,13 +60,13 @@ export const adminPaths: Record<string, Schema> = {
         'A parked dead letter gets the `retry` Update and resumes at its failed step; a job that closed as failed is reset to the workflow task before its failed step, so finished steps keep their results. Running jobs that are not parked, and finished ones, are refused (409).',
       tags: ['admin'],
       security,
-      parameters: [jobIdParameter, query('dryRun', 'Say what would be done, change nothing.', { type: 'boolean' })],
+      parameters: [jobIdParameter, query('dryRun', 'Say what would be done, change nothing (not recorded in the audit trail).', { type: 'boolean' }), idempotencyKey],
       requestBody: {
         required: false,
         content: json(bodyRef('ReplayRequest')),
       },
       responses: {
-        '200': { description: 'Done (or, in a dry run, what would be done).', content: json(bodyRef('ReplayOutcome')) },
+        '200': { description: 'Done (or, in a dry run, what would be done).', headers: requestIdHeader, content: json(bodyRef('ReplayOutcome')) },
         '400': errors[400],
         '401': problem('`unauthorized`: send your operator token or an OIDC identity token with the operator role as a Bearer token.'),
         '404': problem('`not_found`: no such job.'),
@@ -61,7 +74,7 @@ export const adminPaths: Record<string, Schema> = {
         '413': errors[413],
         '415': errors[415],
         '500': errors[500],
-        '503': errors[503],
+        '503': auditUnavailable,
       },
     },
   },
@@ -73,13 +86,13 @@ export const adminPaths: Record<string, Schema> = {
         'After raising the tenant’s cap in TENANT_SPEND_CAPS and restarting the workers (settings are read at start), tells every job of the tenant in `budget_wait` to run its step again now instead of when the window turns. A job whose cap is still too low waits again.',
       tags: ['admin'],
       security,
-      parameters: [{ name: 'tenantId', in: 'path', required: true, description: 'The tenant id.', schema: { type: 'string' } }],
+      parameters: [{ name: 'tenantId', in: 'path', required: true, description: 'The tenant id.', schema: { type: 'string' } }, idempotencyKey],
       responses: {
-        '200': { description: 'How many waiting jobs were woken.', content: json(bodyRef('SpendCapRaised')) },
+        '200': { description: 'How many waiting jobs were woken.', headers: requestIdHeader, content: json(bodyRef('SpendCapRaised')) },
         '401': problem('`unauthorized`: send your operator token or an OIDC identity token with the operator role as a Bearer token.'),
         '404': problem('`not_found`: no such tenant.'),
         '500': errors[500],
-        '503': errors[503],
+        '503': auditUnavailable,
       },
     },
   },
@@ -117,12 +130,57 @@ export const adminPaths: Record<string, Schema> = {
           description: 'The delivery, `webhook:<jobId>:<eventId>` as GET /admin/webhooks/given-up lists it (URL-encoded).',
           schema: { type: 'string' },
         },
+        idempotencyKey,
       ],
       responses: {
-        '200': { description: 'The event is being delivered again.', content: json(bodyRef('WebhookRedelivery')) },
+        '200': { description: 'The event is being delivered again.', headers: requestIdHeader, content: json(bodyRef('WebhookRedelivery')) },
         '401': problem('`unauthorized`: send your operator token or an OIDC identity token with the operator role as a Bearer token.'),
         '404': problem('`not_found`: no such webhook delivery.'),
         '409': problem('`not_redeliverable`: the delivery is still retrying, or it was delivered; `details.detail` says which.'),
+        '500': errors[500],
+        '503': auditUnavailable,
+      },
+    },
+  },
+  '/admin/jobs/{id}/abandon': {
+    post: {
+      operationId: 'abandonJob',
+      summary: 'Give up on a parked dead letter',
+      description:
+        'Sends the job’s `abandon` Update: the job closes as failed with the error it parked with (`npm run replay` can still bring it back). A job that is not parked is refused (409). Recorded in the audit trail before it is sent; the reason is not.',
+      tags: ['admin'],
+      security,
+      parameters: [jobIdParameter, idempotencyKey],
+      requestBody: { required: false, content: json(bodyRef('AbandonRequest')) },
+      responses: {
+        '200': { description: 'Abandoned.', headers: requestIdHeader, content: json(bodyRef('AbandonOutcome')) },
+        '400': errors[400],
+        '401': unauthorized,
+        '404': problem('`not_found`: no such job.'),
+        '409': problem('`not_abandonable`: the job is not a parked dead letter; `details.detail` says what it is.'),
+        '413': errors[413],
+        '415': errors[415],
+        '500': errors[500],
+        '503': auditUnavailable,
+      },
+    },
+  },
+  '/admin/audit': {
+    get: {
+      operationId: 'listAuditRecordsOfTenant',
+      summary: 'Any tenant’s audit trail',
+      description:
+        'The same records and filters as `GET /audit`, for the tenant named by `tenant`: reviewers’ decisions, erasures and operators’ actions on its jobs, newest first.',
+      tags: ['admin'],
+      security,
+      parameters: [
+        { name: 'tenant', in: 'query', required: true, description: 'The tenant whose records to read.', schema: text },
+        ...queryParameters(ListAuditQuery, auditQueryDescriptions),
+      ],
+      responses: {
+        '200': { description: 'A page of records, newest first.', content: json(bodyRef('AuditList')) },
+        '400': errors[400],
+        '401': unauthorized,
         '500': errors[500],
         '503': errors[503],
       },

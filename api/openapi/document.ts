@@ -1,5 +1,6 @@
 import { apiComponents } from '../../common/api-contract/components';
 import { adminKeyScheme, adminPaths } from './admin-paths';
+import { auditPaths } from './audit-paths';
 import { jobPaths } from './job-paths';
 import { pagePaths } from './page-paths';
 import { schedulePaths } from './schedule-paths';
@@ -74,11 +75,12 @@ export function openApiDocument(options: { serverUrl: string }): Schema {
       { name: 'review', description: 'Decisions on jobs awaiting review.' },
       { name: 'schedules', description: 'Jobs started on a timetable (Temporal Schedules).' },
       { name: 'reviewer page', description: 'The reviewer web page at /review and its assets.' },
-      { name: 'admin', description: 'Operations: dead letters, retries, replays (admin key).' },
+      { name: 'audit', description: 'Who decided, erased, replayed or abandoned what, and when.' },
+      { name: 'admin', description: 'Operations: dead letters, retries, replays, the audit trail of every tenant (admin key).' },
       { name: 'meta', description: 'Health and this document.' },
       { name: 'webhooks', description: 'What Slowlane sends to callback URLs.' },
     ],
-    paths: withHeaderLimit({ ...jobPaths, ...schedulePaths, ...pagePaths, ...adminPaths }),
+    paths: withHeaderLimit({ ...jobPaths, ...schedulePaths, ...auditPaths, ...pagePaths, ...adminPaths }),
     webhooks,
     components: {
       schemas: apiComponents,

@@ -23,7 +23,9 @@ export const errors = {
   431: problem('`request_header_fields_too_large`: the URL and headers together are over 16 KB.'),
   422: problem('`invalid_fields`: the fields do not match the invoice schema; `details.errors` lists each problem.'),
   500: problem('`internal`: a fault on our side; retrying with the same Idempotency-Key is safe.'),
-  503: problem('`temporal_unavailable` (the job service is unreachable; retry shortly) or `reviewer_unavailable`.'),
+  503: problem(
+    '`temporal_unavailable` (the job service is unreachable; retry shortly), `reviewer_unavailable`, or `audit_unavailable` (a decision or erasure could not be recorded in the audit trail, so it was not taken; send it again).',
+  ),
 } as const;
 
 export type ErrorStatus = keyof typeof errors;

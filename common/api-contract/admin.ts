@@ -79,3 +79,18 @@ export const WebhookRedelivery = closed({
   runId: Type.Optional(Type.String({ description: 'The run that delivers the event again.' })),
 });
 export type WebhookRedelivery = Static<typeof WebhookRedelivery>;
+
+export const AbandonRequest = closed({
+  operator: Type.Optional(
+    Type.String({ description: 'Leave it out: the operator recorded is the one signed in. When given it must be that id, else 400.' }),
+  ),
+  reason: Type.Optional(Type.String({ description: 'Kept in the job’s (encrypted) history, not in the audit trail.' })),
+});
+export type AbandonRequest = Static<typeof AbandonRequest>;
+
+export const AbandonOutcome = closed({
+  jobId: Type.String(),
+  action: stringEnum(['abandoned'] as const),
+  detail: Type.String({ description: 'What was done, in one line.' }),
+});
+export type AbandonOutcome = Static<typeof AbandonOutcome>;

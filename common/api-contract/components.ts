@@ -1,4 +1,5 @@
-import { DeadLetterList, GivenUpWebhook, GivenUpWebhookList, ParkedJob, ReplayOutcome, ReplayRequest, SpendCapRaised, WebhookRedelivery } from './admin';
+import { AbandonOutcome, AbandonRequest, DeadLetterList, GivenUpWebhook, GivenUpWebhookList, ParkedJob, ReplayOutcome, ReplayRequest, SpendCapRaised, WebhookRedelivery } from './admin';
+import { AuditActionName, AuditActor, AuditList, AuditRecord } from './audit';
 import { ErrorBody } from './error-body';
 import { JobErasure } from './erasure';
 import { Invoice, InvoiceExtraction } from './invoice';
@@ -67,6 +68,12 @@ const fixedComponents = {
   ScheduleList,
   ScheduleStateRequest,
   JobErasure,
+  AbandonRequest,
+  AbandonOutcome,
+  AuditActionName,
+  AuditActor,
+  AuditRecord,
+  AuditList,
 };
 
 /**

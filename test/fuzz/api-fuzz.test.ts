@@ -110,6 +110,7 @@ describe('the API under generated hostile requests (fast-check)', () => {
       reviewerTokens: TEST_SECRETS.tenants.flatMap((tenant) => tenant.reviewers.map((reviewer) => reviewer.token)),
       adminKey: TEST_OPERATOR.token,
       jobIds: await Promise.all(TEST_SECRETS.tenants.map((tenant) => seedJob(apiUrl, tenant.apiKey))),
+      tenantIds: TEST_SECRETS.tenants.map((tenant) => tenant.id),
       idempotencyKeys: Array.from({ length: 20 }, (_, index) => `fuzz-${index}`),
       pageTokens: await pageTokensOf(apiUrl, TEST_SECRETS.tenants[0]?.apiKey as string),
     };

@@ -119,6 +119,24 @@ describe('API errors: a status, a stable code, a message that says what to fix',
     await waitForJob(jobId, ['posted']);
   });
 
+  test("when a tenant tries to erase another tenant's job, then 404, the attempt is in its own audit trail only, and the owner's trail shows nothing of it", async () => {
+    const sample = await sampleWith('posted');
+    const jobId = (await submit(sample.bytes)).body.jobId as string;
+    const erase = await fetch(`${apiUrl()}/jobs/${encodeURIComponent(jobId)}`, { method: 'DELETE', headers: { authorization: `Bearer ${acme.apiKey}` } });
+    assert.equal(erase.status, 404);
+    const trail = async (apiKey: string) => {
+      const response = await fetch(`${apiUrl()}/audit?${new URLSearchParams({ jobId })}`, { headers: { authorization: `Bearer ${apiKey}` } });
+      assert.equal(response.status, 200);
+      return ((await response.json()) as { records: Array<{ tenantId: string; action: string; outcome: string; outcomeCode?: string }> }).records;
+    };
+    assert.deepEqual(
+      (await trail(acme.apiKey)).map((record) => [record.tenantId, record.action, record.outcome, record.outcomeCode]),
+      [['acme', 'job.erase', 'refused', 'not_found']],
+    );
+    assert.deepEqual(await trail(demo.apiKey), []);
+    await waitForJob(jobId, ['posted']);
+  });
+
   test('when a job is not awaiting review, then a review is 409; an unknown job is 404', async () => {
     const sample = await sampleWith('posted');
     const { body } = await submit(sample.bytes);

@@ -227,6 +227,25 @@ describe('the OpenAPI document', () => {
     await call('DELETE', done, { key: demo.apiKey });
     await call('DELETE', unknown, { key: demo.apiKey });
 
+    // The audit trail: abandon the parked job, then read back what the calls above recorded.
+    const abandon = `/admin/jobs/${encodeURIComponent(parkedJob)}/abandon`;
+    await call('POST', abandon, { key: demo.apiKey });
+    await call('POST', abandon);
+    assert.equal((await call('POST', abandon, { key: ADMIN_KEY, ...json({ reason: 'openapi test' }) })).status, 200);
+    await call('POST', abandon, { key: ADMIN_KEY });
+    await call('POST', `/admin${unknown}/abandon`, { key: ADMIN_KEY });
+    await call('POST', abandon, { key: ADMIN_KEY, ...json({ note: 1 }) });
+    assert.equal((await call('GET', '/audit?limit=2', { key: demo.apiKey })).status, 200);
+    await call('GET', `/audit?jobId=${encodeURIComponent(textJob)}&action=job.erase`, { key: demo.apiKey });
+    await call('GET', '/audit?action=nope', { key: demo.apiKey });
+    await call('GET', '/audit?pageToken=forged.token', { key: demo.apiKey });
+    await call('GET', '/audit', { key: demo.reviewerToken });
+    await call('GET', '/audit');
+    assert.equal((await call('GET', '/admin/audit?tenant=demo&limit=2', { key: ADMIN_KEY })).status, 200);
+    await call('GET', '/admin/audit', { key: ADMIN_KEY });
+    await call('GET', '/admin/audit?tenant=demo', { key: demo.apiKey });
+    await call('GET', '/admin/audit?tenant=demo');
+
     await call('GET', '/healthz');
     await call('GET', '/readyz');
     await call('GET', '/openapi.json');

@@ -17,6 +17,7 @@ import { bundleWorkflows, createWorkers } from '../../workers/create-workers';
 import { sampleWith } from '../support/samples';
 import { testEnv } from '../support/test-env';
 import { quietTemporalRuntime } from '../support/workflow-harness';
+import { createAuditTrail } from '../../lib/audit/audit-trail';
 
 /**
  * One trace from the API request through the workflow and its activities. API and worker run in this process on
@@ -48,7 +49,7 @@ describe('OpenTelemetry traces (API → workflow → activities)', () => {
     const client = await connectClient(config.temporal);
     closeClient = () => client.connection.close();
     const jobs = createJobsService({ client, store: createObjectStore(config.s3), config });
-    api = await startApiServer({ config, jobs, log, ready: async () => true }, { host: '127.0.0.1', port: 0 });
+    api = await startApiServer({ config, jobs, log, ready: async () => true, audit: createAuditTrail(createObjectStore(config.s3), log) }, { host: '127.0.0.1', port: 0 });
 
     const connection = await NativeConnection.connect({ address: config.temporal.address });
     const gateway = gatewayFromConfig(config, log);

@@ -34,6 +34,8 @@ export interface FuzzContext {
   adminKey: string;
   /** Ids of jobs that exist, of both tenants. */
   jobIds: string[];
+  /** The tenants' ids, for routes that name a tenant (an operator's spend cap, the operators' audit trail). */
+  tenantIds: string[];
   /** Submissions reuse these keys, so the fuzz creates a bounded number of jobs however long it runs. */
   idempotencyKeys: string[];
   /** Page tokens the API gave out, to be replayed, mutated and forged. */
@@ -177,8 +179,14 @@ function securityKinds(operation: Schema): string[] {
   return security.flatMap((entry) => Object.keys(entry));
 }
 
+/** Real ids for the parameters that name a job or a tenant, so requests reach data (another tenant's included). */
+function realValues(name: string, context: FuzzContext): Array<fc.Arbitrary<string>> {
+  const ids = name === 'id' || name === 'jobId' ? context.jobIds : name === 'tenantId' || name === 'tenant' ? context.tenantIds : [];
+  return ids.length > 0 ? [fc.constantFrom(...ids)] : [];
+}
+
 function pathValue(name: string, context: FuzzContext): fc.Arbitrary<string> {
-  const real = name === 'id' && context.jobIds.length > 0 ? [fc.constantFrom(...context.jobIds)] : [];
+  const real = realValues(name, context);
   return fc.oneof(...real, ...real, anyString.filter((text) => text.length > 0)).map((value) => encodeURIComponent(value));
 }
 
@@ -201,7 +209,10 @@ export function requestFor(op: Operation, context: FuzzContext, resolve: (ref: s
         fc.option(
           parameter.name === 'pageToken'
             ? fc.oneof(pageTokenValue(context), anyString)
-            : valueFor(parameter.schema as Schema | undefined, resolve).map((value) => (typeof value === 'string' ? value : JSON.stringify(value))),
+            : fc.oneof(
+                ...realValues(parameter.name as string, context),
+                valueFor(parameter.schema as Schema | undefined, resolve).map((value) => (typeof value === 'string' ? value : JSON.stringify(value))),
+              ),
           { nil: undefined },
         ),
       ),

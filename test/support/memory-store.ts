@@ -33,8 +33,9 @@ export function memoryStore(): MemoryStore {
     async exists(key) {
       return objects.has(key);
     },
-    async *list(prefix) {
-      for (const key of [...objects.keys()].sort()) if (key.startsWith(prefix)) yield key;
+    async *list(prefix, options = {}) {
+      const after = options.startAfter;
+      for (const key of [...objects.keys()].sort()) if (key.startsWith(prefix) && (after === undefined || key > after)) yield key;
     },
     async deleteMany(keys) {
       for (const key of keys) objects.delete(key);

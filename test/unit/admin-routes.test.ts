@@ -9,17 +9,20 @@ import { createApiMetrics } from '../../lib/metrics-api';
 import { type DeadLetterFilter, InvalidFilterError } from '../../ops/dead-letter-query';
 import type { ReplayOutcome } from '../../ops/replay';
 import { TEST_OPERATOR, localTestConfig, testTenant } from '../support/test-credentials';
+import { memoryAuditTrail } from '../support/memory-audit';
 
 /** Stands in for Temporal behind the admin service: records what the routes asked for, answers as told. */
 function recordingAdmin() {
   const asked: {
     filters: Array<{ filter: DeadLetterFilter; limit: number }>;
     replays: Array<{ jobId: string; dryRun: boolean; operator: string }>;
+    abandons: Array<{ jobId: string; operator: string }>;
     spendCapsRaised: Array<{ tenantId: string; operator: string }>;
     redeliveries: Array<{ deliveryId: string; operator: string }>;
   } = {
     filters: [],
     replays: [],
+    abandons: [],
     spendCapsRaised: [],
     redeliveries: [],
   };
@@ -33,6 +36,11 @@ function recordingAdmin() {
     async replay(jobId, request) {
       asked.replays.push({ jobId, dryRun: request.dryRun, operator: request.operator });
       return { jobId, ...nextOutcome };
+    },
+    async abandon(jobId, by) {
+      asked.abandons.push({ jobId, operator: by.operator });
+      if (jobId.endsWith('running')) return { jobId, action: 'refused', detail: 'the job is processing, not a dead letter' };
+      return { jobId, action: 'abandoned', detail: 'abandoned' };
     },
     async spendCapRaised(tenantId, operator) {
       asked.spendCapsRaised.push({ tenantId, operator });
@@ -53,12 +61,13 @@ function recordingAdmin() {
 
 describe('admin routes', () => {
   const admin = recordingAdmin();
+  const audit = memoryAuditTrail();
   const metrics = createApiMetrics(new Registry());
   let api: RunningApi;
   let locked: RunningApi;
   beforeAll(async () => {
     const config = localTestConfig();
-    const deps = { config, jobs: {} as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true };
+    const deps = { config, jobs: {} as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true, audit };
     api = await startApiServer({ ...deps, admin: admin.service, metrics }, { host: '127.0.0.1', port: 0 });
     locked = await startApiServer(
       { ...deps, config: { ...config, people: { operators: [] } }, admin: admin.service },
@@ -70,11 +79,15 @@ describe('admin routes', () => {
     await locked?.close();
   });
 
-  const call = async (path: string, options: { key?: string | null; method?: string; body?: unknown; base?: RunningApi } = {}) => {
+  const call = async (
+    path: string,
+    options: { key?: string | null; method?: string; body?: unknown; base?: RunningApi; headers?: Record<string, string> } = {},
+  ) => {
     const key = options.key === undefined ? TEST_OPERATOR.token : options.key;
     const response = await fetch(`${(options.base ?? api).url}${path}`, {
       method: options.method ?? 'GET',
       headers: {
+        ...options.headers,
         ...(key ? { authorization: `Bearer ${key}` } : {}),
         ...(options.body ? { 'content-type': 'application/json' } : {}),
       },
@@ -174,12 +187,72 @@ describe('admin routes', () => {
 
   test('when the delivery is unknown or was delivered, then 404 or 409 not_redeliverable; a tenant key is a 401', async () => {
     assert.equal((await call('/admin/webhooks/webhook:unknown/redeliver', { method: 'POST' })).status, 404);
-    const refused = await call('/admin/webhooks/webhook:delivered/redeliver', { method: 'POST' });
+    const refused = await call(`/admin/webhooks/${encodeURIComponent('webhook:invoice:demo:b:evt_delivered')}/redeliver`, { method: 'POST' });
     assert.equal(refused.status, 409);
     assert.equal(refused.body.error?.code, 'not_redeliverable');
     const before = admin.asked.redeliveries.length;
     assert.equal((await call('/admin/webhooks/webhook:x/redeliver', { method: 'POST', key: testTenant('demo').apiKey })).status, 401);
     assert.equal((await call('/admin/webhooks/given-up?limit=0')).status, 400);
     assert.equal(admin.asked.redeliveries.length, before, 'the tenant key reached nothing');
+  });
+
+  /** The records the routes wrote for one job, read back through the operators' route. */
+  const recordsOf = async (jobId: string) => {
+    const answer = await call(`/admin/audit?tenant=demo&jobId=${encodeURIComponent(jobId)}`);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    return answer.body.records as Array<Record<string, unknown>>;
+  };
+
+  test('when an operator replays a job, then one record says who, which job and how it ended; the same Idempotency-Key again adds none', async () => {
+    admin.answerNext({ action: 'retried', detail: 'retry sent', step: 'extractInvoiceFields' });
+    const headers = { 'idempotency-key': 'replay-once', 'x-request-id': 'req-replay-1' };
+    assert.equal((await call('/admin/jobs/invoice:demo:audited/replay', { method: 'POST', headers })).status, 200);
+    assert.equal((await call('/admin/jobs/invoice:demo:audited/replay', { method: 'POST', headers })).status, 200);
+    const records = await recordsOf('invoice:demo:audited');
+    assert.equal(records.length, 1);
+    assert.deepEqual(
+      { action: records[0]?.action, tenantId: records[0]?.tenantId, actor: records[0]?.actor, requestId: records[0]?.requestId, outcome: records[0]?.outcome },
+      { action: 'job.replay', tenantId: 'demo', actor: { kind: 'operator', id: TEST_OPERATOR.id, via: 'token' }, requestId: 'req-replay-1', outcome: 'done' },
+    );
+  });
+
+  test('when a replay is refused, then its record says refused with the code; a dry run is not recorded', async () => {
+    admin.answerNext({ action: 'refused', detail: 'finished as posted; there is nothing to replay' });
+    assert.equal((await call('/admin/jobs/invoice:demo:finished/replay', { method: 'POST' })).status, 409);
+    const records = await recordsOf('invoice:demo:finished');
+    assert.deepEqual(records.map((record) => [record.outcome, record.outcomeCode]), [['refused', 'not_replayable']]);
+    admin.answerNext({ action: 'would_retry', detail: 'would retry' });
+    assert.equal((await call('/admin/jobs/invoice:demo:dry/replay?dryRun=true', { method: 'POST' })).status, 200);
+    assert.deepEqual(await recordsOf('invoice:demo:dry'), []);
+  });
+
+  test('when the audit trail cannot be written, then the action is refused with 503 audit_unavailable and not taken', async () => {
+    const before = admin.asked.abandons.length;
+    audit.store.failNextPut((key) => key.startsWith('audit/demo/'), new Error('S3 is away (injected)'));
+    const answer = await call('/admin/jobs/invoice:demo:parked/abandon', { method: 'POST', body: { reason: 'customer sent a new copy' } });
+    assert.equal(answer.status, 503);
+    assert.equal(answer.body.error?.code, 'audit_unavailable');
+    assert.equal(admin.asked.abandons.length, before, 'the job was not abandoned');
+    const retried = await call('/admin/jobs/invoice:demo:parked/abandon', { method: 'POST', body: { reason: 'customer sent a new copy' } });
+    assert.equal(retried.status, 200, JSON.stringify(retried.body));
+    assert.deepEqual(admin.asked.abandons.at(-1), { jobId: 'invoice:demo:parked', operator: TEST_OPERATOR.id });
+    const records = await recordsOf('invoice:demo:parked');
+    assert.deepEqual(records.map((record) => [record.action, record.outcome]), [['job.abandon', 'done']]);
+    assert.ok(!JSON.stringify(records).includes('new copy'), 'the free-text reason stays out of the trail');
+  });
+
+  test('when an abandon is refused or names no tenant\'s job, then 409 not_abandonable or 404, and an unknown tenant gets no records', async () => {
+    const refused = await call('/admin/jobs/invoice:demo:running/abandon', { method: 'POST' });
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.error?.code, 'not_abandonable');
+    assert.equal((await call('/admin/jobs/invoice:nobody:x/abandon', { method: 'POST' })).status, 404);
+    assert.equal((await call('/admin/jobs/not-a-job/abandon', { method: 'POST' })).status, 404);
+    assert.ok(![...audit.store.objects.keys()].some((key) => key.startsWith('audit/nobody/')));
+  });
+
+  test('when the operators\' audit route is asked without a known tenant, then 400; a tenant key is a 401', async () => {
+    assert.equal((await call('/admin/audit')).status, 400);
+    assert.equal((await call('/admin/audit?tenant=nobody')).status, 400);
+    assert.equal((await call('/admin/audit?tenant=demo', { key: testTenant('demo').apiKey })).status, 401);
   });
 });

@@ -6,6 +6,7 @@ import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
 import { createLogger } from '../../lib/logger';
 import { conformanceProblems } from '../support/openapi-conformance';
+import { memoryAuditTrail } from '../support/memory-audit';
 
 /**
  * JSON bodies the API cannot read are refused before any route runs; each refusal is the client's to fix, so it
@@ -20,7 +21,7 @@ describe('JSON request bodies the API cannot read', () => {
         jobs: {} as unknown as JobsService,
         admin: {} as unknown as AdminService,
         log: createLogger('test', 'silent'),
-        ready: async () => true,
+        ready: async () => true, audit: memoryAuditTrail(),
       },
       { host: '127.0.0.1', port: 0 },
     );

@@ -5,6 +5,7 @@ import { type RunningApi, startApiServer } from '../../api/server';
 import { createLogger } from '../../lib/logger';
 import { sampleOrder } from '../support/fake-activities';
 import { localTestConfig, TEST_SECRETS } from '../support/test-credentials';
+import { memoryAuditTrail } from '../support/memory-audit';
 
 describe('POST /jobs with a callbackUrl in production', () => {
   const submitted: Array<{ callbackUrl?: string }> = [];
@@ -18,7 +19,7 @@ describe('POST /jobs with a callbackUrl in production', () => {
   let api: RunningApi;
   beforeAll(async () => {
     const config = { ...localTestConfig(), deployment: 'production' as const };
-    api = await startApiServer({ config, jobs, log: createLogger('test', 'silent'), ready: async () => true }, { host: '127.0.0.1', port: 0 });
+    api = await startApiServer({ config, jobs, log: createLogger('test', 'silent'), ready: async () => true, audit: memoryAuditTrail() }, { host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
     await api?.close();

@@ -12,6 +12,7 @@ import { EncryptionCodec } from '../../lib/payload-codec/encryption-codec';
 import { EnvKeyProvider } from '../../lib/payload-codec/key-provider';
 import { Secret } from '../../lib/secret';
 import { localTestConfig, TEST_OPERATOR, TEST_SECRETS } from '../support/test-credentials';
+import { memoryAuditTrail } from '../support/memory-audit';
 
 const UI = 'http://127.0.0.1:8233';
 const converter = new DefaultPayloadConverter();
@@ -28,7 +29,7 @@ describe('the codec endpoint (/codec, the Temporal Web UI and CLI protocol)', ()
   let production: RunningApi;
   const start = async (config: Config, host = '127.0.0.1') => {
     const api = await startApiServer(
-      { config, jobs: {} as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true, codec: { codec, config } },
+      { config, jobs: {} as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true, audit: memoryAuditTrail(), codec: { codec, config } },
       { host, port: 0 },
     );
     servers.push(api);

@@ -6,6 +6,7 @@ import { type RunningApi, startApiServer } from '../../api/server';
 import { createLogger } from '../../lib/logger';
 import { renderLongDocument } from '../../local/samples/long-document';
 import { conformanceProblems } from '../support/openapi-conformance';
+import { memoryAuditTrail } from '../support/memory-audit';
 
 const LIMIT = 5;
 
@@ -22,7 +23,7 @@ describe('POST /jobs of a document past DOCUMENT_MAX_PAGES', () => {
       },
     };
     api = await startApiServer(
-      { config: localTestConfig({ DOCUMENT_MAX_PAGES: String(LIMIT) }), jobs: jobs as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true },
+      { config: localTestConfig({ DOCUMENT_MAX_PAGES: String(LIMIT) }), jobs: jobs as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true, audit: memoryAuditTrail() },
       { host: '127.0.0.1', port: 0 },
     );
   });

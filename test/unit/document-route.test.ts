@@ -5,6 +5,7 @@ import { localTestConfig, testTenant } from '../support/test-credentials';
 import pino from 'pino';
 import type { JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
+import { memoryAuditTrail } from '../support/memory-audit';
 
 const DEMO = testTenant('demo');
 
@@ -29,7 +30,7 @@ describe('GET /jobs/:id/document: streaming the upload from the object store', (
       );
     const jobs = { openDocument: async () => ({ body: body(), contentType: 'application/pdf', fileName: 'a.pdf' }) };
     const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) });
-    api = await startApiServer({ config: localTestConfig(), jobs: jobs as unknown as JobsService, log, ready: async () => true }, { host: '127.0.0.1', port: 0 });
+    api = await startApiServer({ config: localTestConfig(), jobs: jobs as unknown as JobsService, log, ready: async () => true, audit: memoryAuditTrail() }, { host: '127.0.0.1', port: 0 });
   });
   afterAll(() => api?.close());
 

@@ -8,6 +8,7 @@ import { type RunningApi, startApiServer } from '../../api/server';
 import { JOB_STATUSES, type JobStatus } from '../../common/job';
 import { createLogger } from '../../lib/logger';
 import { conformanceProblems } from '../support/openapi-conformance';
+import { memoryAuditTrail } from '../support/memory-audit';
 
 const DEMO = testTenant('demo');
 
@@ -22,7 +23,7 @@ describe('GET /jobs/:id Retry-After by status', () => {
         ({ jobId, type: 'invoice', status, detailed: false, links: {} }) as unknown as Job,
     } as unknown as JobsService;
     api = await startApiServer(
-      { config: localTestConfig(), jobs, admin: {} as unknown as AdminService, log: createLogger('test', 'silent'), ready: async () => true },
+      { config: localTestConfig(), jobs, admin: {} as unknown as AdminService, log: createLogger('test', 'silent'), ready: async () => true, audit: memoryAuditTrail() },
       { host: '127.0.0.1', port: 0 },
     );
   });

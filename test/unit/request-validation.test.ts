@@ -8,6 +8,7 @@ import { type RunningApi, startApiServer } from '../../api/server';
 import type { SubmitReviewInput } from '../../common/messages';
 import { createLogger } from '../../lib/logger';
 import { conformanceProblems } from '../support/openapi-conformance';
+import { memoryAuditTrail } from '../support/memory-audit';
 
 const DEMO = testTenant('demo');
 
@@ -38,7 +39,7 @@ describe('request checks: the routes validate with the contract schemas and answ
   let api: RunningApi;
   beforeAll(async () => {
     api = await startApiServer(
-      { config: localTestConfig(), jobs: services.jobs, admin: services.admin, log: createLogger('test', 'silent'), ready: async () => true },
+      { config: localTestConfig(), jobs: services.jobs, admin: services.admin, log: createLogger('test', 'silent'), ready: async () => true, audit: memoryAuditTrail() },
       { host: '127.0.0.1', port: 0 },
     );
   });

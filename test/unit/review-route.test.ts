@@ -10,6 +10,7 @@ import { canonicalJson } from '../../common/canonical-json';
 import type { SubmitReviewInput } from '../../common/messages';
 import pino from 'pino';
 import { conformanceProblems } from '../support/openapi-conformance';
+import { memoryAuditTrail } from '../support/memory-audit';
 
 const invoice = {
   invoiceNumber: 'INV-1',
@@ -78,7 +79,7 @@ describe('POST /jobs/:id/review: the Idempotency-Key and the Update id the route
       },
     } as unknown as JobsService;
     api = await startApiServer(
-      { config: localTestConfig(), jobs, admin: {} as unknown as AdminService, log, ready: async () => true },
+      { config: localTestConfig(), jobs, admin: {} as unknown as AdminService, log, ready: async () => true, audit: memoryAuditTrail() },
       { host: '127.0.0.1', port: 0 },
     );
   });

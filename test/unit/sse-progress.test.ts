@@ -7,6 +7,7 @@ import type { JobEvent, JobProgress } from '../../common/job';
 import { createLogger } from '../../lib/logger';
 import { schemaProblems } from '../support/openapi-conformance';
 import { readSse, type SseEvent } from '../support/sse';
+import { memoryAuditTrail } from '../support/memory-audit';
 
 const jobId = 'document:demo:sse-progress';
 const at = new Date(0).toISOString();
@@ -38,7 +39,7 @@ describe('GET /jobs/:id/events of a fan-out: progress events in the status event
       },
     };
     api = await startApiServer(
-      { config: localTestConfig({ SSE_POLL_INTERVAL: '5ms' }), jobs: jobs as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true },
+      { config: localTestConfig({ SSE_POLL_INTERVAL: '5ms' }), jobs: jobs as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true, audit: memoryAuditTrail() },
       { host: '127.0.0.1', port: 0 },
     );
   });

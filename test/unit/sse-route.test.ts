@@ -6,6 +6,7 @@ import type { JobEvents, JobsService } from '../../api/jobs-service';
 import { type RunningApi, startApiServer } from '../../api/server';
 import { createLogger } from '../../lib/logger';
 import { createApiMetrics } from '../../lib/metrics-api';
+import { memoryAuditTrail } from '../support/memory-audit';
 
 const POLL_MS = 5;
 const jobId = 'invoice:demo:sse-route';
@@ -54,7 +55,7 @@ describe('GET /jobs/:id/events: the stream stops polling when the client goes aw
   beforeAll(async () => {
     const config = localTestConfig({ SSE_POLL_INTERVAL: `${POLL_MS}ms` });
     api = await startApiServer(
-      { config, jobs: job.jobs, log: createLogger('test', 'silent'), ready: async () => true, metrics },
+      { config, jobs: job.jobs, log: createLogger('test', 'silent'), ready: async () => true, audit: memoryAuditTrail(), metrics },
       { host: '127.0.0.1', port: 0 },
     );
   });

@@ -6,6 +6,7 @@ import { type RunningApi, startApiServer } from '../../api/server';
 import { tenantSlots } from '../../api/tenant-slots';
 import { createLogger } from '../../lib/logger';
 import { conformanceProblems } from '../support/openapi-conformance';
+import { memoryAuditTrail } from '../support/memory-audit';
 
 const DEMO = testTenant('demo');
 
@@ -34,7 +35,7 @@ describe('per-tenant limits on uploads in flight and open event streams', () => 
   } as unknown as JobsService;
   beforeAll(async () => {
     const config = localTestConfig({ API_MAX_UPLOADS_PER_TENANT: '1', API_MAX_EVENT_STREAMS_PER_TENANT: '1', SSE_POLL_INTERVAL: '50ms' });
-    api = await startApiServer({ config, jobs, log: createLogger('test', 'silent'), ready: async () => true }, { host: '127.0.0.1', port: 0 });
+    api = await startApiServer({ config, jobs, log: createLogger('test', 'silent'), ready: async () => true, audit: memoryAuditTrail() }, { host: '127.0.0.1', port: 0 });
   });
   afterAll(() => api?.close());
 
