@@ -47,7 +47,7 @@ describe('OpenTelemetry traces (API → workflow → activities)', () => {
 
     const client = await connectClient(config.temporal);
     closeClient = () => client.connection.close();
-    const jobs = createJobsService({ client, store: createObjectStore(config.s3), config });
+    const jobs = createJobsService({ client, store: createObjectStore(config), config });
     api = await startApiServer({ config, jobs, log, ready: async () => true }, { host: '127.0.0.1', port: 0 });
 
     const connection = await NativeConnection.connect({ address: config.temporal.address });
