@@ -106,17 +106,23 @@ async function readHeader(bytes: Buffer, objectKey: string, keys: KeyProvider): 
 /** Seals a plaintext stream chunk by chunk; holds back one chunk, since only the end of input says which is final. */
 export async function* seal(source: AsyncIterable<Buffer | string>, objectKey: string, options: SealOptions): AsyncGenerator<Buffer> {
   const header = await newHeader(objectKey, options);
-  yield header.bytes;
+  // The header rides with the first chunk: a streamed upload (aws-chunked) refuses a short piece before the last.
+  let lead: Buffer | undefined = header.bytes;
+  const withLead = (sealed: Buffer) => {
+    const piece = lead ? Buffer.concat([lead, sealed]) : sealed;
+    lead = undefined;
+    return piece;
+  };
   let pending = Buffer.alloc(0);
   let index = 0;
   for await (const piece of source) {
     pending = Buffer.concat([pending, typeof piece === 'string' ? Buffer.from(piece) : piece]);
     while (pending.length > header.chunkBytes) {
-      yield sealChunk(header, index++, pending.subarray(0, header.chunkBytes), false);
+      yield withLead(sealChunk(header, index++, pending.subarray(0, header.chunkBytes), false));
       pending = pending.subarray(header.chunkBytes);
     }
   }
-  yield sealChunk(header, index, pending, true);
+  yield withLead(sealChunk(header, index, pending, true));
 }
 
 export interface OpenedObject {
