@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const tracing = startApiTracing(config);
   const client = await connectClient(config.temporal);
   const observability = await startApiObservability(config, client, log, tracing);
-  const store = createObjectStore(config.s3);
+  const store = createObjectStore(config);
   const jobs = createJobsService({ client, store, config });
   const ready = async () => {
     await client.workflowService.getSystemInfo({});

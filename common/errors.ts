@@ -142,6 +142,23 @@ export class WebhookDeliveryFailedError extends SlowlaneError {
   static override readonly retryable = true;
 }
 
+/**
+ * A stored object failed its encryption's checks (lib/object-envelope.ts): altered, cut short, moved to another key,
+ * sealed under a key whose bytes differ from ours, or plaintext where only sealed objects are accepted. The same
+ * bytes fail the same way on every attempt.
+ */
+export class StoredObjectUnreadableError extends SlowlaneError {
+  static override readonly retryable = false;
+}
+
+/**
+ * A stored object is sealed under a key id this process was not given. Retried: during a key rotation's rollout
+ * another deploy may still be on its way to this worker (docs/security.md#key-rotation).
+ */
+export class StoredObjectKeyMissingError extends SlowlaneError {
+  static override readonly retryable = true;
+}
+
 /** Every error class a step may throw; a new class goes here, and its retry semantics follow. */
 export const ERROR_CLASSES = [
   InvalidDocumentError,
@@ -160,6 +177,8 @@ export const ERROR_CLASSES = [
   LedgerUnavailableError,
   WebhookRejectedError,
   WebhookDeliveryFailedError,
+  StoredObjectUnreadableError,
+  StoredObjectKeyMissingError,
 ] as const;
 
 export const NON_RETRYABLE_ERROR_TYPES: readonly string[] = ERROR_CLASSES.filter((ErrorClass) => !ErrorClass.retryable).map(

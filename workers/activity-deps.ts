@@ -27,7 +27,7 @@ export function createActivityDeps(
   /** The worker's metrics registry: the batch lane's counts go there (lib/metrics-batch-lane.ts). */
   registry?: Registry,
 ): ActivityDeps {
-  const store = createObjectStore(config.s3);
+  const store = createObjectStore(config);
   const onLaneEvent = registry ? batchLaneMetricsListener(registry) : () => undefined;
   return {
     store,

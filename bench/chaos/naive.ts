@@ -44,7 +44,7 @@ export async function runNaive(
   const config = loadConfig({ ...productEnv, ANTHROPIC_MAX_RETRIES: '2' });
   const wired = gatewayFromConfig(config, createLogger('bench', 'silent'));
   const activities = createActivities(createActivityDeps(config, wired));
-  const store = createObjectStore(config.s3);
+  const store = createObjectStore(config);
   const figures: NaiveFigures = {
     requests: 0,
     userFacingErrors: 0,

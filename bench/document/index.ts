@@ -51,7 +51,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
   const { client, connection } = await connectBenchClient(stack);
   try {
     const productConfig = loadConfig(stack.productEnv);
-    const store = createObjectStore(productConfig.s3);
+    const store = createObjectStore(productConfig);
     const sha256 = createHash('sha256').update(pdf).digest('hex');
     const key = objectKeys.input('demo', sha256);
     await store.put(key, pdf, { contentType: 'application/pdf' });

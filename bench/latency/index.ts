@@ -149,7 +149,7 @@ async function measureNaive(productEnv: Record<string, string>, jobs: number, co
   const log = createLogger('bench', 'warn');
   const wired = gatewayFromConfig(config, log);
   const activities = createActivities(createActivityDeps(config, wired));
-  const store = createObjectStore(config.s3);
+  const store = createObjectStore(config);
   const requestMs: number[] = [];
   let posted = 0;
   const started = performance.now();

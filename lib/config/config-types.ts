@@ -11,7 +11,7 @@ import type { ModelLimits } from './model-limits';
 import type { ModelPrice } from './model-prices';
 import type { modelArea } from './model-settings';
 import type { observabilityArea } from './observability-settings';
-import type { s3Area } from './s3-settings';
+import type { ObjectEncryption, s3Area } from './s3-settings';
 import type { spendArea } from './spend-settings';
 import type { temporalArea } from './temporal-settings';
 import type { People } from './people';
@@ -35,7 +35,8 @@ export interface Config {
     /** Which of address and webUiUrl the environment set; `npm start` takes the others from temporal-dev.yaml. */
     fromEnvironment: { address: boolean; webUiUrl: boolean };
   };
-  s3: Values<typeof s3Area>;
+  /** `encryption` resolved: its default depends on the deployment and the codec keys. */
+  s3: Omit<Values<typeof s3Area>, 'encryption'> & { encryption: ObjectEncryption };
   /** `apiKey` is a placeholder the simulator accepts when no real key is set. */
   anthropic: Omit<Values<typeof modelArea>, 'apiKey'> & { apiKey: Secret; prices: Record<string, ModelPrice> };
   /** The embeddings provider; `apiKey` is a placeholder the simulator accepts when no real key is set. */

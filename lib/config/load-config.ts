@@ -18,7 +18,7 @@ import { modelArea, SIMULATOR_URL } from './model-settings';
 import { observabilityArea } from './observability-settings';
 import { peopleOf } from './people';
 import { peopleArea } from './people-settings';
-import { s3Area } from './s3-settings';
+import { type ObjectEncryption, s3Area } from './s3-settings';
 import { spendArea } from './spend-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
@@ -53,6 +53,7 @@ export function loadConfig(env: Env = process.env): Config {
   for (const tenantId of Object.keys(spend.tenantSpendCaps)) {
     if (core.tenants && !core.tenants.some((tenant) => tenant.id === tenantId)) reader.report(`TENANT_SPEND_CAPS names "${tenantId}", which is no tenant of SLOWLANE_TENANTS`);
   }
+  const encryption = objectEncryptionOf(s3.encryption, core.deployment, temporal.payloadCodecKeys !== undefined, reader);
   reader.finish();
 
   return {
@@ -62,7 +63,7 @@ export function loadConfig(env: Env = process.env): Config {
     toolCacheDir: core.toolCacheDir ?? join(core.cacheHome, 'slowlane'),
     tenants: core.tenants,
     temporal: { ...temporal, fromEnvironment: temporalFromEnvironment },
-    s3,
+    s3: { ...s3, encryption },
     anthropic: {
       ...model,
       // No key and no base URL means the local provider simulator; a real key alone means the real service.
@@ -89,6 +90,21 @@ export function loadConfig(env: Env = process.env): Config {
     observability,
     people,
   };
+}
+
+/**
+ * Fails closed: production stores nothing unencrypted, so it takes the product's own encryption unless the deployment
+ * declares the store's; local mode without codec keys (a file run alone) has nothing to seal with.
+ */
+function objectEncryptionOf(set: ObjectEncryption | undefined, deployment: Deployment, hasCodecKeys: boolean, reader: SettingsReader): ObjectEncryption {
+  const encryption = set ?? (hasCodecKeys || deployment === 'production' ? 'product' : 'none');
+  if (encryption === 'none' && deployment === 'production') {
+    reader.report('OBJECT_STORE_ENCRYPTION=none is refused in production: set `product` (with PAYLOAD_CODEC_KEYS) or `server-side` where the bucket encrypts every object');
+  }
+  if (encryption === 'product' && !hasCodecKeys && deployment !== 'production') {
+    reader.report('OBJECT_STORE_ENCRYPTION=product needs PAYLOAD_CODEC_KEYS: the objects are sealed under its keys');
+  }
+  return encryption;
 }
 
 /** The gateway's settings as the code uses them: the provider limits as the `*` pool beside per-model ones. */

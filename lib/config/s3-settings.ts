@@ -1,5 +1,9 @@
 import { setting, type SettingsArea } from '../settings/setting';
-import { bool, secret, text, url } from '../settings/setting-types';
+import { bool, oneOf, secret, text, url } from '../settings/setting-types';
+
+/** Who encrypts what the product puts in the bucket; `none` only in local mode. */
+export const OBJECT_ENCRYPTIONS = ['product', 'server-side', 'none'] as const;
+export type ObjectEncryption = (typeof OBJECT_ENCRYPTIONS)[number];
 
 export const s3Area = {
   title: 'S3',
@@ -35,6 +39,18 @@ export const s3Area = {
       default: 'false',
       localDefault: 'true',
       doc: 'path-style addressing (`<endpoint>/<bucket>/<key>`), which S3-compatible servers usually need',
+    }),
+    encryption: setting({
+      env: 'OBJECT_STORE_ENCRYPTION',
+      type: oneOf(OBJECT_ENCRYPTIONS),
+      defaultDoc: '`product`; in local mode without `PAYLOAD_CODEC_KEYS`, `none`',
+      doc: '`product`: every object is sealed before upload with its own data key, wrapped by the current key of `PAYLOAD_CODEC_KEYS`; `server-side`: the deployment declares that the bucket encrypts every object itself (default SSE-KMS, uploads without it denied); `none` is refused in production (docs/security.md#objects-at-rest)',
+    }),
+    acceptPlaintext: setting({
+      env: 'OBJECT_STORE_ACCEPT_PLAINTEXT',
+      type: bool(),
+      default: 'false',
+      doc: 'with `OBJECT_STORE_ENCRYPTION=product`, read objects stored before it as they are: only for a migration window, since anyone who can write to the bucket can then plant an object the product trusts (docs/security.md#objects-at-rest)',
     }),
   },
 } satisfies SettingsArea;

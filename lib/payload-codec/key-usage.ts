@@ -9,7 +9,7 @@ export const GCM_RANDOM_NONCE_LIMIT = 2 ** 32;
 
 type Listener = (keyId: string, count: number) => void;
 
-/** Payloads this process has encrypted under each key id since it started. */
+/** Payloads and object data keys (lib/object-envelope.ts) this process has encrypted under each key id since it started. */
 export class KeyUsage {
   readonly #counts = new Map<string, number>();
   readonly #listeners = new Set<Listener>();
@@ -40,7 +40,7 @@ export const processKeyUsage = new KeyUsage();
 export function registerKeyUsageMetric(registry: Registry, usage: KeyUsage = processKeyUsage): void {
   const counter = new Counter({
     name: `${METRIC_PREFIX}payload_encryptions_total`,
-    help: 'Payloads this process encrypted, by codec key id; a key must encrypt fewer than 2^32 in all processes together',
+    help: 'Payloads and object data keys this process encrypted, by codec key id; a key must encrypt fewer than 2^32 in all processes together',
     labelNames: ['key_id'],
     registers: [registry],
   });

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PRIORITIES } from '../../common/task-queues';
-import { createObjectStore } from '../../lib/object-store';
+import { createS3Client, ensureBucket } from '../../lib/object-store';
 import { Secret } from '../../lib/secret';
 import { applyNamespaceSettings, temporalReady, workerIsPolling } from './temporal-setup';
 import { devServerArgs, loadTemporalDevConfig } from './temporal-dev-config';
@@ -194,14 +194,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         })
         .then(started)
         .then(async () => {
-          await createObjectStore({
-            endpoint: urls.s3,
-            region: 'us-east-1',
-            bucket: 'slowlane',
-            accessKeyId: S3_ACCESS_KEY,
-            secretAccessKey: new Secret(S3_SECRET_KEY),
-            forcePathStyle: true,
-          }).ensureBucket();
+          const s3 = { endpoint: urls.s3, region: 'us-east-1', accessKeyId: S3_ACCESS_KEY, secretAccessKey: new Secret(S3_SECRET_KEY), forcePathStyle: true };
+          await ensureBucket(createS3Client(s3), 'slowlane');
           report(`s3         ${urls.s3} (versitygw, bucket slowlane)`);
         }),
       supervisor

@@ -50,7 +50,7 @@ describe('a document job through the real stack (API, Temporal, S3, simulator wi
     assert.ok(Math.abs((lanes.live?.costUsd ?? 0) + (lanes.batch?.costUsd ?? 0) - state.usage.costUsd) < 1e-9);
 
     const config = loadConfig(testEnv().productEnv ?? {});
-    const store = createObjectStore(config.s3);
+    const store = createObjectStore(config);
     const lines = (await store.getBytes(result.chunksKey)).toString('utf8').trim().split('\n');
     const chunks = lines.map((line) => JSON.parse(line) as ChunkRecord);
     assert.equal(chunks.length, result.chunks);
@@ -87,7 +87,7 @@ describe('a document job through the real stack (API, Temporal, S3, simulator wi
     const result = state.result;
     assert.ok(result);
     const config = loadConfig(testEnv().productEnv ?? {});
-    const lines = (await createObjectStore(config.s3).getBytes(result.chunksKey)).toString('utf8').trim().split('\n');
+    const lines = (await createObjectStore(config).getBytes(result.chunksKey)).toString('utf8').trim().split('\n');
     const chunks = lines.map((line) => JSON.parse(line) as ChunkRecord);
     // Pages 1, 4 are text (one chunk each: the scan between them splits them), 2 and 5 scans, 3 blank (nothing).
     assert.deepEqual(

@@ -20,7 +20,7 @@ let store: ObjectStore;
 
 beforeAll(async () => {
   client = await temporalClient();
-  store = createObjectStore(loadConfig(testEnv().productEnv ?? {}).s3);
+  store = createObjectStore(loadConfig(testEnv().productEnv ?? {}));
 });
 afterAll(async () => {
   await client.connection.close();

@@ -48,8 +48,9 @@ describe('OpenTelemetry traces (API → workflow → activities)', () => {
 
     const client = await connectClient(config.temporal);
     closeClient = () => client.connection.close();
-    const jobs = createJobsService({ client, store: createObjectStore(config.s3), config });
-    api = await startApiServer({ config, jobs, log, ready: async () => true, audit: createAuditTrail(createObjectStore(config.s3), log) }, { host: '127.0.0.1', port: 0 });
+    const store = createObjectStore(config);
+    const jobs = createJobsService({ client, store, config });
+    api = await startApiServer({ config, jobs, log, ready: async () => true, audit: createAuditTrail(store, log) }, { host: '127.0.0.1', port: 0 });
 
     const connection = await NativeConnection.connect({ address: config.temporal.address });
     const gateway = gatewayFromConfig(config, log);

@@ -143,7 +143,7 @@ export class FaultHarness {
     const bytes = Buffer.from(document);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const config = loadConfig(this.productEnv);
-    const store = createObjectStore(config.s3);
+    const store = createObjectStore(config);
     const key = objectKeys.input('demo', sha256);
     const contentType = fileName.endsWith('.pdf') ? 'application/pdf' : 'text/plain';
     await store.put(key, bytes, { contentType });

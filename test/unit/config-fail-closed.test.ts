@@ -135,6 +135,16 @@ describe('fail-closed configuration: what makes a process refuse to start', () =
     assert.equal(checkCallbackUrl('http://127.0.0.1:9000/hook', callbackUrlPolicy(allowed)).ok, true);
   });
 
+  test('when objects would rest unencrypted in production, then it is refused; the product encrypts them unless the store is declared to', () => {
+    const production = { SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k' };
+    assert.match(refusal(localTestEnv({ ...production, OBJECT_STORE_ENCRYPTION: 'none' })), /OBJECT_STORE_ENCRYPTION=none is refused in production/);
+    assert.equal(loadConfig(localTestEnv(production)).s3.encryption, 'product');
+    assert.equal(loadConfig(localTestEnv({ ...production, OBJECT_STORE_ENCRYPTION: 'server-side' })).s3.encryption, 'server-side');
+    assert.equal(loadConfig(localTestEnv()).s3.encryption, 'product', 'the local stack has codec keys, so it seals too');
+    assert.equal(loadConfig(localTestEnv({ PAYLOAD_CODEC_KEYS: undefined })).s3.encryption, 'none');
+    assert.match(refusal(localTestEnv({ PAYLOAD_CODEC_KEYS: undefined, OBJECT_STORE_ENCRYPTION: 'product' })), /OBJECT_STORE_ENCRYPTION=product needs PAYLOAD_CODEC_KEYS/);
+  });
+
   test("when the local stack's generated credentials are loaded, then they pass every check, and a second set shares nothing", () => {
     const first = generateLocalSecrets(['demo', 'acme']);
     const second = generateLocalSecrets(['demo', 'acme']);
