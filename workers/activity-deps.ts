@@ -2,6 +2,7 @@ import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { Registry } from 'prom-client';
 import type { ActivityDeps } from '../activities';
 import type { BatchLaneDeps } from '../activities/batch-lane/batch-lane-deps';
+import { killAt } from '../activities/batch-lane/kill-point';
 import { batchAnswerSignal, batchCollectorWorkflowId, batchEntrySignal, MAX_BATCH_BYTES } from '../common/batch-lane';
 import { batchLaneTaskQueue } from '../common/task-queues';
 import { messageBatches } from '../gateway/batch/message-batches';
@@ -59,6 +60,7 @@ function batchLaneDeps(
       activityTaskQueue: batchLaneTaskQueue(config.temporal.taskQueuePrefix),
     },
     onEvent,
+    ...(config.batchLane.killAt ? { reached: killAt(config.batchLane.killAt) } : {}),
     async signalCollector(model, settings, entry) {
       // The collectors run on the lane's own queue, never behind the bulk jobs' workflow tasks that feed them.
       await temporal.workflow.signalWithStart('batchCollectorWorkflow', {

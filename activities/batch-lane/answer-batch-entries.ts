@@ -52,6 +52,7 @@ export async function answerBatchEntries(lane: BatchLaneDeps, input: AnswerBatch
       // Nobody reads it any more, and an erased job's answer (written after its erasure) must not outlive it.
       await lane.store.deleteMany([batchLaneKeys.answer(entry.customId)]);
     }
+    lane.reached?.('during-answers');
     done[from + offset] = true;
     while (answeredUpTo < entries.length && done[answeredUpTo]) answeredUpTo++;
     context.heartbeat({ answeredUpTo });

@@ -2,6 +2,7 @@ import type { BatchAnswer, BatchCollectorSettings, BatchEntry } from '../../comm
 import type { MessageBatches } from '../../gateway/batch/message-batches';
 import type { TenantSpend } from '../../gateway/spend/tenant-spend';
 import type { ModelPrice } from '../../lib/config';
+import type { BatchLaneKillPoint } from '../../lib/config/batch-lane-settings';
 import type { BatchLaneEvent } from '../../lib/metrics-batch-lane';
 import type { ObjectStore } from '../../lib/object-store';
 
@@ -19,6 +20,8 @@ export interface BatchLaneDeps {
   signalJob(workflowId: string, answer: BatchAnswer): Promise<'signalled' | 'gone'>;
   /** What the lane did, for the metrics (lib/metrics-batch-lane.ts). */
   onEvent?: (event: BatchLaneEvent) => void;
+  /** Told each kill point a batch passes; only the kill tests set it (kill-point.ts). */
+  reached?: (point: BatchLaneKillPoint) => void;
 }
 
 export async function putJson(store: ObjectStore, key: string, value: unknown): Promise<void> {

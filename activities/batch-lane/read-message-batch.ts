@@ -60,6 +60,7 @@ export async function storeResults(lane: BatchLaneDeps, batchId: string, keep: (
     const stored = (async () => {
       if (result.message) await putJson(lane.store, batchLaneKeys.answer(result.customId), result.message);
       await settleBatchEntrySpend(lane, result.customId, result.outcome, result.message);
+      lane.reached?.('during-results-download');
     })();
     inFlight.add(stored);
     void stored.finally(() => inFlight.delete(stored)).catch(() => undefined);

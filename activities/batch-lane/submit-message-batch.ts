@@ -92,6 +92,7 @@ export async function submitMessageBatch(lane: BatchLaneDeps, input: SubmitMessa
   const intent: BatchIntent = { model: input.model, batchKey: input.batchKey, entries: sent.length, attemptStartedAt: Date.now() };
   await putJson(store, intentKey, intent);
   await putJson(store, batchLaneKeys.creating(input.batchKey), intent);
+  lane.reached?.('before-create');
   const beat = setInterval(() => context.heartbeat({ creating: sent.length }), 2_000);
   let batchId: string;
   try {
@@ -99,6 +100,7 @@ export async function submitMessageBatch(lane: BatchLaneDeps, input: SubmitMessa
   } finally {
     clearInterval(beat);
   }
+  lane.reached?.('between-create-and-record');
   return recordBatch(lane, intent, batchId, sent);
 }
 

@@ -1,5 +1,12 @@
 import { setting, type SettingsArea } from '../settings/setting';
-import { bool, duration, int } from '../settings/setting-types';
+import { bool, duration, int, oneOf } from '../settings/setting-types';
+
+/**
+ * Where a batch's work can be cut off by a dead worker: after the intent record and before the create, between the
+ * create and its record, after the first result of the download is stored, after the first job is answered.
+ */
+export const BATCH_LANE_KILL_POINTS = ['before-create', 'between-create-and-record', 'during-results-download', 'during-answers'] as const;
+export type BatchLaneKillPoint = (typeof BATCH_LANE_KILL_POINTS)[number];
 
 /** The Message Batches lane for bulk model calls (docs/gateway.md#the-batch-lane). */
 export const batchLaneArea = {
@@ -46,6 +53,12 @@ export const batchLaneArea = {
       type: duration(),
       default: '25h',
       doc: "how long a job without a deadline waits for its batch answer before it takes the live path (the provider expires unfinished entries after 24 h)",
+    }),
+    killAt: setting({
+      env: 'BATCH_TEST_KILL_AT',
+      type: oneOf(BATCH_LANE_KILL_POINTS),
+      testOnly: true,
+      doc: "the kill tests' hook: the worker process SIGKILLs itself when a batch reaches this point (test/integration/batch-lane-kills.test.ts)",
     }),
   },
 } satisfies SettingsArea;

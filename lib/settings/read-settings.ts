@@ -16,6 +16,10 @@ export class SettingsReader {
 
   read<T, V>(setting: Setting<T, V>, key: string = setting.env): V {
     const given = this.rawValueOf(setting, key);
+    if (given && setting.testOnly && this.deployment === 'production') {
+      this.problems.push(`${setting.env} is a test hook: production refuses to start with it set`);
+      return undefined as V;
+    }
     if (given) return this.parse(setting, given) as V;
     if (setting.required === 'always') {
       this.problems.push(`${setting.env} is required`);

@@ -41,6 +41,8 @@ export interface SettingEntry<T> {
    * process starts without it, in the local stack neither (secrets, which the stack generates itself).
    */
   readonly required?: 'production' | 'always';
+  /** A test hook (a kill point): production refuses to start with it set, so no deployment can carry it by mistake. */
+  readonly testOnly?: true;
 }
 
 /** A table entry; `V` is what reading it gives: `T` when a value always exists, `T | undefined` otherwise. */

@@ -39,6 +39,7 @@ function defaultOf(setting: AnySetting): string {
   const code = (value: string): string => `\`${value}\``;
   const everywhere = setting.default === undefined ? '—' : code(setting.default);
   if (setting.required === 'always') return 'required';
+  if (setting.testOnly) return 'unset; tests only (production refuses it)';
   const required = setting.required === 'production' ? 'required in production' : undefined;
   if (setting.localDefault === undefined) return required ?? everywhere;
   return `${code(setting.localDefault)} in the local stack; ${required ?? (setting.default === undefined ? 'unset' : everywhere)} otherwise`;

@@ -35,7 +35,7 @@ const ROUTES: Record<string, Route> = {
   'DELETE /_sim/faults': ({ state }) => admin.clearFaultRules(state),
   'DELETE /_sim/faults/:id': ({ state }, id) => admin.removeFaultRule(state, id),
   'GET /_sim/stats': ({ state }) => admin.getStats(state),
-  'GET /_sim/batch-billing': ({ state }) => jsonReply(200, state.batches.billing()),
+  'GET /_sim/batch-billing': ({ state, query }) => jsonReply(200, state.batches.billing({ textIncludes: query.get('textIncludes') ?? undefined })),
   'GET /_sim/calls': ({ state, query }) => admin.getCalls(state, query),
   'POST /_sim/reset': ({ state }) => admin.resetSimulator(state),
 };

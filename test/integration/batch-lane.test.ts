@@ -3,10 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, test } from '@jest/globals';
 import type { Client } from '@temporalio/client';
 import { batchCollectorWorkflowId } from '../../common/batch-lane';
-import type { JobState } from '../../common/job';
-import { BATCH_PRICE_FACTOR, costOf } from '../../gateway/pricing';
-import { DEFAULT_PRICES } from '../../lib/config/model-prices';
-import { batchLaneSuite, laneWorkerEnv, TEST_LANE_ALLOWANCE } from '../support/batch-lane-suite';
+import { assertBilledOnceInLane, batchLaneSuite, laneWorkerEnv, TEST_LANE_ALLOWANCE } from '../support/batch-lane-suite';
 import { safeOrder } from '../../local/samples/sample-orders';
 import { testEnv } from '../support/test-env';
 
@@ -52,17 +49,6 @@ async function submissionsCompleted(client: Client, since: number): Promise<numb
   return completed;
 }
 
-function assertBilledOnceInLane(state: JobState, lane: 'live' | 'batch'): void {
-  assert.equal(state.status, 'completed', JSON.stringify(state.error ?? state.status));
-  const { usage } = state;
-  assert.equal(usage.calls, 1);
-  assert.deepEqual(Object.keys(usage.byLane ?? {}), [lane]);
-  assert.equal(usage.byLane?.[lane]?.calls, 1);
-  const listPrice = costOf(usage, DEFAULT_PRICES[MODEL]);
-  const expected = lane === 'batch' ? listPrice * BATCH_PRICE_FACTOR : listPrice;
-  assert.ok(Math.abs(usage.costUsd - expected) < 1e-12, `${usage.costUsd} vs ${expected}`);
-}
-
 describe('the batch lane', () => {
   // Batches take 8 s: long enough to kill a worker while one is in progress.
   const laneHarness = batchLaneSuite({ batchProcessingMs: 8_000 });
@@ -99,7 +85,7 @@ describe('the batch lane', () => {
 
     await harness.startWorker(LANE_ENV);
     const states = await Promise.all(jobs.map((job) => job.result()));
-    for (const state of states) assertBilledOnceInLane(state, 'batch');
+    for (const state of states) assertBilledOnceInLane(state, 'batch', MODEL);
     // Every batch created since the test began has ended (this suite's and other test files' on the same
     // simulator), so a second batch holding the same entries would have been answered, and billed, by now.
     await waitFor('every batch since the test began has ended', async () =>
@@ -125,7 +111,7 @@ describe('the batch lane', () => {
     const rule = await harness.addSimulatorFault({ match: { textIncludes: marker }, fault: { kind: 'server_error' }, times: 1 });
     try {
       const state = await (await harness.startOrderJob(safeOrder(marker), { batchLane: TEST_LANE_ALLOWANCE })).result();
-      assertBilledOnceInLane(state, 'live');
+      assertBilledOnceInLane(state, 'live', MODEL);
       const calls = await harness.simulatorCalls(marker);
       assert.deepEqual(calls.map((call) => call.lane), [undefined]);
     } finally {
@@ -138,6 +124,6 @@ describe('the batch lane', () => {
     const marker = `lane-due-${randomUUID()}`;
     const deadline = new Date(Date.now() + 30_000).toISOString();
     const state = await (await harness.startOrderJob(safeOrder(marker), { batchLane: TEST_LANE_ALLOWANCE, deadline })).result();
-    assertBilledOnceInLane(state, 'live');
+    assertBilledOnceInLane(state, 'live', MODEL);
   });
 });

@@ -1,5 +1,8 @@
+import assert from './assert';
 import { afterAll, beforeAll } from '@jest/globals';
-import type { BatchLaneAllowance } from '../../common/job';
+import type { BatchLaneAllowance, JobState } from '../../common/job';
+import { BATCH_PRICE_FACTOR, costOf } from '../../gateway/pricing';
+import { DEFAULT_PRICES } from '../../lib/config/model-prices';
 import { FaultHarness } from './fault-harness';
 
 /** Lets a test's bulk job take the lane: a wait far longer than the simulator's batches, no deadline inside the margin. */
@@ -31,4 +34,16 @@ export function batchLaneSuite(options: { batchProcessingMs: number; workerEnv?:
     if (!harness) throw new Error('the batch-lane harness is read before the suite started it');
     return harness;
   };
+}
+
+/** A completed job that made one model call, in `lane`, and paid that lane's price for its tokens: billed once. */
+export function assertBilledOnceInLane(state: JobState, lane: 'live' | 'batch', model: string): void {
+  assert.equal(state.status, 'completed', JSON.stringify(state.error ?? state.status));
+  const { usage } = state;
+  assert.equal(usage.calls, 1);
+  assert.deepEqual(Object.keys(usage.byLane ?? {}), [lane]);
+  assert.equal(usage.byLane?.[lane]?.calls, 1);
+  const listPrice = costOf(usage, DEFAULT_PRICES[model]);
+  const expected = lane === 'batch' ? listPrice * BATCH_PRICE_FACTOR : listPrice;
+  assert.ok(Math.abs(usage.costUsd - expected) < 1e-12, `${usage.costUsd} vs ${expected}`);
 }

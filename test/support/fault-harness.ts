@@ -228,6 +228,13 @@ export class FaultHarness {
     return ((await response.json()) as { calls: Array<{ tool: string; status: number; lane?: 'batch'; requestId?: string }> }).calls;
   }
 
+  /** The simulator's Message Batches invoice for the requests whose text holds the marker, and the batches carrying them. */
+  async simulatorBatchBilling(marker: string): Promise<SimulatorBatchBilling> {
+    const url = new URL(`${testEnv().simulatorUrl}/_sim/batch-billing`);
+    url.searchParams.set('textIncludes', marker);
+    return (await (await fetch(url)).json()) as SimulatorBatchBilling;
+  }
+
   async addSimulatorFault(rule: Record<string, unknown>): Promise<string> {
     const response = await fetch(`${testEnv().simulatorUrl}/_sim/faults`, {
       method: 'POST',
@@ -246,6 +253,17 @@ export class FaultHarness {
     await this.client?.connection.close();
     await this.supervisor.stopAll();
   }
+}
+
+/** GET /_sim/batch-billing (local/simulator/README.md). */
+export interface SimulatorBatchBilling {
+  batches: number;
+  billedEntries: number;
+  billedOnce: number;
+  billedTwice: number;
+  inProgress: number;
+  unread: number;
+  unreadIds: string[];
 }
 
 /** A plain-text invoice the simulator's reader accepts with full confidence, made unique by its marker. */

@@ -140,6 +140,16 @@ describe('loadConfig', () => {
     assert.equal(config.anthropic.baseURL, undefined);
   });
 
+  test('when a kill-test hook is set, then the local stack takes it and production refuses to start', () => {
+    assert.equal(loadConfig(localTestEnv({ BATCH_TEST_KILL_AT: 'during-answers' })).batchLane.killAt, 'during-answers');
+    assert.equal(loadConfig(localTestEnv()).batchLane.killAt, undefined);
+    const production = { SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k', WEBHOOK_ALLOW_PRIVATE_URLS: undefined, SLOWLANE_OPERATORS: undefined };
+    assert.throws(
+      () => loadConfig(localTestEnv({ ...production, BATCH_TEST_KILL_AT: 'before-create' })),
+      /BATCH_TEST_KILL_AT is a test hook: production refuses to start with it set/,
+    );
+  });
+
   test('when Temporal endpoints are set or not, then the config says which came from the environment', () => {
     assert.deepEqual(localTestConfig().temporal.fromEnvironment, { address: false, webUiUrl: false });
     const set = localTestConfig({ TEMPORAL_ADDRESS: '10.0.0.1:7233', TEMPORAL_WEB_UI_URL: 'http://ui.internal/' });

@@ -106,6 +106,28 @@ describe('the simulator’s Message Batches', () => {
     assert.deepEqual(listed, [second.id, first.id]);
   });
 
+  test('when batches end, then the billing log counts each entry billed, a repeat across batches and the batches never read, all or for one marker', async () => {
+    const billing = async (marker?: string) =>
+      (await (await fetch(`${sim.url}/_sim/batch-billing${marker ? `?textIncludes=${marker}` : ''}`)).json()) as Record<string, unknown>;
+    const first = await client.messages.batches.create({ requests: [entry('dup', 'INVOICE mark-1'), entry('solo', 'INVOICE mark-2')] });
+    const again = await client.messages.batches.create({ requests: [entry('dup', 'INVOICE mark-1')] });
+    await client.messages.batches.create({ requests: [entry('other', 'INVOICE elsewhere')] });
+    assert.deepEqual(await billing('mark-'), {
+      batches: 2, billedEntries: 0, billedOnce: 0, billedTwice: 0, inProgress: 2, unread: 2, unreadIds: [again.id, first.id],
+    });
+    now += PROCESSING_MS;
+    await resultsOf(client, first.id);
+    // Nobody asked about the other batches since they ended: the provider bills them all the same.
+    assert.deepEqual(await billing('mark-'), {
+      batches: 2, billedEntries: 3, billedOnce: 1, billedTwice: 1, inProgress: 0, unread: 1, unreadIds: [again.id],
+    });
+    const all = await billing();
+    assert.equal(all.batches, 3);
+    assert.equal(all.billedOnce, 2);
+    assert.equal(all.billedTwice, 1);
+    assert.equal(all.unread, 2);
+  });
+
   test('when a custom_id is malformed or repeated, then the batch is refused with a 400', async () => {
     for (const requests of [[entry('has spaces', 'x')], [entry('same', 'x'), entry('same', 'y')]]) {
       const error = await client.messages.batches.create({ requests }).catch((caught: unknown) => caught);

@@ -1,3 +1,5 @@
+import type { CountTokensRequest } from '../messages-request';
+import { documentTextOf } from '../request-text';
 import type { SimulatorState } from '../state';
 import { answerBatchEntry, type BatchEntryResult } from './batch-entry-answer';
 
@@ -42,8 +44,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export class MessageBatchBook {
   private readonly batches: StoredBatch[] = [];
-  /** Custom id → how many times an entry of that id was billed (answered `succeeded`): the provider's invoice. */
-  private readonly billedEntries = new Map<string, number>();
 
   constructor(private readonly state: SimulatorState) {}
 
@@ -82,24 +82,53 @@ export class MessageBatchBook {
 
   clear(): void {
     this.batches.length = 0;
-    this.billedEntries.clear();
   }
 
   /**
    * The billing log's totals: entries billed, custom ids billed exactly once and more than once (a request sent in
-   * two batches), and batches whose results nobody read.
+   * two batches), batches still in progress and batches whose results nobody read. Every batch due to end is ended
+   * first, as the provider bills it whether or not anyone looks. With `textIncludes`, only the requests whose
+   * document holds it count, and only the batches that carry one (a test's own, beside other tests' batches).
    */
-  billing(): { batches: number; billedEntries: number; billedOnce: number; billedTwice: number; unread: number } {
+  billing(filter: { textIncludes?: string } = {}): {
+    batches: number;
+    billedEntries: number;
+    billedOnce: number;
+    billedTwice: number;
+    inProgress: number;
+    unread: number;
+    unreadIds: string[];
+  } {
+    const { textIncludes } = filter;
+    const counted = (request: BatchRequest) =>
+      textIncludes === undefined || documentTextOf(request.params as CountTokensRequest).includes(textIncludes);
+    const batches = this.list().filter((batch) => batch.requests.some(counted));
+    const billedEntries = new Map<string, number>();
+    for (const batch of batches) {
+      const requests = new Map(batch.requests.map((request) => [request.custom_id, request]));
+      for (const { custom_id, result } of batch.results ?? []) {
+        const request = requests.get(custom_id);
+        if (result.type === 'succeeded' && request && counted(request)) billedEntries.set(custom_id, (billedEntries.get(custom_id) ?? 0) + 1);
+      }
+    }
     let billedOnce = 0;
     let billedTwice = 0;
     let billed = 0;
-    for (const times of this.billedEntries.values()) {
+    for (const times of billedEntries.values()) {
       billed += times;
       if (times === 1) billedOnce++;
       else billedTwice++;
     }
-    const unread = this.batches.filter((batch) => batch.resultsReads === 0).length;
-    return { batches: this.batches.length, billedEntries: billed, billedOnce, billedTwice, unread };
+    const unread = batches.filter((batch) => batch.resultsReads === 0);
+    return {
+      batches: batches.length,
+      billedEntries: billed,
+      billedOnce,
+      billedTwice,
+      inProgress: batches.filter((batch) => batch.endedAt === null).length,
+      unread: unread.length,
+      unreadIds: unread.map((batch) => batch.id),
+    };
   }
 
   /** Counts a read of the batch's results file: a batch never read is one the product left behind. */
@@ -138,9 +167,7 @@ export class MessageBatchBook {
       batch.results = batch.requests.map(({ custom_id }) => ({ custom_id, result: { type: 'canceled' } }));
     } else if (now >= batch.endsAt) {
       batch.results = batch.requests.map(({ custom_id, params }) => {
-        const result = answerBatchEntry(this.state, params, batch.id);
-        if (result.type === 'succeeded') this.billedEntries.set(custom_id, (this.billedEntries.get(custom_id) ?? 0) + 1);
-        return { custom_id, result };
+        return { custom_id, result: answerBatchEntry(this.state, params, batch.id) };
       });
     } else {
       return;
