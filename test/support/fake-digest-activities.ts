@@ -1,8 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { TicketsDigestActivities } from '../../activities/tickets-digest';
-import type { FromBatch } from '../../common/batch-lane';
-import type { Usage } from '../../common/job';
 import type { TicketsDigest } from '../../common/job-types/tickets-digest/digest';
+import { usageFor } from './lane-usage';
 
 /** A digest of ten tickets summarised in `batches` batches. */
 export const sampleDigest = (batches: number): TicketsDigest => ({
@@ -17,11 +16,6 @@ export const sampleDigest = (batches: number): TicketsDigest => ({
   narrative: 'Ten tickets.',
   batches,
 });
-
-/** A call answered in a batch counts at half the price under the batch lane, as the real steps count it. */
-const batchUsage: Usage = { inputTokens: 1000, outputTokens: 200, costUsd: 0.003, calls: 1, byLane: { batch: { calls: 1, costUsd: 0.003 } } };
-const liveUsage: Usage = { inputTokens: 1000, outputTokens: 200, costUsd: 0.006, calls: 1, byLane: { live: { calls: 1, costUsd: 0.006 } } };
-const usageFor = (input: FromBatch): Usage => (input.fromBatch ? batchUsage : liveUsage);
 
 /** tickets.digest's steps over `batches` batches of tickets, every one answered; `summarised` counts calls per batch. */
 export function fakeDigestActivities(batches: number) {
