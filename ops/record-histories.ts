@@ -1,20 +1,34 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { messageBatchWorkflowId } from '../common/batch-lane';
+import { type BatchCollectorInput, messageBatchWorkflowId } from '../common/batch-lane';
+import { jobIdFor, scheduleJobKey } from '../common/job-id';
 import { InvalidDocumentError, ModelRateLimitedError, ModelRequestInvalidError, WebhookRejectedError } from '../common/errors';
+import type { DocumentJobInput } from '../common/job-types/document/document-job';
+import type { TicketsDigestInput } from '../common/job-types/tickets-digest/definition';
 import { abandonUpdate, retryUpdate, submitReviewUpdate } from '../common/messages';
 import { historyToFileText } from './history-files';
 import { replayJob } from './replay';
-import { fakeActivities, sampleInvoice, validExtraction } from '../test/support/fake-activities';
+import { fakeActivities, sampleInvoice, sampleOrder, validExtraction } from '../test/support/fake-activities';
+import { fakeDigestActivities } from '../test/support/fake-digest-activities';
+import { fakeDocumentActivities } from '../test/support/fake-document-activities';
 import { scriptedBatchLane } from '../test/support/scripted-batch-lane';
-import { createWorkflowHarness, type StartJob, waitForStatus, type WorkflowHarness } from '../test/support/workflow-harness';
-import type { invoiceWorkflow } from '../workflows';
+import { ORDER_LANE_ALLOWANCE, scriptedOrderLane } from '../test/support/scripted-order-lane';
+import {
+  createWorkflowHarness,
+  type HarnessActivities,
+  type StartJob,
+  type StartOrderScore,
+  waitForStatus,
+  type WorkflowHarness,
+} from '../test/support/workflow-harness';
 
 /**
- * Records the histories the replay tests run (`test/histories/*.json`): one per representative path through the
- * invoice workflow, produced by the real workflow code with scripted activities (no model, S3 or ledger needed).
+ * Records the histories the replay tests run (`test/histories/*.json`): one per representative path through each
+ * workflow type (every job type's workflow, a document's chunk groups, the batch lane's collector and batches, a
+ * webhook delivery), produced by the real workflow code with scripted activities (no model, S3 or ledger needed).
  * Run it after a deliberate workflow change has shipped, so the files always hold histories that production
  * workers may meet: `npm run record-histories` (uses the test stack's Temporal server when `npm test` runs it,
  * else starts a dev server from the cached Temporal CLI). Names given as arguments record only those scenarios
@@ -22,28 +36,45 @@ import type { invoiceWorkflow } from '../workflows';
  */
 const OUT_DIR = join(__dirname, '..', 'test', 'histories');
 
-type Handle = WorkflowHandle<typeof invoiceWorkflow>;
-type InvoiceActivities = ReturnType<typeof fakeActivities>['activities'];
+/** What a scenario's run is given: the worker's queue, and starts of the job types the harness knows. */
+interface ScenarioRun {
+  harness: WorkflowHarness;
+  start: StartJob;
+  startOrderScore: StartOrderScore;
+  taskQueue: string;
+}
 interface Scenario {
   name: string;
   what: string;
   /** The scripted steps, or a function of the harness when they need its client (the batch lane's collector). */
-  activities: { activities: InvoiceActivities } | ((harness: WorkflowHarness) => { activities: InvoiceActivities });
-  /** Drives the job to its end and returns the run whose history is kept. */
-  run(start: StartJob, harness: WorkflowHarness): Promise<Handle>;
+  activities: { activities: HarnessActivities } | ((harness: WorkflowHarness) => { activities: HarnessActivities });
+  /** Drives the workflow to the point recorded (mostly its end) and returns the run whose history is kept. */
+  run(run: ScenarioRun): Promise<WorkflowHandle>;
 }
 
-const settle = async (handle: Handle) => {
+const settle = async <H extends WorkflowHandle>(handle: H): Promise<H> => {
   await handle.result().catch(() => undefined);
   return handle;
 };
 const lowConfidence = () => fakeActivities({ extractions: [validExtraction(sampleInvoice, 0.5)] });
 
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`never: ${what}`);
+}
+
 /** The scripted lane of the scenario that ran last: its collector's and batches' histories are recorded too. */
 let lastLane: ReturnType<typeof scriptedBatchLane> | undefined;
+const laneOfLastRun = () => {
+  if (!lastLane) throw new Error('the scenario ran without the scripted batch lane');
+  return lastLane;
+};
 
 /** A bulk invoice whose classify and extract are answered in a batch (the scripted lane's real collector). */
-function throughBatchLane(harness: WorkflowHarness): { activities: InvoiceActivities } {
+function throughBatchLane(harness: WorkflowHarness): { activities: HarnessActivities } {
   const lane = scriptedBatchLane(harness.env.client);
   lastLane = lane;
   return { activities: { ...fakeActivities().activities, ...lane.activities } };
@@ -51,57 +82,106 @@ function throughBatchLane(harness: WorkflowHarness): { activities: InvoiceActivi
 
 const BULK_IN_THE_LANE = { priority: 'bulk' as const, batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 120_000 } };
 
-/** A workflow that is not a job (the lane's, a webhook delivery) whose history a scenario keeps; typed as the job's handle the recorder takes. */
-function laneHandle(harness: WorkflowHarness, workflowId: string): Handle {
-  return harness.env.client.workflow.getHandle(workflowId) as unknown as Handle;
-}
+/** The settings of a job's start that every file job type shares. */
+const jobSettings = () => ({
+  tenantId: 'test',
+  confidenceThreshold: 0.9,
+  reviewTimeoutMs: 60 * 60 * 1000,
+  maxExtractionTries: 3,
+  deadLetterTimeoutMs: 60 * 60 * 1000,
+});
 
 /** The collector of the bulk invoice's model, after the invoice has settled. */
-async function collectorAfterBulkInvoice(start: StartJob, harness: WorkflowHarness): Promise<Handle> {
+async function collectorAfterBulkInvoice({ start, harness }: ScenarioRun): Promise<WorkflowHandle> {
   await settle(await start(BULK_IN_THE_LANE));
-  return laneHandle(harness, (lastLane as NonNullable<typeof lastLane>).collectorId);
+  return harness.env.client.workflow.getHandle(laneOfLastRun().collectorId);
 }
 
 /** The first run of the bulk invoice's collector, whose event limit is set low: it ended by continuing as new. */
-async function collectorFirstRunAfterBulkInvoice(start: StartJob, harness: WorkflowHarness): Promise<Handle> {
+async function collectorFirstRunAfterBulkInvoice({ start, harness }: ScenarioRun): Promise<WorkflowHandle> {
   await settle(await start(BULK_IN_THE_LANE));
-  const collectorId = (lastLane as NonNullable<typeof lastLane>).collectorId;
+  const collectorId = laneOfLastRun().collectorId;
   const latest = await harness.env.client.workflow.getHandle(collectorId).fetchHistory();
   const firstRunId = latest.events?.[0]?.workflowExecutionStartedEventAttributes?.firstExecutionRunId;
   if (!firstRunId) throw new Error('the collector has no first run');
-  return harness.env.client.workflow.getHandle(collectorId, firstRunId) as unknown as Handle;
+  return harness.env.client.workflow.getHandle(collectorId, firstRunId);
 }
 
 /** The batch that answered the bulk invoice, once it has ended. */
-async function batchOfBulkInvoice(start: StartJob, harness: WorkflowHarness): Promise<Handle> {
+async function batchOfBulkInvoice({ start, harness }: ScenarioRun): Promise<WorkflowHandle> {
   await settle(await start(BULK_IN_THE_LANE));
-  const lane = lastLane as NonNullable<typeof lastLane>;
+  const lane = laneOfLastRun();
   const batchKey = [...lane.store.objects.keys()].map((key) => /^batch-lane\/batches\/([^/]+)\/intent\.json$/.exec(key)?.[1]).find(Boolean);
   if (!batchKey) throw new Error('no batch was submitted');
-  const handle = laneHandle(harness, messageBatchWorkflowId('test-model', batchKey));
-  await settle(handle);
-  return handle;
+  return settle(harness.env.client.workflow.getHandle(messageBatchWorkflowId('test-model', batchKey)));
 }
+
+/** The webhook delivery a job with a callback URL started (its first), once it has ended. */
+async function deliveryOfJob({ start, harness }: ScenarioRun): Promise<WorkflowHandle> {
+  const job = await settle(await start({ callbackUrl: 'http://127.0.0.1:9/hook' }));
+  const events = (await job.fetchHistory()).events ?? [];
+  const deliveryId = events.find((event) => event.childWorkflowExecutionStartedEventAttributes)?.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.workflowId;
+  if (!deliveryId) throw new Error('the job started no webhook delivery');
+  return settle(harness.env.client.workflow.getHandle(deliveryId));
+}
+
+/** A document job of six chunks (groups of four) whose chunk 2 fails for good once: it parks, an operator retries. */
+async function documentWithChunkRetried({ harness, taskQueue }: ScenarioRun): Promise<WorkflowHandle> {
+  const jobId = `document:test:${randomUUID()}`;
+  const input: DocumentJobInput = {
+    jobId,
+    ...jobSettings(),
+    priority: 'bulk',
+    document: { bucket: 'slowlane', key: 'inputs/test/abc', sha256: 'abc', contentType: 'application/pdf', sizeBytes: 1000, fileName: 'report.pdf' },
+    settings: {},
+    submittedAt: new Date().toISOString(),
+  };
+  const handle = await harness.env.client.workflow.start('documentWorkflow', { taskQueue, workflowId: jobId, args: [input] });
+  await waitForStatus(handle, 'dead_letter');
+  await handle.executeUpdate(retryUpdate, { args: [{ operator: 'ops', reason: 'provider fixed' }] });
+  return settle(handle);
+}
+const documentChunkFailingOnce = () => fakeDocumentActivities({ chunks: 6, failing: new Map([[2, 1]]) });
+
+/** A tickets digest's start as POST /jobs (or, with `scheduleId` and no job id, a schedule's action) makes it. */
+const digestInput = (overrides: Partial<TicketsDigestInput> = {}): TicketsDigestInput => ({
+  ...jobSettings(),
+  priority: 'bulk',
+  document: { bucket: 'slowlane', key: 'inputs/test/abc', sha256: 'abc', contentType: 'text/plain', sizeBytes: 1000, fileName: 'tickets.jsonl' },
+  ...overrides,
+});
+
+const hangingOrder = fakeActivities({ hangIn: ['scoreOrder'] });
+const webhookFailingOnce = (() => {
+  const base = fakeActivities().activities;
+  let failed = false;
+  const deliverWebhook: typeof base.deliverWebhook = async (input) => {
+    if (failed) return base.deliverWebhook(input);
+    failed = true;
+    throw new Error('the receiver answered 503 (retryable)');
+  };
+  return { activities: { ...base, deliverWebhook } };
+})();
 
 const scenarios: Scenario[] = [
   {
     name: 'posted',
     what: 'a confident invoice posts without review',
     activities: fakeActivities(),
-    run: async (start) => settle(await start()),
+    run: async ({ start }) => settle(await start()),
   },
   {
     // Kept beside `posted` (recorded before): search attributes written at each change of status only.
     name: 'posted-upserts-on-status-change',
     what: 'a confident invoice posts without review, writing its search attributes when its status changes',
     activities: fakeActivities(),
-    run: async (start) => settle(await start()),
+    run: async ({ start }) => settle(await start()),
   },
   {
     name: 'posted-with-webhooks',
     what: 'a job with a callback URL starts a webhook delivery child at review and at the end',
     activities: lowConfidence(),
-    run: async (start) => {
+    run: async ({ start }) => {
       const handle = await start({ callbackUrl: 'http://127.0.0.1:9/hook' });
       await waitForStatus(handle, 'awaiting_review');
       await handle.signal('reviewed', { fields: sampleInvoice, reviewer: 'sam' });
@@ -112,7 +192,7 @@ const scenarios: Scenario[] = [
     name: 'reviewed-by-signal',
     what: 'the reviewed signal: fields that break the schema are ignored, valid ones post (each check a local activity)',
     activities: lowConfidence(),
-    run: async (start) => {
+    run: async ({ start }) => {
       const handle = await start();
       await waitForStatus(handle, 'awaiting_review');
       await handle.signal('reviewed', { fields: { ...sampleInvoice, totalAmount: 'lots' }, reviewer: 'sam' });
@@ -124,7 +204,7 @@ const scenarios: Scenario[] = [
     name: 'reviewed-approved',
     what: 'low confidence waits for review; the submitReview Update approves edited fields',
     activities: lowConfidence(),
-    run: async (start) => {
+    run: async ({ start }) => {
       const handle = await start();
       await waitForStatus(handle, 'awaiting_review');
       await handle.executeUpdate(submitReviewUpdate, {
@@ -137,7 +217,7 @@ const scenarios: Scenario[] = [
     name: 'reviewed-rejected',
     what: 'a reviewer rejects through the rejected signal',
     activities: lowConfidence(),
-    run: async (start) => {
+    run: async ({ start }) => {
       const handle = await start();
       await waitForStatus(handle, 'awaiting_review');
       await handle.signal('rejected', { reason: 'duplicate', reviewer: 'rita' });
@@ -148,7 +228,7 @@ const scenarios: Scenario[] = [
     name: 'posted-through-batch-lane',
     what: "a bulk invoice's classify and extract take their first answers from a Message Batch (batch-lane-steps)",
     activities: throughBatchLane,
-    run: async (start) => settle(await start(BULK_IN_THE_LANE)),
+    run: async ({ start }) => settle(await start(BULK_IN_THE_LANE)),
   },
   {
     name: 'batch-collector-gathered',
@@ -196,27 +276,19 @@ const scenarios: Scenario[] = [
         Promise.reject(ApplicationFailure.nonRetryable('the receiver answered 410 Gone', WebhookRejectedError.name));
       return { activities: { ...base, deliverWebhook } };
     })(),
-    run: async (start, harness) => {
-      const job = await settle(await start({ callbackUrl: 'http://127.0.0.1:9/hook' }));
-      const events = (await job.fetchHistory()).events ?? [];
-      const deliveryId = events.find((event) => event.childWorkflowExecutionStartedEventAttributes)?.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.workflowId;
-      if (!deliveryId) throw new Error('the job started no webhook delivery');
-      const handle = laneHandle(harness, deliveryId);
-      await settle(handle);
-      return handle;
-    },
+    run: deliveryOfJob,
   },
   {
     name: 'rejected-not-an-invoice',
     what: 'classification says it is not an invoice',
     activities: fakeActivities({ documentType: 'other' }),
-    run: async (start) => settle(await start()),
+    run: async ({ start }) => settle(await start()),
   },
   {
     name: 'review-expired',
     what: 'nobody reviews before the deadline',
     activities: lowConfidence(),
-    run: async (start) => settle(await start({ reviewTimeoutMs: 1_500 })),
+    run: async ({ start }) => settle(await start({ reviewTimeoutMs: 1_500 })),
   },
   {
     name: 'schema-invalid-to-review',
@@ -230,7 +302,7 @@ const scenarios: Scenario[] = [
         attempt: 1,
       })),
     }),
-    run: async (start) => {
+    run: async ({ start }) => {
       const handle = await start();
       await waitForStatus(handle, 'awaiting_review');
       await handle.signal('rejected', { reason: 'unreadable', reviewer: 'rita' });
@@ -241,7 +313,7 @@ const scenarios: Scenario[] = [
     name: 'rate-limited-then-posted',
     what: "a 429 is retried after the provider's retry-after",
     activities: fakeActivities({ classifyDocument: [new ModelRateLimitedError('429', { retryAfterMs: 1_000 })] }),
-    run: async (start) => settle(await start()),
+    run: async ({ start }) => settle(await start()),
   },
   {
     name: 'dead-lettered-retried',
@@ -249,7 +321,7 @@ const scenarios: Scenario[] = [
     activities: fakeActivities({
       extractions: [new ModelRequestInvalidError('provider answered 400'), validExtraction(sampleInvoice, 0.97)],
     }),
-    run: async (start) => {
+    run: async ({ start }) => {
       const handle = await start();
       await waitForStatus(handle, 'dead_letter');
       await handle.executeUpdate(retryUpdate, { args: [{ operator: 'ops', reason: 'provider fixed' }] });
@@ -260,7 +332,7 @@ const scenarios: Scenario[] = [
     name: 'dead-lettered-abandoned',
     what: 'an unreadable document parks and an operator abandons it: the workflow fails',
     activities: fakeActivities({ extractText: [new InvalidDocumentError('the PDF is encrypted')] }),
-    run: async (start) => {
+    run: async ({ start }) => {
       const handle = await start();
       await waitForStatus(handle, 'dead_letter');
       await handle.executeUpdate(abandonUpdate, { args: [{ operator: 'ops', reason: 'customer sends a new copy' }] });
@@ -271,7 +343,7 @@ const scenarios: Scenario[] = [
     name: 'dead-letter-expired',
     what: 'nobody decides about a dead letter before its wait expires',
     activities: fakeActivities({ ledgerFailures: [new ModelRequestInvalidError('ledger said no')] }),
-    run: async (start) => settle(await start({ deadLetterTimeoutMs: 1_500 })),
+    run: async ({ start }) => settle(await start({ deadLetterTimeoutMs: 1_500 })),
   },
   {
     name: 'abandoned-then-reset',
@@ -279,7 +351,7 @@ const scenarios: Scenario[] = [
     activities: fakeActivities({
       extractions: [new ModelRequestInvalidError('provider answered 400'), validExtraction(sampleInvoice, 0.97)],
     }),
-    run: async (start, harness) => {
+    run: async ({ start, harness }) => {
       const handle = await start();
       await waitForStatus(handle, 'dead_letter');
       await handle.executeUpdate(abandonUpdate, { args: [{ operator: 'ops' }] });
@@ -293,6 +365,118 @@ const scenarios: Scenario[] = [
       return settle(harness.env.client.workflow.getHandle(handle.workflowId, outcome.runId));
     },
   },
+  {
+    name: 'cancelled-order-score',
+    what: 'an order.score job cancelled while its model call runs: the call learns it by heartbeat, the job ends cancelled',
+    activities: hangingOrder,
+    run: async ({ startOrderScore }) => {
+      const handle = await startOrderScore(sampleOrder);
+      await until(() => hangingOrder.calls.scoreOrder === 1, 'scoreOrder started');
+      await handle.cancel();
+      return settle(handle);
+    },
+  },
+  {
+    name: 'order-score-reviewed',
+    what: 'an order scored in the grey zone waits for a reviewer, who approves it through the submitReview Update',
+    activities: fakeActivities({ scores: [{ score: 0.5, decision: 'review', reasons: ['new account'] }] }),
+    run: async ({ startOrderScore }) => {
+      const handle = await startOrderScore(sampleOrder);
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.executeUpdate(submitReviewUpdate, { args: [{ decision: 'approve', reviewer: 'rita' }] });
+      return settle(handle);
+    },
+  },
+  {
+    name: 'order-score-through-batch-lane',
+    what: 'a bulk order scored from a Message Batch answer (its own pair of batch activities)',
+    activities: (harness) => {
+      const lane = scriptedOrderLane(harness.env.client, { jobs: 1 });
+      lastLane = lane.scripted;
+      return lane;
+    },
+    run: async ({ startOrderScore }) => settle(await startOrderScore(sampleOrder, ORDER_LANE_ALLOWANCE)),
+  },
+  {
+    name: 'document-chunk-retried',
+    what: 'a document whose chunk fails for good parks naming it; an operator retries and only that chunk runs again',
+    activities: documentChunkFailingOnce(),
+    run: documentWithChunkRetried,
+  },
+  {
+    name: 'chunk-group-with-failed-chunk',
+    what: "a document's first chunk group (a child workflow), one of whose chunks failed for good",
+    activities: documentChunkFailingOnce(),
+    run: async (run) => {
+      const document = await documentWithChunkRetried(run);
+      return run.harness.env.client.workflow.getHandle(`${document.workflowId}:chunks:0:0`);
+    },
+  },
+  {
+    name: 'tickets-digest-through-batch-lane',
+    what: "a bulk tickets digest whose batch summaries and narrative take their first answers from Message Batches",
+    activities: (harness) => {
+      const lane = scriptedBatchLane(harness.env.client);
+      lastLane = lane;
+      return { activities: { ...fakeDigestActivities(3).activities, ...lane.activities } };
+    },
+    run: async ({ harness, taskQueue }) => {
+      const jobId = `tickets.digest:test:${randomUUID()}`;
+      const input = digestInput({ jobId, submittedAt: new Date().toISOString(), ...BULK_IN_THE_LANE });
+      return settle(await harness.env.client.workflow.start('ticketsDigestWorkflow', { taskQueue, workflowId: jobId, args: [input] }));
+    },
+  },
+  {
+    name: 'scheduled-tickets-digest',
+    what: 'a tickets digest started by a Temporal Schedule (no job id in its input: the run is named by its workflow id)',
+    activities: fakeDigestActivities(2),
+    run: async ({ harness, taskQueue }) => {
+      const scheduleId = `nightly-${randomUUID().slice(0, 8)}`;
+      const schedule = await harness.env.client.schedule.create({
+        scheduleId: `record-histories:${scheduleId}`,
+        spec: { intervals: [{ every: '365 days' }] },
+        action: {
+          type: 'startWorkflow',
+          workflowType: 'ticketsDigestWorkflow',
+          // As the API names a schedule's action: Temporal appends each run's scheduled time.
+          workflowId: jobIdFor('tickets.digest', 'test', scheduleJobKey(scheduleId)),
+          taskQueue,
+          args: [digestInput({ scheduleId })],
+        },
+        policies: { overlap: 'SKIP' },
+      });
+      try {
+        await schedule.trigger();
+        let runId: string | undefined;
+        for (let i = 0; i < 200 && !runId; i++) {
+          const { info } = await schedule.describe();
+          runId = [...info.runningActions, ...info.recentActions.map((action) => action.action)][0]?.workflow.workflowId;
+          if (!runId) await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        if (!runId) throw new Error('the schedule started no run');
+        return settle(harness.env.client.workflow.getHandle(runId));
+      } finally {
+        await schedule.delete();
+      }
+    },
+  },
+  {
+    name: 'batch-collector-continued',
+    what: "a collector's run after continue-as-new (its carried reconcile time, so it does not reconcile first), gathering a bulk invoice's entries",
+    activities: throughBatchLane,
+    run: async (run) => {
+      const lane = laneOfLastRun();
+      const input: BatchCollectorInput = { model: 'test-model', settings: lane.lane.settings, carry: { reconciledAt: Date.now() } };
+      await run.harness.env.client.workflow.start('batchCollectorWorkflow', { taskQueue: run.taskQueue, workflowId: lane.collectorId, args: [input] });
+      return collectorAfterBulkInvoice(run);
+    },
+  },
+  {
+    name: 'webhook-retried-delivered',
+    what: "a job's webhook delivery whose receiver fails once (503): the activity retries after its backoff and delivers",
+    activities: webhookFailingOnce,
+    run: deliveryOfJob,
+  },
 ];
 
 async function main(): Promise<void> {
@@ -305,11 +489,13 @@ async function main(): Promise<void> {
   try {
     for (const scenario of chosen) {
       const { activities } = typeof scenario.activities === 'function' ? scenario.activities(harness) : scenario.activities;
-      const handle = await harness.withWorker(activities, (start) => scenario.run(start, harness));
+      const handle = await harness.withWorker(activities, (start, startOrderScore, taskQueue) =>
+        scenario.run({ harness, start, startOrderScore, taskQueue }),
+      );
       const history = await handle.fetchHistory();
       const file = join(OUT_DIR, `${scenario.name}.json`);
       await writeFile(file, historyToFileText(history));
-      console.log(`${scenario.name.padEnd(26)} ${String(history.events?.length ?? 0).padStart(3)} events  ${scenario.what}`);
+      console.log(`${scenario.name.padEnd(34)} ${String(history.events?.length ?? 0).padStart(3)} events  ${scenario.what}`);
     }
   } finally {
     await harness.close();

@@ -38,15 +38,20 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [
   join(__dirname, '..', 'workflows', `log-attributes-interceptor${SOURCE_EXTENSION}`),
 ];
 
+/** What a test adds to the workers' bundle: test/replay swaps a schema file, or alters a workflow type's start. */
+export interface BundleExtras {
+  /** Webpack plugins, on top of the workers' bundle options. */
+  plugins?: WebpackPlugins;
+  /** Workflow interceptor modules, after the workers' own. */
+  interceptorModules?: string[];
+}
+
 /** Bundled once per process and shared by the workers of every queue (bundling takes seconds). */
-export async function bundleWorkflows(
-  workflowsPath = WORKFLOWS_PATH,
-  /** Webpack plugins of a test's own (test/replay swaps a schema file), on top of the workers' bundle options. */
-  plugins: WebpackPlugins = [],
-): Promise<WorkflowBundle> {
+export async function bundleWorkflows(workflowsPath = WORKFLOWS_PATH, extras: BundleExtras = {}): Promise<WorkflowBundle> {
+  const plugins = extras.plugins ?? [];
   return bundleWorkflowCode({
     workflowsPath,
-    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...(extras.interceptorModules ?? [])],
     // The workflow sandbox converts its own failures (a failed job): with their messages encoded, like every process.
     failureConverterPath: FAILURE_CONVERTER_PATH,
     logger: quietBundlerLogger,

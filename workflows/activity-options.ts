@@ -45,10 +45,10 @@ export const modelCallOptions: ActivityOptions = {
 };
 
 /**
- * The invoice job's steps since TENANTS_TAKE_TURNS_PATCH (workflows/invoice-workflow.ts). Fairness keys only order
- * tasks of one priority key, so a job's place in line is decided where it first meets the flood: with text
- * extraction behind every model call (4 after 2), a newly arrived tenant's first step waited for the flood's
- * whole model-call backlog. Now text extraction, which needs no budget and takes milliseconds, goes before the
+ * The invoice job's steps since `PATCHES.tenantsTakeTurnsAtFirstModelCall` (workflows/invoice-workflow.ts).
+ * Fairness keys only order tasks of one priority key, so a job's place in line is decided where it first meets the
+ * flood: with text extraction behind every model call (4 after 2), a newly arrived tenant's first step waited for
+ * the flood's whole model-call backlog. Now text extraction, which needs no budget and takes milliseconds, goes before the
  * model calls, and tenants take turns at the job's first model call (classifyDocument, 3); a classified job's
  * extraction (2) and ledger post (1) still go before another job's first call, so started jobs finish first.
  */

@@ -4,6 +4,7 @@ import type { DeadLetterOutcome } from '../common/job-metrics';
 import { abandonUpdate, type OperatorInput, type OperatorResult, retryUpdate } from '../common/messages';
 import { jobMetrics } from './job-metrics';
 import type { JobTracker } from './job-tracker';
+import { PATCHES } from './patches';
 
 /** A failed step's error: which step is never in doubt once a step has failed. */
 export type StepFailure = JobError & { step: JobStep };
@@ -12,9 +13,6 @@ export type StepFailure = JobError & { step: JobStep };
  * A step that failed for good does not lose the job: it parks as `dead_letter` with its error until an operator
  * sends `retry` (run the failed step again) or `abandon`, or the wait expires, or the job is cancelled.
  */
-/** Histories recorded before a cancel could end a park inside `beyondCancel` replay without it. */
-const CANCEL_ENDS_PARK_PATCH = 'cancel-ends-any-park';
-
 export class DeadLetters {
   private decision: { outcome: 'retry' | 'abandon'; by: OperatorInput } | undefined;
   /**
@@ -78,7 +76,7 @@ export class DeadLetters {
     const { step } = error;
     jobMetrics.deadLettered({ priority: this.input.priority, step, errorType: error.type });
     await onParked();
-    const cancelEndsPark = patched(CANCEL_ENDS_PARK_PATCH);
+    const cancelEndsPark = patched(PATCHES.cancelEndsAnyPark.id);
     const decided = await condition(
       () => this.decision !== undefined || (cancelEndsPark && this.cancelRequested),
       this.input.deadLetterTimeoutMs,

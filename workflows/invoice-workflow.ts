@@ -15,13 +15,11 @@ import {
 import { activitySummaries } from './activity-summaries';
 import { BatchLaneWait } from './batch-lane/batch-lane-wait';
 import { beyondCancel, JobRun, type RunStep } from './job-run';
+import { PATCHES } from './patches';
 
 const textSteps = proxyActivities<JobActivities>(extractTextOptions);
 const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
 const ledgerSteps = proxyActivities<JobActivities>(ledgerOptions);
-
-/** Text extraction before model calls, tenants taking turns at the first model call (activity-options.ts). */
-const TENANTS_TAKE_TURNS_PATCH = 'tenants-take-turns-at-first-model-call';
 
 /**
  * One invoice, from uploaded document to ledger entry (DESIGN.md §2). Deterministic orchestration only: every
@@ -35,7 +33,7 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
   const batchLane = new BatchLaneWait(input);
 
   return job.settle(async () => {
-    const tenantsTakeTurns = patched(TENANTS_TAKE_TURNS_PATCH);
+    const tenantsTakeTurns = patched(PATCHES.tenantsTakeTurnsAtFirstModelCall.id);
     const textOptions = tenantsTakeTurns ? entryTextOptions : extractTextOptions;
     const classifyOptions = tenantsTakeTurns ? firstModelCallOptions : modelCallOptions;
     const text = await run('extractText', () =>

@@ -21,6 +21,7 @@ import { JobTracker } from './job-tracker';
 import { notifyClient } from './notifications';
 import { Review } from './review';
 import { SpendCapWait, spendCapRefusalOf } from './spend-cap-wait';
+import { PATCHES } from './patches';
 
 /** An operator abandoned a dead-lettered job, or its dead-letter wait expired. */
 class JobAbandoned extends Error {
@@ -38,7 +39,6 @@ export type RunStep = <T extends { attempt: number }>(step: JobStep, activity: (
  * small for the load, an outage nobody is fixing) and the job parks as usual.
  */
 const BUDGET_WAIT_LIMIT_MS = 6 * 60 * 60 * 1000;
-const BUDGET_WAIT_PATCH = 'budget-refusals-reschedule';
 
 /**
  * What every job workflow shares, whatever its type: the status query, the tracker (status, search attributes,
@@ -97,7 +97,7 @@ export class JobRun {
         if (
           (waitsForBudget(jobError.type) || outageTookAttempts(jobError, error)) &&
           Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS &&
-          patched(BUDGET_WAIT_PATCH)
+          patched(PATCHES.budgetRefusalsReschedule.id)
         ) {
           log.info('the step could not get the token budget on some of its attempts; scheduling it again', {
             step,

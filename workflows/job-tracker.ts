@@ -2,14 +2,7 @@ import { patched, upsertMemo, upsertSearchAttributes } from '@temporalio/workflo
 import type { JobError, JobProgress, JobStart, JobState, JobStatus, JobStep, Usage } from '../common/job';
 import { ErrorTypeKey, JobStatusKey, JobStepKey, StatusSinceKey } from '../common/search-attributes';
 import { addUsage } from '../common/usage-sum';
-
-/**
- * Since this patch a change of step alone is not written to the search attributes: each upsert is one more
- * visibility write on the server, and a job's steps were most of them (an invoice wrote five, now two). A running
- * job's current step is the status query's; JobStep is the step at the last change of status, which is what a list
- * of dead letters or waiting jobs needs.
- */
-const STATUS_CHANGES_UPSERT_PATCH = 'search-attributes-on-status-change';
+import { PATCHES } from './patches';
 
 /**
  * The job's state as the status query, the search attributes and the event stream see it. Every status change
@@ -38,7 +31,10 @@ export class JobTracker {
     this.state.status = status;
     this.state.step = step;
     this.state.updatedAt = new Date().toISOString();
-    if (statusChanged || !patched(STATUS_CHANGES_UPSERT_PATCH)) this.upsertStatus(status, step, error, changed);
+    // A change of step alone is not written to the search attributes: each upsert is one more visibility write on
+    // the server, and a job's steps were most of them (an invoice wrote five, now two). A running job's current step
+    // is the status query's; JobStep is the step at the last change of status, what a list of dead letters needs.
+    if (statusChanged || !patched(PATCHES.searchAttributesOnStatusChange.id)) this.upsertStatus(status, step, error, changed);
     // The error's message travels in the memo, so a list of dead letters needs no worker to answer a query.
     if (error !== this.memoError) {
       upsertMemo({ error: error ?? undefined });

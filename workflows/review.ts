@@ -22,15 +22,9 @@ import { reviewCheckOptions } from './activity-options';
 import { jobMetrics } from './job-metrics';
 import type { JobTracker } from './job-tracker';
 import { errorsAsBeforeReviewSignalCheck } from './unpatched-review-signal';
+import { PATCHES } from './patches';
 
 const checks = proxyLocalActivities<InvoiceActivities>(reviewCheckOptions);
-
-/**
- * Since this patch the `reviewed` signal's fields are checked by a local activity, whose answer history records,
- * instead of inline against the schema of the day; histories from before it keep their inline check on a frozen
- * copy of the schema (./unpatched-review-signal.ts).
- */
-const REVIEW_SIGNAL_CHECK_PATCH = 'review-signal-checked-by-local-activity';
 
 /**
  * Human review: the `submitReview` Update (validated, so the reviewer learns at once whether the decision
@@ -91,7 +85,7 @@ export class Review {
     // this workflow (no task queue, no deploy ordering).
     setHandler(reviewedSignal, async ({ fields, reviewer }) => {
       if (!awaiting()) return log.warn('reviewed signal ignored: job is not awaiting review', { status: this.tracker.state.status });
-      const errors = patched(REVIEW_SIGNAL_CHECK_PATCH) ? await checkFields(fields) : errorsAsBeforeReviewSignalCheck(fields);
+      const errors = patched(PATCHES.reviewSignalCheckedByLocalActivity.id) ? await checkFields(fields) : errorsAsBeforeReviewSignalCheck(fields);
       if (errors.length > 0) return log.warn('reviewed signal ignored: invalid fields', { errors });
       // Another decision may have been taken while the check ran; the first valid one counts.
       if (!awaiting()) return log.warn('reviewed signal ignored: job is not awaiting review', { status: this.tracker.state.status });

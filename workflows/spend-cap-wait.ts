@@ -8,12 +8,6 @@ import type { JobTracker } from './job-tracker';
 export type SpendCapRefusal = Omit<BudgetWait, 'since'>;
 
 /**
- * Spend caps on every paid call (chunk calls, embeddings): a chunk group that stops on a refusal, and the document
- * job that then waits, are new commands; histories recorded before them replay the old way.
- */
-export const SPEND_CAPS_EVERYWHERE_PATCH = 'spend-caps-everywhere';
-
-/**
  * Thrown by workflow code whose fan-out stopped on a spend-cap refusal (the document's chunk groups report one
  * instead of failing): JobRun.withSpendCapWaits waits on it as on a refused activity.
  */

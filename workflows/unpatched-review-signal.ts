@@ -7,7 +7,7 @@ import recordedSchema from './unpatched-review-signal.invoice.schema.json';
 let validate: ValidateFunction<Invoice> | undefined;
 
 /**
- * How the `reviewed` signal was judged before REVIEW_SIGNAL_CHECK_PATCH (workflows/review.ts): inline, against the
+ * How the `reviewed` signal was judged before `PATCHES.reviewSignalCheckedByLocalActivity` (workflows/review.ts): inline, against the
  * invoice schema as it was then, frozen in the JSON file beside this one. Only histories that took that path run
  * it, so editing common/schemas/invoice.schema.json cannot change their replay. Delete both files with the patch.
  */

@@ -40,7 +40,7 @@ export async function bundleWithEditedSchema(): Promise<WorkflowBundle> {
       });
     },
   };
-  const bundle = await bundleWorkflows(WORKFLOWS_PATH, [swapSchema]);
+  const bundle = await bundleWorkflows(WORKFLOWS_PATH, { plugins: [swapSchema] });
   if (replaced === 0) throw new Error('the bundle never loaded common/schemas/invoice.schema.json; nothing was edited');
   return bundle;
 }

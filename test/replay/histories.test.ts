@@ -8,8 +8,10 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { workerTelemetry } from '../../lib/worker-telemetry';
 import { historyFromFileText } from '../../ops/history-files';
-import { bundleWorkflows } from '../../workers/create-workers';
+import { bundleWorkflows, WORKFLOWS_PATH } from '../../workers/create-workers';
+import * as workflows from '../../workflows';
 import { quietTemporalRuntime } from '../support/workflow-harness';
+import { alteredReplayId } from './altered-workflows/step-inserted-at-start';
 import { bundleWithEditedSchema, editedInvoiceSchema } from './edited-invoice-schema';
 import { testDataConverter } from '../support/test-codec';
 
@@ -23,9 +25,13 @@ function workflowTypeOf(history: (typeof histories)[number]['history']): string 
   return history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? undefined;
 }
 
-async function replayAll(workflowBundle: WorkflowBundle) {
+/** Every workflow type the workers register (workflows/index.ts); each must have recorded histories. */
+const WORKFLOW_TYPES = Object.keys(workflows).sort();
+
+/** Replays the histories under the workflow ids given (the recorded file's name, unless told), by id. */
+async function replayAll(workflowBundle: WorkflowBundle, idOf: (name: string) => string = (name) => name) {
   const results = new Map<string, Error | undefined>();
-  const named = histories.map(({ name, history }) => ({ workflowId: name, history }));
+  const named = histories.map(({ name, history }) => ({ workflowId: idOf(name), history }));
   for await (const result of Worker.runReplayHistories({ workflowBundle, sinks: workerTelemetry().sinks, dataConverter: testDataConverter() }, named)) {
     results.set(result.workflowId, result.error);
   }
@@ -41,9 +47,28 @@ describe('recorded histories replay on the current workflow code', () => {
 
   test('when the recorded histories are listed, then every path operators care about is covered', () => {
     const names = histories.map((h) => h.name);
-    for (const path of ['posted', 'reviewed-approved', 'reviewed-by-signal', 'reviewed-rejected', 'review-expired', 'dead-lettered-retried', 'dead-lettered-abandoned', 'abandoned-then-reset', 'batch-collector-gathered', 'message-batch-answered', 'batch-collector-answers-lane-wait', 'message-batch-answered-with-opened-at', 'webhook-given-up', 'batch-collector-carries-late-entries']) {
-      assert.ok(names.includes(path), `test/histories/${path}.json is missing; run npm run record-histories`);
+    const paths = [
+      // invoice
+      'posted', 'reviewed-approved', 'reviewed-by-signal', 'reviewed-rejected', 'review-expired', 'dead-lettered-retried',
+      'dead-lettered-abandoned', 'abandoned-then-reset',
+      // order.score, document, tickets.digest: review, the batch lane, a retried chunk, a schedule, a cancel
+      'order-score-reviewed', 'order-score-through-batch-lane', 'cancelled-order-score', 'document-chunk-retried',
+      'chunk-group-with-failed-chunk', 'tickets-digest-through-batch-lane', 'scheduled-tickets-digest',
+      // the batch lane's own workflows, and webhook deliveries
+      'batch-collector-gathered', 'batch-collector-answers-lane-wait', 'batch-collector-continued', 'batch-collector-carries-late-entries',
+      'message-batch-answered',
+      'message-batch-answered-with-opened-at', 'webhook-given-up', 'webhook-retried-delivered',
+    ];
+    for (const path of paths) {
+      assert.ok(names.includes(path), `test/histories/${path}.json is missing; run npm run record-histories -- ${path}`);
     }
+  });
+
+  test('when the histories are grouped by workflow type, then every type the workers register has one', () => {
+    assert.ok(WORKFLOW_TYPES.length >= 8, `workflows/index.ts exports ${WORKFLOW_TYPES.join(', ')}`);
+    const recorded = new Set(histories.map(({ history }) => workflowTypeOf(history)));
+    assert.deepEqual(WORKFLOW_TYPES.filter((type) => !recorded.has(type)), [], 'workflow types without a recorded history');
+    assert.deepEqual([...recorded].filter((type) => !type || !WORKFLOW_TYPES.includes(type)), [], 'histories of types no worker registers');
   });
 
   test('when every recorded history is replayed on the current bundle, then none is non-deterministic', async () => {
@@ -53,17 +78,24 @@ describe('recorded histories replay on the current workflow code', () => {
     assert.deepEqual(failures, [], 'a workflow change broke replay: guard it with patched() (docs/operations.md)');
   });
 
-  test('when the workflow is changed without patched(), then replay reports a determinism violation', async () => {
-    const altered = await bundleWorkflows(join(__dirname, 'altered-workflows', 'index.ts'));
-    const results = await replayAll(altered);
-    const posted = results.get('posted');
-    assert.ok(posted, 'the posted history was replayed');
-    assert.ok(posted instanceof DeterminismViolationError, `expected DeterminismViolationError, got ${String(posted)}`);
-    assert.match(posted.message, /extractText|classifyDocument/);
-    // The altered deploy changes the invoice workflow only; a webhook delivery's history replays on it unchanged.
-    const invoiceRuns = histories.filter(({ history }) => workflowTypeOf(history) === 'invoiceWorkflow').map(({ name }) => name);
-    assert.ok(invoiceRuns.length > 0);
-    assert.ok(invoiceRuns.every((name) => results.get(name) !== undefined), 'every invoice history that ran a step breaks');
+  test('when any workflow type gets a step at its start without patched(), then every history of that type breaks and every other one replays', async () => {
+    const altered = await bundleWorkflows(WORKFLOWS_PATH, {
+      interceptorModules: [join(__dirname, 'altered-workflows', 'step-inserted-at-start.ts')],
+    });
+    const unexpected: string[] = [];
+    for (const type of WORKFLOW_TYPES) {
+      const results = await replayAll(altered, (name) => alteredReplayId(type, name));
+      assert.equal(results.size, histories.length);
+      for (const { name, history } of histories) {
+        const error = results.get(alteredReplayId(type, name));
+        if (workflowTypeOf(history) === type) {
+          if (!(error instanceof DeterminismViolationError)) unexpected.push(`${type} altered, ${name} replayed with ${String(error)}`);
+        } else if (error) {
+          unexpected.push(`${type} altered, ${name} (${workflowTypeOf(history)}) failed: ${error.message}`);
+        }
+      }
+    }
+    assert.deepEqual(unexpected, []);
   });
 });
 

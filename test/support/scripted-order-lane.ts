@@ -1,12 +1,11 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { InvoiceActivities } from '../../activities';
-import type { Usage } from '../../common/job';
 import { fakeActivities } from './fake-activities';
+import { batchUsage } from './lane-usage';
 import { scriptedBatchLane, type ScriptedLaneOptions } from './scripted-batch-lane';
 
 export const SCORED = { score: 0.05, decision: 'approve' as const, reasons: ['returning customer'] };
-const BATCH_USAGE: Usage = { inputTokens: 1000, outputTokens: 200, costUsd: 0.003, calls: 1, byLane: { batch: { calls: 1, costUsd: 0.003 } } };
 /** A bulk order that may wait two minutes in the lane, with a minute's margin. */
 export const ORDER_LANE_ALLOWANCE = { batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 120_000 }, priority: 'bulk' as const };
 
@@ -24,7 +23,7 @@ export function scriptedOrderLane(client: Client, options: ScriptedLaneOptions &
     ...scripted.activities,
     async scoreOrderFromBatch(input) {
       fromBatch.push(input.customId);
-      return { outcome: 'valid', proposal: SCORED, usage: BATCH_USAGE, attempt: Context.current().info.attempt };
+      return { outcome: 'valid', proposal: SCORED, usage: batchUsage, attempt: Context.current().info.attempt };
     },
   };
   return { activities, scripted, fromBatch, calls: fake.calls };

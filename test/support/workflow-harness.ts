@@ -3,7 +3,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
-import type { InvoiceActivities } from '../../activities';
+import type { JobActivities } from '../../activities';
 import type { InvoiceJobInput, JsonJobInput } from '../../common/job';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import { JobStatusKey, TenantIdKey } from '../../common/search-attributes';
@@ -21,14 +21,20 @@ export function sharedBundle(): Promise<WorkflowBundle> {
   return bundle;
 }
 
+/** The steps a harness worker runs: any type's, scripted; a step the workflow calls and the test left out fails. */
+export type HarnessActivities = Partial<JobActivities>;
+
 export interface WorkflowHarness {
   env: TestWorkflowEnvironment;
   /** Where the workers' sinks report: tests read the job metrics from its registry. */
   telemetry: WorkerTelemetry;
-  /** Runs `body` while a worker with these activities polls a fresh task queue (with the test codec unless told). */
+  /**
+   * Runs `body` while a worker with these activities polls a fresh task queue (with the test codec unless told);
+   * `taskQueue` is that queue, for workflows of other types the body starts itself.
+   */
   withWorker<T>(
-    activities: InvoiceActivities,
-    body: (start: StartJob, startOrderScore: StartOrderScore) => Promise<T>,
+    activities: HarnessActivities,
+    body: (start: StartJob, startOrderScore: StartOrderScore, taskQueue: string) => Promise<T>,
     options?: { dataConverter?: DataConverter },
   ): Promise<T>;
   close(): Promise<void>;
@@ -116,7 +122,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
         };
         return env.client.workflow.start('orderScoreWorkflow', { taskQueue, workflowId: input.jobId, args: [input] });
       };
-      return worker.runUntil(body(start, startOrderScore));
+      return worker.runUntil(body(start, startOrderScore, taskQueue));
     },
     close: () => env.teardown(),
   };

@@ -5,29 +5,25 @@ import { Worker } from '@temporalio/worker';
 import type { InvoiceActivities } from '../../activities';
 import type { ExtractInvoiceFieldsResult } from '../../activities/contracts';
 import type { FromBatch } from '../../common/batch-lane';
-import type { Usage } from '../../common/job';
 import type { DocumentJobInput, DocumentJobState } from '../../common/job-types/document/document-job';
 import { workerTelemetry } from '../../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
 import type { documentWorkflow, ticketsDigestWorkflow } from '../../workflows';
 import type { TicketsDigestActivities } from '../../activities/tickets-digest';
 import type { TicketsDigestInput } from '../../common/job-types/tickets-digest/definition';
-import type { TicketsDigest } from '../../common/job-types/tickets-digest/digest';
 import type { JobState } from '../../common/job';
 import { Context } from '@temporalio/activity';
 import { ModelRequestInvalidError } from '../../common/errors';
 import type { WorkflowHandle } from '@temporalio/client';
 import { retryUpdate, statusQuery } from '../../common/messages';
 import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
+import { sampleDigest } from '../support/fake-digest-activities';
 import { fakeDocumentActivities } from '../support/fake-document-activities';
+import { liveUsage, usageFor } from '../support/lane-usage';
 import { scriptedBatchLane, type ScriptedLaneOptions } from '../support/scripted-batch-lane';
 import { testDataConverter } from '../support/test-codec';
 import { createWorkflowHarness, sharedBundle, type WorkflowHarness } from '../support/workflow-harness';
 
-/** A call answered in a batch, as the real steps count it: at half the price, under the batch lane. */
-const batchUsage: Usage = { inputTokens: 1000, outputTokens: 200, costUsd: 0.003, calls: 1, byLane: { batch: { calls: 1, costUsd: 0.003 } } };
-const liveUsage: Usage = { inputTokens: 1000, outputTokens: 200, costUsd: 0.006, calls: 1, byLane: { live: { calls: 1, costUsd: 0.006 } } };
-const usageFor = (input: FromBatch): Usage => (input.fromBatch ? batchUsage : liveUsage);
 const bulk = { priority: 'bulk' as const, batchLane: { deadlineMarginMs: 60_000, maxWaitMs: 120_000 } };
 
 const invalidExtraction: ExtractInvoiceFieldsResult = {
@@ -247,18 +243,6 @@ describe('the batch lane for the invoice and document steps, with scripted activ
     });
   });
   describe('a tickets digest', () => {
-    const digestOf = (batches: number): TicketsDigest => ({
-      ticketCount: 10,
-      firstTicketAt: '2026-12-02T00:00:00.000Z',
-      lastTicketAt: '2026-12-02T23:00:00.000Z',
-      counts: { byPriority: { low: 2, normal: 5, high: 2, urgent: 1 }, byChannel: { email: 10 }, byStatus: { open: 10 } },
-      themes: [{ name: 'billing', count: 10, share: 1, exampleTicketIds: ['T-1'] }],
-      unthemedCount: 0,
-      urgentCount: 1,
-      urgent: [{ id: 'T-1', subject: 'Down', priority: 'urgent', reason: 'urgent priority' }],
-      narrative: 'Ten tickets.',
-      batches,
-    });
 
     /**
      * Fake digest steps with the scripted lane: each model step records whether it got a batch answer and counts its
@@ -284,7 +268,7 @@ describe('the batch lane for the invoice and document steps, with scripted activ
         },
         async writeTicketDigest(input) {
           asked.push({ step: 'writeTicketDigest', fromBatch: input.fromBatch !== undefined });
-          return { digest: digestOf(input.summaryKeys.length), digestKey: 'digests/test/abc/digest.json', usage: usageFor(input), attempt: 1 };
+          return { digest: sampleDigest(input.summaryKeys.length), digestKey: 'digests/test/abc/digest.json', usage: usageFor(input), attempt: 1 };
         },
       };
       const taskQueue = `test-${randomUUID()}`;

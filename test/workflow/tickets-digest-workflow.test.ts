@@ -8,29 +8,17 @@ import type { TicketsDigestActivities } from '../../activities/tickets-digest';
 import { ModelRequestInvalidError } from '../../common/errors';
 import type { JobState } from '../../common/job';
 import { TICKETS_DIGEST_BATCHING, type TicketsDigestInput } from '../../common/job-types/tickets-digest/definition';
-import type { TicketsDigest } from '../../common/job-types/tickets-digest/digest';
 import { retryUpdate, statusQuery } from '../../common/messages';
 import { workerTelemetry } from '../../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
 import type { ticketsDigestWorkflow } from '../../workflows';
+import { sampleDigest } from '../support/fake-digest-activities';
 import { createTemporalTestEnv } from '../support/temporal-env';
 import { testDataConverter } from '../support/test-codec';
 import { quietTemporalRuntime, sharedBundle } from '../support/workflow-harness';
 
 const usage = { inputTokens: 100, outputTokens: 10, costUsd: 0.001, calls: 1 };
 
-const digest = (batches: number): TicketsDigest => ({
-  ticketCount: 10,
-  firstTicketAt: '2026-12-02T00:00:00.000Z',
-  lastTicketAt: '2026-12-02T23:00:00.000Z',
-  counts: { byPriority: { low: 2, normal: 5, high: 2, urgent: 1 }, byChannel: { email: 10 }, byStatus: { open: 10 } },
-  themes: [{ name: 'billing', count: 10, share: 1, exampleTicketIds: ['T-1'] }],
-  unthemedCount: 0,
-  urgentCount: 1,
-  urgent: [{ id: 'T-1', subject: 'Down', priority: 'urgent', reason: 'urgent priority' }],
-  narrative: 'Ten tickets.',
-  batches,
-});
 
 /** Fake digest activities with a record of what ran, how many batches ran at once at most, and scripted failures. */
 function fakeDigestActivities(batchCount: number, options: { failBatchOnce?: number } = {}) {
@@ -62,7 +50,7 @@ function fakeDigestActivities(batchCount: number, options: { failBatchOnce?: num
     },
     async writeTicketDigest({ summaryKeys }) {
       calls.write.push(summaryKeys);
-      return { digest: digest(summaryKeys.length), digestKey: 'digests/test/abc/digest.json', usage, attempt: 1 };
+      return { digest: sampleDigest(summaryKeys.length), digestKey: 'digests/test/abc/digest.json', usage, attempt: 1 };
     },
   };
   return { activities, calls, batchKeys, maxInFlight: () => maxInFlight };
@@ -125,7 +113,7 @@ describe('the tickets.digest workflow (mocked activities, every task replayed)',
     assert.ok(fake.maxInFlight() > 1, 'batches run side by side');
     assert.ok(fake.maxInFlight() <= TICKETS_DIGEST_BATCHING.parallelBatches, `at most ${TICKETS_DIGEST_BATCHING.parallelBatches} at once`);
     assert.deepEqual(fake.calls.write, [fake.batchKeys.map((key) => `${key}.summary.json`)], 'summaries in batch order');
-    assert.deepEqual(state.result, digest(fake.batchKeys.length));
+    assert.deepEqual(state.result, sampleDigest(fake.batchKeys.length));
     assert.deepEqual(state.progress, { done: fake.batchKeys.length, total: fake.batchKeys.length });
     assert.equal(state.usage.calls, fake.batchKeys.length + 1);
   });

@@ -24,6 +24,7 @@ import {
   messageBatchWorkflowId,
   type OpenBatch,
 } from '../../common/batch-lane';
+import { PATCHES } from '../patches';
 import { laneActivityOptions } from './batch-lane-options';
 import { messageBatchWorkflow } from './message-batch-workflow';
 import { SEGMENT_ENTRIES } from './segment-entries';
@@ -35,12 +36,6 @@ const IDLE_END_MS = 10 * 60 * 1000;
  * product's 10,000 for the signals that arrive while the run writes its last segment.
  */
 const HISTORY_EVENTS_LIMIT = 5_000;
-/**
- * Entries that arrive while a run ends ride in the next run's input (at most a segment's worth, about 100 KB), and
- * the run's waits wake at its event limit. Before, a run wrote segments until nothing was pending, which a steady
- * stream of entries never allows: a 4,000-job backfill took one run from its limit of 5,000 events to 8,570.
- */
-const LATE_ENTRIES_RIDE_PATCH = 'collector-carries-late-entries';
 /** How often a long-running collector has the provider's batches reconciled (reconcile-message-batches.ts). */
 const RECONCILE_EVERY_MS = 30 * 60_000;
 /** How far back the reconciler looks: past the provider's 24 h expiry, with a day to spare. */
@@ -56,7 +51,9 @@ const RECONCILE_HORIZON_MS = 48 * 60 * 60_000;
  */
 export async function batchCollectorWorkflow(input: BatchCollectorInput): Promise<void> {
   const { settings, model } = input;
-  const lateEntriesRide = patched(LATE_ENTRIES_RIDE_PATCH);
+  // Entries that arrive while a run ends ride in the next run's input, and its waits wake at its event limit. Before,
+  // a run wrote until nothing was pending, which a steady stream never allows (one run grew from 5,000 events to 8,570).
+  const lateEntriesRide = patched(PATCHES.collectorCarriesLateEntries.id);
   const historyEventsLimit = input.historyEventsLimit ?? HISTORY_EVENTS_LIMIT;
   const pastEventLimit = () => workflowInfo().historyLength > historyEventsLimit;
   const lane = proxyActivities<JobActivities>(laneActivityOptions(settings));

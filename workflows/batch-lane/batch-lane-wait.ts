@@ -4,11 +4,7 @@ import type { BatchLaneStepRequest } from '../../activities/batch-lane/enqueue-b
 import { type BatchAnswer, type BatchEntry, batchAnswerSignal, type FromBatch } from '../../common/batch-lane';
 import type { JobStart } from '../../common/job';
 import { batchLaneOptions } from './batch-lane-options';
-
-/** Jobs started before the batch lane existed keep the live path on replay. */
-export const BATCH_LANE_PATCH = 'batch-lane';
-/** Jobs of the other types started before their steps could take the lane keep the live path on replay. */
-export const BATCH_LANE_STEPS_PATCH = 'batch-lane-steps';
+import { PATCHES } from '../patches';
 
 /** What decides whether a job's calls may take the lane and for how long. */
 export type BatchLaneJob = Pick<JobStart, 'priority' | 'deadline' | 'batchLane'>;
@@ -38,7 +34,7 @@ export async function answerThroughBatchLane(
   onEnter: () => void,
 ): Promise<{ customId: string } | undefined> {
   const waitMs = batchWaitMs(input, Date.now());
-  if (waitMs === undefined || !patched(BATCH_LANE_PATCH)) return undefined;
+  if (waitMs === undefined || !patched(PATCHES.batchLane.id)) return undefined;
   onEnter();
   const customId = uuid4().replace(/-/g, '');
   let answer: BatchAnswer | undefined;
@@ -83,12 +79,12 @@ export class BatchLaneWait {
    * step's input, and holds `fromBatch` only the first time it is taken (a step rerun after a dead letter asks
    * live). Asks live (nothing to take) when the lane is not for this job, the deadline is at risk now or comes
    * near while waiting, the enqueue fails, or the entry errored or expired. Jobs started before the lane served
-   * this step never enqueue (BATCH_LANE_STEPS_PATCH).
+   * this step never enqueue (`PATCHES.batchLaneSteps`).
    */
   async firstCall(request: BatchLaneStepRequest, onEnter?: () => void): Promise<() => FromBatch> {
     const live = () => ({});
     const waitMs = batchWaitMs(this.job, Date.now());
-    if (waitMs === undefined || !patched(BATCH_LANE_STEPS_PATCH)) return live;
+    if (waitMs === undefined || !patched(PATCHES.batchLaneSteps.id)) return live;
     onEnter?.();
     const customId = uuid4().replace(/-/g, '');
     try {

@@ -8,9 +8,10 @@ import { describeChunk } from '../../common/job-types/document/chunk-groups';
 import type { Priority } from '../../common/task-queues';
 import type { BatchLaneAllowance } from '../../common/job';
 import { modelCallOptions } from '../activity-options';
-import { SPEND_CAPS_EVERYWHERE_PATCH, type SpendCapRefusal, spendCapRefusalOf } from '../spend-cap-wait';
+import { type SpendCapRefusal, spendCapRefusalOf } from '../spend-cap-wait';
 import { BatchLaneWait } from '../batch-lane/batch-lane-wait';
 import { summarizeFailure } from './step-failure';
+import { PATCHES } from '../patches';
 
 const steps = proxyActivities<JobActivities>(modelCallOptions);
 
@@ -79,7 +80,7 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
         const failure = summarizeFailure(error);
         if (failure.billedUsage) usage = addUsage(usage, failure.billedUsage);
         const refusal = spendCapRefusalOf(error);
-        if (refusal && patched(SPEND_CAPS_EVERYWHERE_PATCH)) {
+        if (refusal && patched(PATCHES.spendCapsEverywhere.id)) {
           log.info('the tenant’s spend cap refused a chunk; the group stops taking chunks', { chunk: chunk.index });
           spendCap ??= refusal;
           waiting.push(chunk.index);

@@ -14,9 +14,10 @@ import { documentFileOptions, modelCallOptions } from '../activity-options';
 import type { StepFailure } from '../dead-letters';
 import { BatchLaneWait } from '../batch-lane/batch-lane-wait';
 import { JobRun } from '../job-run';
-import { SPEND_CAPS_EVERYWHERE_PATCH, type SpendCapRefusal, SpendCapStopped } from '../spend-cap-wait';
+import { type SpendCapRefusal, SpendCapStopped } from '../spend-cap-wait';
 import { documentChunkGroupWorkflow } from './chunk-group-workflow';
 import { summarizeFailure } from './step-failure';
+import { PATCHES } from '../patches';
 
 const fileSteps = proxyActivities<JobActivities>(documentFileOptions);
 const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
@@ -84,7 +85,7 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
           addUsage(result.usage);
           counts.done += result.done.length;
           failures.push(...result.failed);
-          if (result.spendCap && patched(SPEND_CAPS_EVERYWHERE_PATCH)) {
+          if (result.spendCap && patched(PATCHES.spendCapsEverywhere.id)) {
             spendCap ??= result.spendCap;
             waiting.push(...(result.waiting ?? []));
           }

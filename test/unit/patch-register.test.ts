@@ -1,0 +1,49 @@
+import assert from '../support/assert';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, test } from '@jest/globals';
+import { PATCHES } from '../../workflows/patches';
+
+const WORKFLOWS_DIR = join(__dirname, '..', '..', 'workflows');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+}
+
+/**
+ * Every patched()/deprecatePatch() call in workflows/, with the expression it names its patch by (a call is never
+ * empty: `patched()` with nothing between the brackets is prose in a comment).
+ */
+function patchCalls(): Array<{ file: string; argument: string }> {
+  return sourceFiles(WORKFLOWS_DIR).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/\b(?:patched|deprecatePatch)\(\s*([^)\s][^)]*?)\s*\)/g)].map((match) => ({
+      file: relative(WORKFLOWS_DIR, file),
+      argument: match[1] ?? '',
+    })),
+  );
+}
+
+describe('the patch register (workflows/patches.ts)', () => {
+  test('when the workflows are read, then every patch they check is named from the register, and every registered patch is checked', () => {
+    const calls = patchCalls();
+    assert.ok(calls.length >= Object.keys(PATCHES).length, `found ${calls.length} patched() calls`);
+    const unregistered = calls.filter(({ argument }) => !/^PATCHES\.\w+\.id$/.test(argument)).map(({ file, argument }) => `${file}: ${argument}`);
+    assert.deepEqual(unregistered, [], 'patch ids not taken from PATCHES');
+    const used = new Set(calls.map(({ argument }) => argument.split('.')[1]));
+    assert.deepEqual([...used].sort(), Object.keys(PATCHES).sort(), 'registered patches no workflow checks, or checks of patches not registered');
+  });
+
+  test('when the register is read, then each id is unique, and each entry says when it shipped and what it guards', () => {
+    const records = Object.values(PATCHES);
+    const ids = records.map((record) => record.id);
+    assert.equal(new Set(ids).size, ids.length, `an id is registered twice: ${ids.join(', ')}`);
+    for (const record of records) {
+      assert.match(record.id, /^[a-z0-9]+(?:-[a-z0-9]+)*$/, record.id);
+      assert.match(record.shipped.commit, /^[0-9a-f]{7,40}$/, `${record.id}: shipped.commit`);
+      assert.match(record.shipped.date, /^\d{4}-\d{2}-\d{2}$/, `${record.id}: shipped.date`);
+      assert.ok(record.guards.length > 20, `${record.id}: say what it guards`);
+    }
+  });
+});
