@@ -2,13 +2,19 @@
  * Every `patched()` id the workflows use, each defined here once: the code names a patch as `PATCHES.<name>.id`.
  * With each, when it shipped (the commit on main that introduced it, so the first build that carries it) and what
  * it guards: histories without its marker take the old branch. A patch may go once no execution that could take
- * the old branch is running or resettable (docs/operations.md#changing-a-workflow-safely); its entry goes with it.
+ * the old branch is running or resettable, which `npm run ops -- patches` asks Temporal's visibility
+ * (docs/operations.md#changing-a-workflow-safely); its entry goes with it.
  * test/unit/patch-register.test.ts checks that the code's patch ids and these are the same, each used.
  */
 export interface PatchRecord {
   /** The id `patched()` records in a history's marker: never changed once shipped. */
   id: string;
   shipped: { commit: string; date: string };
+  /**
+   * The workflow types whose code reaches the check (workflows/index.ts's exports whose imports lead to it): only
+   * their executions can take the old branch. test/unit/patch-register.test.ts derives the list from the imports.
+   */
+  workflowTypes: readonly string[];
   /** The new branch; histories recorded before it replay the old one. */
   guards: string;
 }
@@ -17,52 +23,61 @@ export const PATCHES = {
   budgetRefusalsReschedule: {
     id: 'budget-refusals-reschedule',
     shipped: { commit: 'e759701', date: '2026-12-02' },
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
     guards:
       'a step whose attempts the token budget refused (or whose budget store was down) is scheduled again, for up to 6 h, instead of parking as a dead letter (workflows/job-run.ts)',
   },
   reviewSignalCheckedByLocalActivity: {
     id: 'review-signal-checked-by-local-activity',
     shipped: { commit: '53b80a7', date: '2026-12-03' },
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
     guards:
       "the reviewed signal's fields are checked by the local activity validateReviewFields, whose answer history records; older runs check inline against the frozen schema copy in workflows/unpatched-review-signal.* (workflows/review.ts)",
   },
   batchLane: {
     id: 'batch-lane',
     shipped: { commit: 'e952cd0', date: '2026-12-03' },
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'documentChunkGroupWorkflow', 'ticketsDigestWorkflow'],
     guards: "a bulk order.score's model call may take its answer from a Message Batch (workflows/batch-lane/batch-lane-wait.ts)",
   },
   cancelEndsAnyPark: {
     id: 'cancel-ends-any-park',
     shipped: { commit: 'bfc6d64', date: '2026-12-03' },
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
     guards:
       'a cancel ends a job parked as a dead letter inside beyondCancel (an invoice whose ledger post failed for good) instead of being ignored (workflows/dead-letters.ts)',
   },
   batchLaneSteps: {
     id: 'batch-lane-steps',
     shipped: { commit: '3d2d960', date: '2026-12-04' },
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'documentChunkGroupWorkflow', 'ticketsDigestWorkflow'],
     guards:
       "every other type's bulk steps (classify, extract, chunk summaries, digest batches and narrative) may take their first answer from a Message Batch (workflows/batch-lane/batch-lane-wait.ts)",
   },
   spendCapsEverywhere: {
     id: 'spend-caps-everywhere',
     shipped: { commit: '5e89451', date: '2026-12-04' },
+    workflowTypes: ['documentWorkflow', 'documentChunkGroupWorkflow'],
     guards:
       'a chunk group stops on a spend-cap refusal and hands back its waiting chunks, and the document job waits in budget_wait to run them (workflows/document/)',
   },
   tenantsTakeTurnsAtFirstModelCall: {
     id: 'tenants-take-turns-at-first-model-call',
     shipped: { commit: 'e09e8d6', date: '2026-12-04' },
+    workflowTypes: ['invoiceWorkflow'],
     guards:
       "an invoice's text extraction and its classifyDocument run with the entry and first-model-call options, where tenants take turns (workflows/invoice-workflow.ts)",
   },
   searchAttributesOnStatusChange: {
     id: 'search-attributes-on-status-change',
     shipped: { commit: '04c231f', date: '2026-12-04' },
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'documentChunkGroupWorkflow', 'ticketsDigestWorkflow'],
     guards: "a job's search attributes are written when its status changes, not at every step (workflows/job-tracker.ts)",
   },
   collectorCarriesLateEntries: {
     id: 'collector-carries-late-entries',
     shipped: { commit: '86f1a78', date: '2026-12-06' },
+    workflowTypes: ['batchCollectorWorkflow'],
     guards:
       "a closing batch takes only what waited when it closed, and a collector run at its event limit (its waits wake there) continues as new carrying up to a segment of late entries, instead of writing until nothing is pending (workflows/batch-lane/batch-collector-workflow.ts)",
   },

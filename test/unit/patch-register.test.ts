@@ -1,6 +1,6 @@
 import assert from '../support/assert';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, test } from '@jest/globals';
 import { PATCHES } from '../../workflows/patches';
 
@@ -25,6 +25,40 @@ function patchCalls(): Array<{ file: string; argument: string }> {
   );
 }
 
+/** A relative import's file inside workflows/ (`./x` → x.ts or x/index.ts); imports leaving workflows/ reach no check. */
+function workflowsFileOf(from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = resolve(dirname(from), specifier);
+  if (relative(WORKFLOWS_DIR, base).startsWith('..')) return undefined;
+  return [`${base}.ts`, join(base, 'index.ts')].find((file) => existsSync(file));
+}
+
+/** The file and every workflows/ file its imports lead to (type-only ones too: counting more only keeps a patch). */
+function importClosure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/\bfrom\s+'([^']+)'/g)) {
+    const imported = workflowsFileOf(file, specifier ?? '');
+    if (imported) importClosure(imported, seen);
+  }
+  return seen;
+}
+
+/** For each register key, the workflow types (workflows/index.ts's exports) whose code reaches a check of it. */
+function workflowTypesByPatch(): Map<string, string[]> {
+  const index = join(WORKFLOWS_DIR, 'index.ts');
+  const byPatch = new Map<string, string[]>();
+  for (const [, type, specifier] of readFileSync(index, 'utf8').matchAll(/export\s*\{\s*(\w+)\s*\}\s*from\s*'([^']+)'/g)) {
+    const module = workflowsFileOf(index, specifier ?? '');
+    assert.ok(type && module, `workflows/index.ts: cannot follow the export of ${type} from ${specifier}`);
+    const checked = new Set(
+      [...importClosure(module)].flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\b(?:patched|deprecatePatch)\(\s*PATCHES\.(\w+)\.id\s*\)/g)].map((match) => match[1] ?? '')),
+    );
+    for (const key of checked) byPatch.set(key, [...(byPatch.get(key) ?? []), type]);
+  }
+  return byPatch;
+}
+
 describe('the patch register (workflows/patches.ts)', () => {
   test('when the workflows are read, then every patch they check is named from the register, and every registered patch is checked', () => {
     const calls = patchCalls();
@@ -44,6 +78,15 @@ describe('the patch register (workflows/patches.ts)', () => {
       assert.match(record.shipped.commit, /^[0-9a-f]{7,40}$/, `${record.id}: shipped.commit`);
       assert.match(record.shipped.date, /^\d{4}-\d{2}-\d{2}$/, `${record.id}: shipped.date`);
       assert.ok(record.guards.length > 20, `${record.id}: say what it guards`);
+    }
+  });
+
+  test("when the workflows' imports are followed, then each entry's workflowTypes are exactly the types whose code reaches its check", () => {
+    const derived = workflowTypesByPatch();
+    // The collector's patch sits in its own workflow, which imports no job code: a closure that leaked would say more.
+    assert.deepEqual(derived.get('collectorCarriesLateEntries'), ['batchCollectorWorkflow']);
+    for (const [key, record] of Object.entries(PATCHES)) {
+      assert.deepEqual([...record.workflowTypes].sort(), [...(derived.get(key) ?? [])].sort(), `${record.id}: workflowTypes`);
     }
   });
 });
