@@ -27,6 +27,8 @@ const LAYERS = [
   { files: 'ops/worker-build-*.ts', may: ['common', 'lib', 'gateway', 'activities'], why: 'the k8s worker build command' },
   // Reconciliation reads the spend store's totals beside the jobs' recorded usage.
   { files: 'ops/spend-reconcile*.ts', may: ['common', 'lib', 'gateway'], why: 'the spend reconciliation command' },
+  // The patch report reads the register of the workflows' patches (data, no workflow code) beside visibility.
+  { files: 'ops/patch*.ts', may: ['common', 'lib', 'workflows'], why: 'the patch report' },
   // Records histories by running the workflow on the workflow tier's fake activities: a developer's tool.
   { files: 'ops/record-histories.ts', may: ['common', 'lib', 'workflows', 'test'], why: 'history recording' },
 ];

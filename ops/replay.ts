@@ -37,7 +37,7 @@ export interface ReplayOptions {
 }
 
 /** Workflows that closed without success and can be reset; COMPLETED and CANCELED (on purpose) cannot. */
-const RESETTABLE = new Set(['FAILED', 'TERMINATED', 'TIMED_OUT']);
+export const RESETTABLE = new Set(['FAILED', 'TERMINATED', 'TIMED_OUT']);
 
 /**
  * Brings one job back after a fix. A parked dead letter gets the `retry` Update and resumes at its failed step;
