@@ -7,6 +7,7 @@ import { describe, test } from '@jest/globals';
 import { submit, waitForJob } from '../support/api-client';
 import { sampleWith } from '../support/samples';
 import { testEnv } from '../support/test-env';
+import { PATCHES } from '../../workflows/patches';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 
@@ -60,5 +61,32 @@ describe('operator commands with no settings (real stack)', () => {
     } finally {
       await rm(elsewhere, { recursive: true, force: true });
     }
+  });
+
+  test('when `npm run ops -- patches` runs with no settings, then it exits 0 with a verdict for every registered patch, counting the runs started on old code', async () => {
+    // A job that stays running (it waits for a reviewer): an invoice started now, after every invoice patch's day.
+    const sample = await sampleWith('awaiting_review');
+    const submitted = await submit(sample.bytes, { fileName: sample.fileName });
+    assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
+    await waitForJob(submitted.body.jobId as string, ['awaiting_review']);
+    const invoiceOnly = PATCHES.tenantsTakeTurnsAtFirstModelCall;
+    assert.deepEqual(invoiceOnly.workflowTypes, ['invoiceWorkflow']);
+
+    const run = await operatorCommand('ops', ['patches'], stackLocation());
+    assert.equal(run.code, 0, run.output);
+    assert.doesNotMatch(run.output, /Invalid configuration/);
+    const lineOf = (output: string, id: string) => output.split('\n').find((text) => text.startsWith(`${id} `)) ?? '';
+    for (const record of Object.values(PATCHES)) {
+      const line = lineOf(run.output, record.id);
+      assert.match(line, new RegExp(`${record.shipped.date} ${record.shipped.commit} .*\\s(may be retired|keep)\\s`), `${record.id} in:\n${run.output}`);
+    }
+    // The retention is the test stack's namespace's (temporal-dev.yaml), read from the server.
+    assert.match(run.output, /within the retention \(7 d\)/, run.output);
+    assert.match(lineOf(run.output, invoiceOnly.id), /\s0\s+may be retired\s/, 'the waiting invoice started after the patch shipped');
+
+    // Builds that (say) took ten years to reach the workers: the same waiting invoice ran old code, so it counts.
+    const late = await operatorCommand('ops', ['patches', '--deploy-lag', '3650d'], stackLocation());
+    assert.equal(late.code, 0, late.output);
+    assert.match(lineOf(late.output, invoiceOnly.id), /\s[1-9]\d*: \S.*\s+keep\s/, late.output);
   });
 });
