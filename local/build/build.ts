@@ -13,6 +13,7 @@ export const BUILT_ENTRYPOINTS = [
   'api/main.js',
   'cli/main.js',
   'ops/replay-command.js',
+  'ops/ops-command.js',
   'ops/capacity-command.js',
 ];
 

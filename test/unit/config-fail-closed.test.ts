@@ -194,11 +194,17 @@ describe('processes refuse to start without their configuration', () => {
     });
   }
 
-  test('when ops/replay-command.ts starts with nothing set and no local stack, then it asks for the codec keys alone', async () => {
-    // A data folder without the stack's key file: the repository's own .data may hold one from `npm start`.
-    const { code, output } = await startWith('ops/replay-command.ts', ['invoice:demo:some-job', '--dry-run'], { SLOWLANE_DATA_DIR: join(root, 'test', 'no-such-data-dir') });
-    assert.notEqual(code, 0);
-    assert.match(output, /PAYLOAD_CODEC_KEYS is required in production/, output);
-    assert.doesNotMatch(output, /SLOWLANE_ENV|SLOWLANE_TENANTS|API_PAGE_TOKEN_SECRET|ANTHROPIC_API_KEY/, output);
-  });
+  const operatorCommands: Array<[string, string[]]> = [
+    ['ops/replay-command.ts', ['invoice:demo:some-job', '--dry-run']],
+    ['ops/ops-command.ts', ['patches']],
+  ];
+  for (const [script, args] of operatorCommands) {
+    test(`when ${script} ${args[0]} starts with nothing set and no local stack, then it asks for the codec keys alone`, async () => {
+      // A data folder without the stack's key file: the repository's own .data may hold one from `npm start`.
+      const { code, output } = await startWith(script, args, { SLOWLANE_DATA_DIR: join(root, 'test', 'no-such-data-dir') });
+      assert.notEqual(code, 0);
+      assert.match(output, /PAYLOAD_CODEC_KEYS is required in production/, output);
+      assert.doesNotMatch(output, /SLOWLANE_ENV|SLOWLANE_TENANTS|API_PAGE_TOKEN_SECRET|ANTHROPIC_API_KEY/, output);
+    });
+  }
 });
