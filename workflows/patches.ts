@@ -68,7 +68,7 @@ export const PATCHES = {
   },
   inputErrorsFailJob: {
     id: 'input-errors-fail-job',
-    shipped: { commit: '0000000', date: '2026-12-06' },
+    shipped: { commit: 'ffaca8e', date: '2026-12-06' },
     guards:
       'a step that fails with an input error (InvalidDocumentError, DocumentTooLargeError) fails the job for its client with the reason instead of parking it as a dead letter (workflows/job-run.ts)',
   },
