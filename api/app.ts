@@ -22,7 +22,7 @@ import type { SchedulesService } from './schedules/schedules-service';
 import { schedulesRouter } from './schedules/schedules-routes';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document' | 'deployment'>;
+  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document' | 'anthropic' | 'deployment'>;
   jobs: JobsService;
   /** Where people's decisions and operators' actions are recorded before they take effect (lib/audit). */
   audit: AuditTrail;

@@ -18,8 +18,9 @@ import { actorOfCaller } from './audit/audit-actors';
 import { audited } from './audit/audited';
 import { authenticate, callerOf } from './auth';
 import type { JobsService } from './jobs-service';
+import { checkFileInput } from './jobs/check-file-input';
+import { limitSettingsOf } from './jobs/input-limits';
 import { receiveUpload } from './multipart-upload';
-import { refuseTooManyPages } from './page-limit';
 import { retryAfterSeconds } from './poll-hint';
 import { requestIdOf } from './request-id';
 import { checkRequest, requestValidators } from './request-validation';
@@ -42,7 +43,7 @@ const UPLOAD_RETRY_AFTER_SECONDS = 1;
 export function jobsRouter(deps: {
   jobs: JobsService;
   audit: AuditTrail;
-  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'document' | 'deployment'>;
+  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'document' | 'anthropic' | 'deployment'>;
   log: Logger;
 }): Router {
   const { jobs, config } = deps;
@@ -50,6 +51,7 @@ export function jobsRouter(deps: {
   const apiCallers = authenticate(config, ['api']);
   const reviewers = authenticate(config, ['api', 'reviewer']);
   const uploads = tenantSlots(config.api.maxUploadsPerTenant);
+  const limitSettings = limitSettingsOf(config);
 
   /** The job's callback URL: its own, else the tenant's default, refused when it points somewhere it may not. */
   function callbackUrlFor(given: string | undefined, tenant: Tenant): string | undefined {
@@ -100,7 +102,8 @@ export function jobsRouter(deps: {
       // The file part stands in as its name: its bytes were judged by receiveUpload.
       const form = checkRequest(requestValidators.submitJobForm, { ...upload.fields, file: upload.fileName });
       const jobType = jobTypeNamed(form.type) as JobTypeDefinition;
-      await refuseTooManyPages(jobType, upload, config.document.maxPages);
+      // Every limit the type declares, before anything is stored or started (the same 413s for every type).
+      await checkFileInput(jobType, upload, limitSettings);
       const tenant = callerOf(res).tenant;
       const callbackUrl = callbackUrlFor(form.callbackUrl, tenant);
       answerSubmission(

@@ -223,6 +223,17 @@ export function errorTypeAliases(type: string): string[] {
  */
 const BUDGET_WAIT_TYPES: readonly string[] = [TokenBudgetExhaustedError.name, BudgetUnavailableError.name];
 
+/**
+ * The failures that are the upload's own fault: unreadable, or more than the model can take. No operator can change
+ * the bytes, so a job meeting one fails for its client with the reason (workflows/job-run.ts) instead of parking.
+ */
+const INPUT_ERROR_TYPES: readonly string[] = [InvalidDocumentError.name, DocumentTooLargeError.name];
+
+/** Whether a failure of this type (recorded under any name it had) is the input's fault, told to the client. */
+export function isInputError(type: string): boolean {
+  return INPUT_ERROR_TYPES.includes(currentErrorType(type));
+}
+
 /** Whether a failure of this type (recorded under any name it had) is a wait for the budget, not a fault of the job. */
 export function waitsForBudget(type: string): boolean {
   return BUDGET_WAIT_TYPES.includes(currentErrorType(type));

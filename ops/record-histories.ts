@@ -330,14 +330,21 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'dead-lettered-abandoned',
-    what: 'an unreadable document parks and an operator abandons it: the workflow fails',
-    activities: fakeActivities({ extractText: [new InvalidDocumentError('the PDF is encrypted')] }),
+    // Recorded when an unreadable upload still parked (before the input-errors-fail-job patch): the file keeps that run.
+    what: 'a step fails for good, the job parks and an operator abandons it: the workflow fails',
+    activities: fakeActivities({ extractions: [new ModelRequestInvalidError('provider answered 400')] }),
     run: async ({ start }) => {
       const handle = await start();
       await waitForStatus(handle, 'dead_letter');
       await handle.executeUpdate(abandonUpdate, { args: [{ operator: 'ops', reason: 'customer sends a new copy' }] });
       return settle(handle);
     },
+  },
+  {
+    name: 'input-error-fails-job',
+    what: 'an unreadable upload fails the job for its client with the reason, never parked for an operator',
+    activities: fakeActivities({ extractText: [new InvalidDocumentError('the PDF is encrypted')] }),
+    run: async ({ start }) => settle(await start()),
   },
   {
     name: 'dead-letter-expired',

@@ -11,7 +11,7 @@ import {
   setHandler,
   TimeoutFailure,
 } from '@temporalio/workflow';
-import { type FailureDetails, waitsForBudget } from '../common/errors';
+import { type FailureDetails, isInputError, waitsForBudget } from '../common/errors';
 import type { JobStart, JobState, JobStep, TerminalStatus } from '../common/job';
 import type { JobTypeDefinition } from '../common/job-types/job-type';
 import { statusQuery } from '../common/messages';
@@ -23,8 +23,11 @@ import { Review } from './review';
 import { SpendCapWait, spendCapRefusalOf } from './spend-cap-wait';
 import { PATCHES } from './patches';
 
-/** An operator abandoned a dead-lettered job, or its dead-letter wait expired. */
-class JobAbandoned extends Error {
+/**
+ * The job ends `failed` with this error: an operator abandoned it as a dead letter, its dead-letter wait expired, or
+ * its input cannot be processed (nothing an operator could retry).
+ */
+class JobFailed extends Error {
   constructor(readonly jobError: StepFailure) {
     super(jobError.message);
   }
@@ -106,9 +109,11 @@ export class JobRun {
           continue;
         }
         jobMetrics.stepFinished({ priority: input.priority, step, outcome: 'failed', durationMs: Date.now() - startedAt });
+        // The upload is unreadable or too large: a retry reads the same bytes, so the client learns why at once.
+        if (isInputError(jobError.type) && patched(PATCHES.inputErrorsFailJob.id)) throw new JobFailed(jobError);
         const outcome = await this.deadLetters.park(jobError, this.notify);
         if (outcome !== 'retry') {
-          throw new JobAbandoned(
+          throw new JobFailed(
             outcome === 'expired' ? { ...jobError, message: `${jobError.message} (dead letter expired)` } : jobError,
           );
         }
@@ -148,7 +153,7 @@ export class JobRun {
   async park(error: StepFailure): Promise<void> {
     const outcome = await this.deadLetters.park(error, this.notify);
     if (outcome !== 'retry') {
-      throw new JobAbandoned(outcome === 'expired' ? { ...error, message: `${error.message} (dead letter expired)` } : error);
+      throw new JobFailed(outcome === 'expired' ? { ...error, message: `${error.message} (dead letter expired)` } : error);
     }
     log.info('operator retries the failed step', { step: error.step });
   }
@@ -175,15 +180,15 @@ export class JobRun {
   /**
    * Runs the type's steps. A cancel (POST /jobs/:id/cancel, i.e. a Temporal cancel request) reaches whatever the
    * job awaits: an activity (which learns it at its next heartbeat), a review, a dead letter, a child. The job
-   * then ends `cancelled`, its bookkeeping in a scope the cancel cannot interrupt. An abandoned dead letter fails
-   * the workflow with the job's state in the failure's details.
+   * then ends `cancelled`, its bookkeeping in a scope the cancel cannot interrupt. An abandoned dead letter, or an
+   * input the steps cannot process, fails the workflow with the job's state in the failure's details.
    */
   async settle(steps: () => Promise<JobState>): Promise<JobState> {
     try {
       return await steps();
     } catch (error) {
       if (isCancellation(error)) return CancellationScope.nonCancellable(() => this.endCancelled());
-      if (!(error instanceof JobAbandoned)) throw error;
+      if (!(error instanceof JobFailed)) throw error;
       const { state, tracker } = this;
       state.error = error.jobError;
       tracker.setStatus('failed', error.jobError.step, error.jobError);

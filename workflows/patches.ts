@@ -81,4 +81,10 @@ export const PATCHES = {
     guards:
       "a closing batch takes only what waited when it closed, and a collector run at its event limit (its waits wake there) continues as new carrying up to a segment of late entries, instead of writing until nothing is pending (workflows/batch-lane/batch-collector-workflow.ts)",
   },
+  inputErrorsFailJob: {
+    id: 'input-errors-fail-job',
+    shipped: { commit: 'ffaca8e', date: '2026-12-06' },
+    guards:
+      'a step that fails with an input error (InvalidDocumentError, DocumentTooLargeError) fails the job for its client with the reason instead of parking it as a dead letter (workflows/job-run.ts)',
+  },
 } as const satisfies Record<string, PatchRecord>;

@@ -2,15 +2,18 @@ import { open, readFile } from 'node:fs/promises';
 import { imageSize } from '../../common/image-header';
 import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import { parseJsonLines } from '../../common/job-types/json-lines';
+import type { UploadContentType } from '../../common/upload-content-type';
+import { countPdfPages } from '../../lib/pdf-page-count';
 import { ApiError, apiErrors } from '../api-error';
 import type { ReceivedUpload } from '../multipart-upload';
+import { type LimitSettings, limitValue } from './input-limits';
 
 /**
- * Holds an upload to what its job type accepts (the definition's file kinds): the kind of file, its size, and for a
- * JSONL kind every line against its schema, so a bad export is a 4xx naming its first bad line instead of a job
- * that fails minutes later.
+ * Holds an upload to what its job type accepts (the definition's file kinds), before any job starts, the same way
+ * for every type: the kind of file, its bytes, an image's sides, its pages, and for a JSONL kind every line against
+ * its schema, so a file the type cannot take is a 4xx saying which limit instead of a job that fails minutes later.
  */
-export async function checkFileInput(definition: JobTypeDefinition, upload: ReceivedUpload): Promise<void> {
+export async function checkFileInput(definition: JobTypeDefinition, upload: ReceivedUpload, settings: LimitSettings): Promise<void> {
   if (definition.input.kind !== 'file') return;
   const kind = definition.input.accepts.find((accepted) => accepted.contentType === upload.contentType);
   if (!kind) {
@@ -19,6 +22,7 @@ export async function checkFileInput(definition: JobTypeDefinition, upload: Rece
   }
   if (kind.maxBytes !== undefined && upload.sizeBytes > kind.maxBytes) throw apiErrors.payloadTooLarge(kind.maxBytes);
   if (kind.maxSidePx !== undefined) await checkImageSize(upload.path, kind.maxSidePx);
+  if (kind.maxPages !== undefined) await checkPages(upload, limitValue(kind.maxPages, settings));
   if (!kind.jsonLines) return;
   const checked = parseJsonLines(await readFile(upload.path, 'utf8'), kind.jsonLines);
   if (checked.ok) return;
@@ -46,4 +50,23 @@ async function checkImageSize(path: string, maxSidePx: number): Promise<void> {
       limitPixels: maxSidePx,
     });
   }
+}
+
+const FORM_FEED = 0x0c;
+
+/**
+ * A PDF's pages from its page tree, a text's from its form feeds (as the workers split it), an image is one. A PDF
+ * pdf.js cannot open passes here and fails in the worker with the reader's reason.
+ */
+async function checkPages(upload: ReceivedUpload, limitPages: number): Promise<void> {
+  const pages = await countPages(upload.contentType, await readFile(upload.path));
+  if (pages !== undefined && pages > limitPages) throw apiErrors.tooManyPages(pages, limitPages);
+}
+
+async function countPages(contentType: UploadContentType, bytes: Buffer): Promise<number | undefined> {
+  if (contentType === 'application/pdf') return countPdfPages(new Uint8Array(bytes));
+  if (contentType !== 'text/plain') return 1;
+  let pages = 1;
+  for (const byte of bytes) if (byte === FORM_FEED) pages++;
+  return pages;
 }

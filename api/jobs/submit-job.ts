@@ -17,7 +17,6 @@ import type { ReceivedUpload } from '../multipart-upload';
 import type { JobMemo, JobReader } from './job-reader';
 import type { JobsDeps } from './jobs-deps';
 import { tenantFairness } from './tenant-fairness';
-import { checkFileInput } from './check-file-input';
 
 interface SubmitBase {
   tenantId: string;
@@ -125,7 +124,6 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
   async function submitFile(jobType: JobTypeDefinition, input: SubmitJobInput): Promise<SubmitJobResult> {
     const jobId = jobIdFor(jobType.name as JobType, input.tenantId, input.idempotencyKey);
     const key = objectKeys.input(input.tenantId, input.upload.sha256);
-    await checkFileInput(jobType, input.upload);
     // Stored before the start, so no job ever runs without its input. The key is content-derived: a repeated request
     // stores the same object again and then learns from the start that its job exists.
     await store.put(key, createReadStream(input.upload.path), {

@@ -1,3 +1,5 @@
+import type { FileKind, Limit } from '../../common/job-types/job-type';
+import { JOB_TYPE_DEFINITIONS } from '../../common/job-types/registry';
 import { bodyRef, type Schema } from './refs';
 
 export const json = (schema: Schema): Schema => ({ 'application/json': { schema } });
@@ -13,7 +15,9 @@ export const errors = {
     '`idempotency_key_reused` (same key, different file or input; `details.jobId`), `not_awaiting_review` (the job already moved on; `details.status`), `job_finished` (a cancel of a finished job; `details.status`) or `schedule_exists` (the tenant already has a schedule with that id; `details.scheduleId`).',
   ),
   413: problem(
-    '`payload_too_large`: the file (or JSON body) is over the limit; `details.limitBytes` (or `details.limitLines` for a JSONL input with too many lines, `details.limitPixels` for an image wider or taller than the model reads: 8000 px). `too_many_pages`: a document job\'s PDF (or form-feed-separated text) has more pages than DOCUMENT_MAX_PAGES; `details.pages`, `details.limitPages`.',
+    '`payload_too_large`: the file (or JSON body) is over the limit; `details.limitBytes` (or `details.limitLines` for a JSONL input with too many lines, `details.limitPixels` for an image wider or taller than the model reads: 8000 px). `too_many_pages`: the PDF (or form-feed-separated text) has more pages than its job type reads (' +
+      pageLimits() +
+      '); `details.pages`, `details.limitPages`. The same shape for every type: a limit the API can check is checked before the job starts.',
   ),
   415: problem('`unsupported_media_type`: the uploaded bytes are none of the kinds the job type takes (PDF, PNG, JPEG or UTF-8 text for `invoice`; PDF or UTF-8 text for `document`), or a JSON body is not UTF-8 (or has an unknown Content-Encoding).'),
   429: {
@@ -49,3 +53,13 @@ export const retryAfterHeader: Schema = {
   description: 'Seconds until it is worth asking again; sent while the job is not finished: 2 while it is queued or processing, 60 while it waits for a reviewer or an operator.',
   schema: { type: 'integer', minimum: 1 },
 };
+
+/** Each type's page limits as its definition declares them (FileKind.maxPages), so the document says what is enforced. */
+function pageLimits(): string {
+  const describe = (limit: Limit) => (typeof limit === 'number' ? String(limit) : limit.setting);
+  return JOB_TYPE_DEFINITIONS.flatMap((definition) => {
+    if (definition.input.kind !== 'file') return [];
+    const limited = definition.input.accepts.flatMap((kind: FileKind) => (kind.maxPages === undefined ? [] : [`${kind.contentType} ${describe(kind.maxPages)}`]));
+    return limited.length === 0 ? [] : [`\`${definition.name}\`: ${limited.join(', ')}`];
+  }).join('; ');
+}

@@ -47,6 +47,11 @@ export type JobInput =
   | { kind: 'file'; accepts: readonly FileKind[] }
   | { kind: 'json'; schema: TSchema; description: string };
 
+/**
+ * One kind of file a type takes, and the limits the API holds it to before the job starts: each one past is a `413`
+ * of the same shape for every type (docs/clients.md#limits-at-the-door), so nothing the door could have measured
+ * fails the job later.
+ */
 export interface FileKind {
   contentType: UploadContentType;
   /** Over this the upload is refused with 413; absent: the API's own upload limit (API_MAX_UPLOAD_BYTES). */
@@ -54,16 +59,23 @@ export interface FileKind {
   /** An image wider or taller than this is refused with 413 (read from its header when the upload arrives). */
   maxSidePx?: number;
   /**
-   * A PDF with more pages than the deployment's DOCUMENT_MAX_PAGES is refused with 413 `too_many_pages` at
-   * submission (its page count is read from the page tree, no page is parsed); the worker applies the same limit.
+   * More pages than this are refused with 413 `too_many_pages`: a PDF's count comes from its page tree (no page is
+   * parsed), a text's from its form feeds. A number, or the deployment setting that holds it; the worker applies
+   * the same limit.
    */
-  pageLimited?: boolean;
+  maxPages?: Limit;
   /**
    * A text file of one JSON object per line (JSONL), each line held to `schema`: the API reads it before it starts
    * the job and answers a 400 naming the first bad line (common/job-types/json-lines.ts), 413 past `maxLines`.
    */
   jsonLines?: JsonLines;
 }
+
+/** A limit fixed by the type, or read from one of the deployment's settings (by its variable's name). */
+export type Limit = number | { setting: LimitSetting };
+
+/** The settings a limit may name; the API reads each from its configuration (api/jobs/input-limits.ts). */
+export type LimitSetting = 'DOCUMENT_MAX_PAGES' | 'MODEL_SCANNED_MAX_PAGES';
 
 export interface JsonLines {
   schema: TSchema;

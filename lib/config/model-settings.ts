@@ -37,7 +37,7 @@ export const modelArea = {
       env: 'MODEL_SCANNED_MAX_PAGES',
       type: int({ min: 1, max: MESSAGES_API_MEDIA_LIMITS.pdfMaxPages }),
       default: String(MESSAGES_API_MEDIA_LIMITS.pdfMaxPages),
-      doc: 'a PDF without a text layer goes to the model as page images; one with more pages fails its job with `DocumentTooLargeError` (the Messages API reads at most 100 PDF pages per request)',
+      doc: 'pages an `invoice` PDF may have: past it the API answers 413 too_many_pages at submission. A PDF without a text layer goes to the model as page images, and the Messages API reads at most 100 PDF pages per request (the worker applies it too)',
     }),
     scoreModel: setting({
       env: 'MODEL_SCORE',

@@ -5,6 +5,8 @@ import { acme, apiUrl, demo, getJob, review, submit, waitForJob } from '../suppo
 import { JOB_TYPE_DEFINITIONS } from '../../common/job-types/registry';
 import { sampleInvoice as validInvoice } from '../support/fake-activities';
 import { sampleWith } from '../support/samples';
+import { conformanceProblems } from '../support/openapi-conformance';
+import { LONG_DOCUMENT_PAGES, renderLongDocument } from '../../local/samples/long-document';
 
 const minimalPdf = new TextEncoder().encode('%PDF-1.4\n% not a real document\n');
 
@@ -78,6 +80,24 @@ describe('API errors: a status, a stable code, a message that says what to fix',
     assert.equal(status, 413);
     assert.equal(body.error?.code, 'payload_too_large');
     assert.equal(body.error?.details?.limitBytes, 25 * 1024 * 1024);
+  });
+
+  test('when a 300-page PDF is submitted as an invoice, then 413 too_many_pages at submit, the same shape as a document past its limit', async () => {
+    const documentLimit = 500; // DOCUMENT_MAX_PAGES as the test stack leaves it
+    const asInvoice = await submit(await renderLongDocument(LONG_DOCUMENT_PAGES), { type: 'invoice', fileName: 'report.pdf' });
+    const asDocument = await submit(await renderLongDocument(documentLimit + 1), { type: 'document', fileName: 'report.pdf' });
+    assert.equal(asInvoice.status, 413, JSON.stringify(asInvoice.body));
+    assert.equal(asDocument.status, 413, JSON.stringify(asDocument.body));
+    // One page over what one model request reads of a scan (MODEL_SCANNED_MAX_PAGES, 100 unless lowered).
+    assert.deepEqual(asInvoice.body.error?.details, { pages: LONG_DOCUMENT_PAGES, limitPages: 100 });
+    assert.deepEqual(asDocument.body.error?.details, { pages: documentLimit + 1, limitPages: documentLimit });
+    for (const answer of [asInvoice, asDocument]) {
+      assert.equal(answer.body.error?.code, 'too_many_pages');
+      assert.deepEqual(Object.keys(answer.body), ['error']);
+      assert.deepEqual(Object.keys(answer.body.error ?? {}).sort(), ['code', 'details', 'message']);
+      const problems = conformanceProblems({ method: 'POST', path: '/jobs', status: 413, contentType: answer.headers.get('content-type'), body: JSON.stringify(answer.body) });
+      assert.deepEqual(problems, []);
+    }
   });
 
   test('when the bytes are neither PDF, PNG, JPEG nor text, then 415 whatever the file is called', async () => {

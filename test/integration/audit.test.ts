@@ -4,6 +4,7 @@ import { describe, test } from '@jest/globals';
 import type { AuditList, AuditRecord } from '../../common/api-contract/audit';
 import { acme, apiUrl, demo, submit, waitForJob } from '../support/api-client';
 import { sampleWith } from '../support/samples';
+import { submitJobThatParks } from '../support/operations';
 import { TEST_OPERATOR } from '../support/test-credentials';
 
 /** Fields a reviewer approves with; their values must never reach the audit trail. */
@@ -116,9 +117,9 @@ describe('the audit trail: every decision and operator action, recorded once, re
   });
 
   test('when an operator abandons a dead letter and raises a spend cap, then the tenant reads both, and the other tenant neither', async () => {
-    const corrupt = new TextEncoder().encode('%PDF-1.4\n% not a real document\n');
-    const jobId = (await submit(corrupt, { fileName: 'corrupt.pdf' })).body.jobId as string;
+    const { jobId, removeFault } = await submitJobThatParks();
     await waitForJob(jobId, ['dead_letter']);
+    await removeFault();
     const abandonKey = `abandon-${randomUUID()}`;
     const abandon = `/admin/jobs/${encodeURIComponent(jobId)}/abandon`;
     assert.equal((await post(abandon, TEST_OPERATOR.token, { reason: 'customer sends a new copy' }, { 'idempotency-key': abandonKey })).status, 200);

@@ -1,6 +1,5 @@
 import assert from '../support/assert';
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Client } from '@temporalio/client';
@@ -14,11 +13,10 @@ import { sampleWith } from '../support/samples';
 import {
   admin,
   demoTenant,
-  injectFault,
-  markedInvoice,
   type MetricSample,
   scrape,
   simulatorCalls,
+  submitJobThatParks,
   temporalClient,
   total,
 } from '../support/operations';
@@ -70,16 +68,6 @@ async function statusEventsUntil(jobId: string, status: string): Promise<StatusE
   return statuses;
 }
 
-/** Submits a clean invoice whose field extraction the provider refuses (400, not retryable) until the fault goes. */
-async function submitFailingExtraction() {
-  const marker = `dlq-${randomUUID()}`;
-  const removeFault = await injectFault({ tool: 'record_invoice', textIncludes: marker }, 'invalid_request');
-  const document = await markedInvoice(marker);
-  const submitted = await submit(document.bytes, { fileName: document.fileName });
-  assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
-  return { marker, removeFault, jobId: submitted.body.jobId as string };
-}
-
 /**
  * Runs the replay tool without blocking this process: a synchronous spawn stalls the event loop for as long as tsx
  * starts (seconds on a loaded machine), so the API closes the idle keep-alive socket unseen and the next fetch
@@ -113,7 +101,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
   });
 
   test('when extractInvoiceFields fails for good, then the job is a dead letter with its error, listed for operators, and a replay posts it once', async () => {
-    const { marker, removeFault, jobId } = await submitFailingExtraction();
+    const { marker, removeFault, jobId } = await submitJobThatParks();
     let faultActive = true;
     try {
       // A client following the job's event stream from the start learns that it is parked, and why.
@@ -185,7 +173,7 @@ describe('dead letters and replay after a fix (real stack)', () => {
 
   test('when an abandoned job is replayed with the tool, then it is reset to its failed step, keeps its text and classification, and posts once', async () => {
     const metricsBefore = await scrapeWorkers();
-    const { marker, removeFault, jobId } = await submitFailingExtraction();
+    const { marker, removeFault, jobId } = await submitJobThatParks();
     let faultActive = true;
     try {
       await waitForJob(jobId, ['dead_letter']);

@@ -9,6 +9,7 @@ import { describe, test } from '@jest/globals';
 import { openApiDocument } from '../../api/openapi/document';
 import { acme, apiUrl, demo, submit, waitForJob } from '../support/api-client';
 import { routeOf } from '../support/openapi-conformance';
+import { submitJobThatParks } from '../support/operations';
 import { sampleWith } from '../support/samples';
 import type { GivenUpWebhookList } from '../../common/api-contract/admin';
 import { submitTickets, ticketsDay } from '../support/tickets';
@@ -89,14 +90,15 @@ describe('the OpenAPI document', () => {
     // Its receiver answers 410 Gone once: the job's webhook is given up, for the operators' redelivery route.
     const gone = await startWebhookReceiver({ goneFirst: 1 });
     const textJob = (await submit(text.bytes, { fileName: text.fileName, fields: { type: 'invoice', callbackUrl: gone.url } })).body.jobId as string;
-    // An unreadable PDF fails its first step for good and parks as a dead letter, for the operators' routes.
-    const corrupt = new TextEncoder().encode('%PDF-1.4\n% not a real document\n');
-    const parkedJob = (await submit(corrupt, { fileName: 'corrupt.pdf' })).body.jobId as string;
+    // An invoice whose extraction the provider refuses for good parks as a dead letter, for the operators' routes.
+    const parked = await submitJobThatParks();
+    const parkedJob = parked.jobId;
     await call('POST', '/jobs', { body: form(pdf.bytes, pdf.fileName) });
     await call('POST', '/jobs', { key: demo.apiKey, body: 'not multipart' });
     await waitForJob(reviewJob.jobId, ['awaiting_review']);
     await waitForJob(textJob, ['posted', 'awaiting_review']);
     await waitForJob(parkedJob, ['dead_letter']);
+    await parked.removeFault();
     const review = `/jobs/${encodeURIComponent(reviewJob.jobId)}`;
     const done = `/jobs/${encodeURIComponent(textJob)}`;
     const unknown = `/jobs/${encodeURIComponent(`invoice:demo:${randomUUID()}`)}`;

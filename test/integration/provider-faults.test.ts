@@ -96,14 +96,16 @@ describe('provider faults through the whole stack', () => {
     assert.equal((await ledgerEntries(body.jobId as string)).length, 0);
   });
 
-  test('when a PDF is corrupt behind a valid header, then the job stops at extractText with InvalidDocumentError', async () => {
+  test('when a PDF is corrupt behind a valid header, then the job fails at extractText with InvalidDocumentError for the client, not parked for an operator', async () => {
     const bytes = new TextEncoder().encode(`%PDF-1.7\n${randomUUID()}\nthis is not a PDF body`);
     const { body } = await submit(bytes, { fileName: 'broken.pdf' });
-    const parked = await waitForJob(body.jobId as string, ['dead_letter', 'failed', 'posted']);
-    assert.equal(parked.status, 'dead_letter');
-    assert.equal(parked.error?.type, 'InvalidDocumentError');
-    assert.equal(parked.error?.retryable, false);
-    assert.match(parked.error?.message ?? '', /PDF/);
+    const failed = await waitForJob(body.jobId as string, ['dead_letter', 'failed', 'posted']);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.step, 'extractText');
+    assert.equal(failed.error?.type, 'InvalidDocumentError');
+    assert.equal(failed.error?.retryable, false);
+    assert.match(failed.error?.message ?? '', /PDF/);
+    assert.equal(failed.deadLetter, undefined);
     assert.equal((await getJob(body.jobId as string)).status, 200);
   });
 });

@@ -50,7 +50,7 @@ describe('recorded histories replay on the current workflow code', () => {
     const paths = [
       // invoice
       'posted', 'reviewed-approved', 'reviewed-by-signal', 'reviewed-rejected', 'review-expired', 'dead-lettered-retried',
-      'dead-lettered-abandoned', 'abandoned-then-reset',
+      'dead-lettered-abandoned', 'abandoned-then-reset', 'input-error-fails-job',
       // order.score, document, tickets.digest: review, the batch lane, a retried chunk, a schedule, a cancel
       'order-score-reviewed', 'order-score-through-batch-lane', 'cancelled-order-score', 'document-chunk-retried',
       'chunk-group-with-failed-chunk', 'tickets-digest-through-batch-lane', 'scheduled-tickets-digest',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
-import { apiUrl } from './api-client';
+import { randomUUID } from 'node:crypto';
+import { apiUrl, submit } from './api-client';
 import { sampleWith } from './samples';
 import { TEST_OPERATOR, testTenant } from './test-credentials';
 import { testEnv } from './test-env';
@@ -120,3 +121,17 @@ export function total(samples: MetricSample[], name: string, labels: Record<stri
 }
 
 export const demoTenant = testTenant('demo');
+
+/**
+ * Submits an invoice whose field extraction the simulator refuses for good (a 400 every time, ModelRequestInvalidError),
+ * so it parks as a dead letter at extractInvoiceFields, for tests of what operators do with one. An unreadable upload
+ * does not park: it fails for its client. Remove the fault once the job is parked, or when the test ends.
+ */
+export async function submitJobThatParks(): Promise<{ marker: string; jobId: string; removeFault: () => Promise<void> }> {
+  const marker = `dlq-${randomUUID()}`;
+  const removeFault = await injectFault({ tool: 'record_invoice', textIncludes: marker }, 'invalid_request');
+  const document = await markedInvoice(marker);
+  const submitted = await submit(document.bytes, { fileName: document.fileName });
+  assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
+  return { marker, removeFault, jobId: submitted.body.jobId as string };
+}

@@ -9,9 +9,11 @@ import { conformanceProblems } from '../support/openapi-conformance';
 import { memoryAuditTrail } from '../support/memory-audit';
 
 const LIMIT = 5;
+/** The invoice's pages: what one model request reads of a scan (MODEL_SCANNED_MAX_PAGES), above the document's here. */
+const INVOICE_LIMIT = 8;
 
-/** DOCUMENT_MAX_PAGES at submission: the page count is read from the upload before any workflow starts. */
-describe('POST /jobs of a document past DOCUMENT_MAX_PAGES', () => {
+/** Page limits at submission: the page count is read from the upload before any workflow starts. */
+describe('POST /jobs past a type\'s page limit (DOCUMENT_MAX_PAGES, MODEL_SCANNED_MAX_PAGES)', () => {
   let api: RunningApi;
   const submitted: string[] = [];
   beforeAll(async () => {
@@ -23,7 +25,7 @@ describe('POST /jobs of a document past DOCUMENT_MAX_PAGES', () => {
       },
     };
     api = await startApiServer(
-      { config: localTestConfig({ DOCUMENT_MAX_PAGES: String(LIMIT) }), jobs: jobs as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true, audit: memoryAuditTrail() },
+      { config: localTestConfig({ DOCUMENT_MAX_PAGES: String(LIMIT), MODEL_SCANNED_MAX_PAGES: String(INVOICE_LIMIT) }), jobs: jobs as unknown as JobsService, log: createLogger('test', 'silent'), ready: async () => true, audit: memoryAuditTrail() },
       { host: '127.0.0.1', port: 0 },
     );
   });
@@ -64,5 +66,16 @@ describe('POST /jobs of a document past DOCUMENT_MAX_PAGES', () => {
     const answer = await post(new Blob([await renderLongDocument(LIMIT + 1)]), 'long.pdf', 'invoice');
     assert.equal(answer.status, 202, answer.text);
     assert.equal(submitted.at(-1), 'invoice');
+  });
+
+  test('when an invoice PDF has more pages than one model request reads, then the same 413 too_many_pages as a document\'s, and no job starts', async () => {
+    const before = submitted.length;
+    const answer = await post(new Blob([await renderLongDocument(INVOICE_LIMIT + 1)]), 'long.pdf', 'invoice');
+    assert.equal(answer.status, 413, answer.text);
+    const body = JSON.parse(answer.text) as { error: { code: string; details: Record<string, unknown> } };
+    assert.equal(body.error.code, 'too_many_pages');
+    assert.deepEqual(body.error.details, { pages: INVOICE_LIMIT + 1, limitPages: INVOICE_LIMIT });
+    assert.deepEqual(conformanceProblems({ method: 'POST', path: '/jobs', status: 413, contentType: answer.contentType, body: answer.text }), []);
+    assert.equal(submitted.length, before);
   });
 });

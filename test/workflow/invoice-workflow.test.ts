@@ -5,6 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import {
   BudgetUnavailableError,
   ContentRefusedError,
+  DocumentTooLargeError,
   InvalidDocumentError,
   LedgerRejectedError,
   ModelRateLimitedError,
@@ -273,13 +274,13 @@ describe('invoiceWorkflow with mocked activities', () => {
   });
 
   test('when a step fails permanently, then the job parks as a dead letter at once, and abandon fails it with the reason', async () => {
-    const fake = fakeActivities({ extractText: [new InvalidDocumentError('the PDF is encrypted')] });
+    const fake = fakeActivities({ classifyDocument: [new ContentRefusedError('the model declined to read it')] });
     const error = await harness.withWorker(fake.activities, async (start) => {
       const handle = await start();
       await waitForStatus(handle, 'dead_letter');
       const parked = await handle.query(statusQuery);
-      assert.equal(parked.error?.type, 'InvalidDocumentError');
-      assert.equal(parked.error?.step, 'extractText');
+      assert.equal(parked.error?.type, 'ContentRefusedError');
+      assert.equal(parked.error?.step, 'classifyDocument');
       assert.equal(parked.error?.retryable, false);
       assert.equal(parked.error?.attempts, 1, 'a non-retryable failure is not retried');
       assert.ok(parked.deadLetter?.expiresAt);
@@ -288,12 +289,34 @@ describe('invoiceWorkflow with mocked activities', () => {
     });
     assert.ok(error instanceof WorkflowFailedError);
     assert.ok(error.cause instanceof ApplicationFailure);
-    assert.equal(error.cause.type, 'InvalidDocumentError');
-    assert.match(error.cause.message, /encrypted/);
+    assert.equal(error.cause.type, 'ContentRefusedError');
+    assert.match(error.cause.message, /declined/);
     const [state] = error.cause.details as [JobState];
     assert.equal(state.status, 'failed');
+    assert.equal(state.error?.step, 'classifyDocument');
+    assert.equal(fake.calls.classifyDocument, 1);
+  });
+
+  test.each([
+    ['InvalidDocumentError', new InvalidDocumentError('the PDF is encrypted'), /encrypted/],
+    ['DocumentTooLargeError', new DocumentTooLargeError('the document has 300 pages; the limit is 100'), /300 pages/],
+  ])('when a step finds the input unprocessable (%s), then the job fails for its client with the reason, never parked', async (type, thrown, reason) => {
+    const fake = fakeActivities({ extractText: [thrown] });
+    const error = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      return handle.result().then(() => undefined, (e: unknown) => e);
+    });
+    assert.ok(error instanceof WorkflowFailedError);
+    assert.ok(error.cause instanceof ApplicationFailure);
+    assert.equal(error.cause.type, type);
+    const [state] = error.cause.details as [JobState];
+    assert.equal(state.status, 'failed');
+    assert.equal(state.error?.type, type);
     assert.equal(state.error?.step, 'extractText');
+    assert.match(state.error?.message ?? '', reason);
+    assert.equal(state.deadLetter, undefined, 'no dead letter for an operator');
     assert.equal(fake.calls.extractText, 1);
+    assert.equal(fake.calls.classifyDocument, 0);
   });
 
   test('when an operator retries a dead letter, then only the failed step runs again and the job posts once', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import type { Counter, Histogram } from 'prom-client';
-import { InvalidDocumentError, ModelRequestInvalidError, ModelUnavailableError, WebhookRejectedError } from '../../common/errors';
+import { LedgerRejectedError, ModelRequestInvalidError, ModelUnavailableError, WebhookRejectedError } from '../../common/errors';
 import type { JobError, JobState } from '../../common/job';
 import { abandonUpdate, retryUpdate, statusQuery, submitReviewUpdate } from '../../common/messages';
 import { ErrorTypeKey, JobStatusKey, JobStepKey, StatusSinceKey } from '../../common/search-attributes';
@@ -47,21 +47,19 @@ describe('what the invoice workflow shows operators', () => {
   });
 
   test('when a step fails for good, then memo and search attributes carry the error until a retry clears it', async () => {
-    const fake = fakeActivities({
-      extractText: [new InvalidDocumentError('the PDF is encrypted'), { textKey: 'texts/t/abc.txt' }],
-    });
+    const fake = fakeActivities({ ledgerFailures: [new LedgerRejectedError('the ledger answered 422: period closed')] });
     await harness.withWorker(fake.activities, async (start) => {
       const handle = await start();
       const before = Date.now();
       await waitForStatus(handle, 'dead_letter');
       const parked = await handle.describe();
       const error = (parked.memo as { error?: JobError }).error;
-      assert.equal(error?.type, 'InvalidDocumentError');
-      assert.equal(error?.step, 'extractText');
-      assert.match(error?.message ?? '', /encrypted/);
+      assert.equal(error?.type, 'LedgerRejectedError');
+      assert.equal(error?.step, 'postInvoiceToLedger');
+      assert.match(error?.message ?? '', /period closed/);
       assert.equal(parked.typedSearchAttributes.get(JobStatusKey), 'dead_letter');
-      assert.equal(parked.typedSearchAttributes.get(JobStepKey), 'extractText');
-      assert.equal(parked.typedSearchAttributes.get(ErrorTypeKey), 'InvalidDocumentError');
+      assert.equal(parked.typedSearchAttributes.get(JobStepKey), 'postInvoiceToLedger');
+      assert.equal(parked.typedSearchAttributes.get(ErrorTypeKey), 'LedgerRejectedError');
       const since = parked.typedSearchAttributes.get(StatusSinceKey);
       assert.ok(since instanceof Date, 'StatusSince says how long the job has been parked');
       assert.ok(Math.abs(since.getTime() - before) < 60_000, `StatusSince ${since.toISOString()} is about now`);

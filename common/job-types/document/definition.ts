@@ -24,7 +24,13 @@ export type DocumentResult = Static<typeof DocumentResult>;
 export const documentJobType = defineJobType({
   name: 'document',
   summary: 'A long PDF (up to DOCUMENT_MAX_PAGES pages) chunked, embedded and summarised for search; results in S3.',
-  input: { kind: 'file', accepts: [{ contentType: 'application/pdf', pageLimited: true }, { contentType: 'text/plain', pageLimited: true }] },
+  input: {
+    kind: 'file',
+    accepts: [
+      { contentType: 'application/pdf', maxPages: { setting: 'DOCUMENT_MAX_PAGES' } },
+      { contentType: 'text/plain', maxPages: { setting: 'DOCUMENT_MAX_PAGES' } },
+    ],
+  },
   workflowType: 'documentWorkflow',
   priorities: ['interactive', 'bulk'],
   // Hundreds of model calls: it should not hold back the interactive queue unless asked to.

@@ -11,7 +11,8 @@ export const invoiceJobType = defineJobType({
   input: {
     kind: 'file',
     accepts: [
-      { contentType: 'application/pdf' },
+      // One model request reads it whole when it has no text layer; longer PDFs are `document` jobs.
+      { contentType: 'application/pdf', maxPages: { setting: 'MODEL_SCANNED_MAX_PAGES' } },
       { contentType: 'text/plain' },
       // Scans go to the model as image blocks, whose limits the provider sets (common/model-media.ts).
       { contentType: 'image/png', maxBytes: IMAGE_MAX_BYTES, maxSidePx: MESSAGES_API_MEDIA_LIMITS.imageMaxSidePx },
