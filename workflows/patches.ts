@@ -84,6 +84,7 @@ export const PATCHES = {
   inputErrorsFailJob: {
     id: 'input-errors-fail-job',
     shipped: { commit: 'ffaca8e', date: '2026-12-06' },
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
     guards:
       'a step that fails with an input error (InvalidDocumentError, DocumentTooLargeError) fails the job for its client with the reason instead of parking it as a dead letter (workflows/job-run.ts)',
   },
