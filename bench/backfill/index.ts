@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { MessageBatchSummary } from '../../common/batch-lane';
 import type { JobState } from '../../common/job';
+import type { BatchBilling } from '../../local/simulator/batches/message-batch-book';
 import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
 import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import { readBenchFlags } from '../bench-flags';
@@ -205,7 +206,7 @@ export async function runBackfillBenchmark(argv: string[]): Promise<void> {
     const settledSeconds = (Date.now() - started) / 1000;
     const liveSettled = await before(limit, 'the live jobs', readBack(client, live));
     const success = (job: Settled) => job.state.status === (job.kind === 'invoice' ? 'posted' : 'completed');
-    const billing = (await (await fetch(`${bench.stack.urls.simulator}/_sim/batch-billing`)).json()) as Record<string, number>;
+    const billing = (await (await fetch(`${bench.stack.urls.simulator}/_sim/batch-billing`)).json()) as BatchBilling;
     const batchCalls = bulkSettled.reduce((sum, job) => sum + (job.state.usage.byLane?.batch?.calls ?? 0), 0);
     const batches: MessageBatchSummary[] = [];
     for await (const run of client.workflow.list({ query: `WorkflowType = "messageBatchWorkflow" AND ExecutionStatus = "Completed" AND StartTime >= "${since.toISOString()}"` })) {

@@ -18,6 +18,7 @@ import type { documentWorkflow, invoiceWorkflow, orderScoreWorkflow, ticketsDige
 import { type RestartableTemporal, startRestartableTemporal } from './restartable-temporal';
 import { testEnv } from './test-env';
 import { testDataConverter } from './test-codec';
+import type { BatchBilling } from '../../local/simulator/batches/message-batch-book';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 
@@ -256,15 +257,7 @@ export class FaultHarness {
 }
 
 /** GET /_sim/batch-billing (local/simulator/README.md). */
-export interface SimulatorBatchBilling {
-  batches: number;
-  billedEntries: number;
-  billedOnce: number;
-  billedTwice: number;
-  inProgress: number;
-  unread: number;
-  unreadIds: string[];
-}
+export type SimulatorBatchBilling = BatchBilling;
 
 /** A plain-text invoice the simulator's reader accepts with full confidence, made unique by its marker. */
 export function cleanTextInvoice(marker: string): string {

@@ -42,6 +42,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * created (all entries at once, answered when someone first looks after that), or at the first look after a cancel,
  * its entries then `canceled`. Kept in memory: a restarted simulator has forgotten its batches.
  */
+/** What GET /_sim/batch-billing answers (local/simulator/README.md). */
+export interface BatchBilling {
+  batches: number;
+  billedEntries: number;
+  billedOnce: number;
+  billedTwice: number;
+  inProgress: number;
+  unread: number;
+  unreadIds: string[];
+}
+
 export class MessageBatchBook {
   private readonly batches: StoredBatch[] = [];
 
@@ -90,15 +101,7 @@ export class MessageBatchBook {
    * first, as the provider bills it whether or not anyone looks. With `textIncludes`, only the requests whose
    * document holds it count, and only the batches that carry one (a test's own, beside other tests' batches).
    */
-  billing(filter: { textIncludes?: string } = {}): {
-    batches: number;
-    billedEntries: number;
-    billedOnce: number;
-    billedTwice: number;
-    inProgress: number;
-    unread: number;
-    unreadIds: string[];
-  } {
+  billing(filter: { textIncludes?: string } = {}): BatchBilling {
     const { textIncludes } = filter;
     const counted = (request: BatchRequest) =>
       textIncludes === undefined || documentTextOf(request.params as CountTokensRequest).includes(textIncludes);
