@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import type { ErrorObject } from 'ajv/dist/2020';
-import { LIST_PAGE_SIZE } from '../common/api-contract/job-list';
+import { LIST_PAGE_SIZE } from '../common/api-contract/schema-kit';
 import type { Submission } from '../common/api-contract/submission';
 import { IDEMPOTENCY_KEY_PATTERN } from '../common/job-id';
 import type { JobTypeDefinition } from '../common/job-types/job-type';

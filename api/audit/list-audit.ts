@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import { AUDIT_PAGE_SIZE, type AuditList } from '../../common/api-contract/audit';
+import type { AuditList } from '../../common/api-contract/audit';
+import { LIST_PAGE_SIZE } from '../../common/api-contract/schema-kit';
 import { canonicalJson } from '../../common/canonical-json';
 import { compact } from '../../common/compact';
 import type { AuditFilter, AuditTrail } from '../../lib/audit/audit-trail';
@@ -27,7 +28,7 @@ export function auditQueryOf(req: Request): { filter: AuditFilter; limit: number
   if (Number.isNaN(toMs)) throw apiErrors.invalidRequest('to is not a time this API can read', { field: 'to' });
   if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) throw apiErrors.invalidRequest('from must not be after to', { field: 'from' });
   const filter: AuditFilter = compact({ jobId: query.jobId, action: query.action, actorId: query.actor, fromMs, toMs });
-  return { filter, limit: query.limit ?? AUDIT_PAGE_SIZE.default, ...(query.pageToken !== undefined ? { pageToken: query.pageToken } : {}) };
+  return { filter, limit: query.limit ?? LIST_PAGE_SIZE.default, ...(query.pageToken !== undefined ? { pageToken: query.pageToken } : {}) };
 }
 
 /**

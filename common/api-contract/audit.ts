@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { closed, dateTime, ref, stringEnum } from './schema-kit';
+import { closed, dateTime, nextPageToken, pageLimit, ref, stringEnum } from './schema-kit';
 
 /** The audit trail's bodies: `GET /audit` (a tenant's own) and `GET /admin/audit` (an operator's, any tenant). */
 
@@ -52,11 +52,9 @@ export type AuditRecord = Static<typeof AuditRecord>;
 
 export const AuditList = closed({
   records: Type.Array(ref('AuditRecord', AuditRecord)),
-  nextPageToken: Type.Optional(Type.String({ description: 'Pass as `pageToken` for the next page; absent on the last.' })),
+  nextPageToken: nextPageToken(),
 });
 export type AuditList = Static<typeof AuditList>;
-
-export const AUDIT_PAGE_SIZE = { default: 50, max: 200 } as const;
 
 /** The query of `GET /audit` and `GET /admin/audit`; the OpenAPI document lists each member as a query parameter. */
 export const ListAuditQuery = closed({
@@ -65,7 +63,7 @@ export const ListAuditQuery = closed({
   actor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   from: Type.Optional(dateTime()),
   to: Type.Optional(dateTime()),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: AUDIT_PAGE_SIZE.max, default: AUDIT_PAGE_SIZE.default })),
+  limit: pageLimit(),
   pageToken: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
 });
 export type ListAuditQuery = Static<typeof ListAuditQuery>;

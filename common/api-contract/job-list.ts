@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Links } from './job-parts';
-import { closed, dateTime, ref } from './schema-kit';
+import { closed, dateTime, nextPageToken, pageLimit, ref } from './schema-kit';
 import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
 
 /** One job in `GET /jobs`: what Temporal visibility knows without asking a worker. */
@@ -20,17 +20,15 @@ export type JobSummary = Static<typeof JobSummary>;
 
 export const JobList = closed({
   jobs: Type.Array(ref('JobSummary', JobSummary)),
-  nextPageToken: Type.Optional(Type.String({ description: 'Pass as `pageToken` for the next page; absent on the last.' })),
+  nextPageToken: nextPageToken(),
 });
 export type JobList = Static<typeof JobList>;
-
-export const LIST_PAGE_SIZE = { default: 50, max: 200 } as const;
 
 /** The query of `GET /jobs`; the OpenAPI document lists each member as a query parameter. */
 export const ListJobsQuery = closed({
   type: Type.Optional(ref('JobType', JobType)),
   status: Type.Optional(ref('JobStatus', JobStatus)),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_PAGE_SIZE.max, default: LIST_PAGE_SIZE.default })),
+  limit: pageLimit(),
   pageToken: Type.Optional(Type.String()),
 });
 export type ListJobsQuery = Static<typeof ListJobsQuery>;

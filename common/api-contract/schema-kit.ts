@@ -27,3 +27,11 @@ export function closed<T extends TProperties>(properties: T, options: { descript
 
 export const dateTime = () => Type.String({ format: 'date-time' });
 export const count = () => Type.Integer({ minimum: 0 });
+
+/** Every list route pages alike: this many items unless the query's `limit` says fewer or more, up to `max`. */
+export const LIST_PAGE_SIZE = { default: 50, max: 200 } as const;
+/** A list query's `limit`. */
+export const pageLimit = () => Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_PAGE_SIZE.max, default: LIST_PAGE_SIZE.default }));
+/** A list body's `nextPageToken`. */
+export const nextPageToken = () =>
+  Type.Optional(Type.String({ description: 'Pass as `pageToken` for the next page; absent on the last.' }));

@@ -136,7 +136,7 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
 
   for (;;) {
     const info = workflowInfo();
-    if (info.continueAsNewSuggested || info.historyLength > historyEventsLimit || newBuildIsCurrent()) break;
+    if (info.continueAsNewSuggested || pastEventLimit() || newBuildIsCurrent()) break;
     if (Date.now() - reconciledAt >= RECONCILE_EVERY_MS) {
       reconciledAt = Date.now();
       try {
