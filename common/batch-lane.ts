@@ -178,7 +178,16 @@ export interface LaneWait {
   oldestWaitingSince?: number;
 }
 
+/** One entry per signal: what builds before batchEntriesSignal send, and BATCH_COALESCE_ENQUEUES=false. */
 export const batchEntrySignal = defineSignal<[BatchEntry]>('batchEntry');
+/**
+ * The entries one worker process enqueued while its previous signal was in flight (activities/batch-lane/
+ * collector-signals.ts). The SDK spends one to two milliseconds of the workflow thread per signal, so thousands of
+ * one-entry signals buffered while the collector's worker was behind overran the 5 s activation limit.
+ */
+export const batchEntriesSignal = defineSignal<[BatchEntry[]]>('batchEntries');
+/** The most entries one batchEntriesSignal carries: about 150 bytes each, far under the payload limit. */
+export const ENQUEUE_SIGNAL_ENTRIES = 500;
 /** Asked of collectors and unsubmitted batches by the API's metrics (lib/metrics-batch-lane-wait.ts). */
 export const laneWaitQuery = defineQuery<LaneWait>('laneWait');
 export const batchAnswerSignal = defineSignal<[BatchAnswer]>('batchAnswer');

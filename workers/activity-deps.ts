@@ -3,7 +3,8 @@ import type { Registry } from 'prom-client';
 import type { ActivityDeps } from '../activities';
 import type { BatchLaneDeps } from '../activities/batch-lane/batch-lane-deps';
 import { killAt } from '../activities/batch-lane/kill-point';
-import { batchAnswerSignal, batchCollectorWorkflowId, batchEntrySignal, MAX_BATCH_BYTES } from '../common/batch-lane';
+import { collectorSignals } from '../activities/batch-lane/collector-signals';
+import { batchAnswerSignal, batchCollectorWorkflowId, MAX_BATCH_BYTES } from '../common/batch-lane';
 import { batchLaneTaskQueue } from '../common/task-queues';
 import { messageBatches } from '../gateway/batch/message-batches';
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
@@ -46,6 +47,13 @@ function batchLaneDeps(
   onEvent: (event: BatchLaneEvent) => void,
   spend: TenantSpend | undefined,
 ): BatchLaneDeps {
+  const laneQueue = batchLaneTaskQueue(config.temporal.taskQueuePrefix);
+  // The collectors run on the lane's own queue, never behind the bulk jobs' workflow tasks that feed them.
+  const signalCollector = collectorSignals(
+    temporal,
+    { workflowId: batchCollectorWorkflowId, taskQueue: () => laneQueue, input: (model, settings) => ({ model, settings }) },
+    config.batchLane.coalesceEnqueues,
+  );
   return {
     store,
     ...(spend ? { spend } : {}),
@@ -57,19 +65,12 @@ function batchLaneDeps(
       pollIntervalMs: config.batchLane.pollIntervalMs,
       maxBatchBytes: MAX_BATCH_BYTES,
       giveUpAfterMs: config.batchLane.giveUpAfterMs,
-      activityTaskQueue: batchLaneTaskQueue(config.temporal.taskQueuePrefix),
+      activityTaskQueue: laneQueue,
     },
     onEvent,
     ...(config.batchLane.killAt ? { reached: killAt(config.batchLane.killAt) } : {}),
     async signalCollector(model, settings, entry) {
-      // The collectors run on the lane's own queue, never behind the bulk jobs' workflow tasks that feed them.
-      await temporal.workflow.signalWithStart('batchCollectorWorkflow', {
-        workflowId: batchCollectorWorkflowId(model),
-        taskQueue: batchLaneTaskQueue(config.temporal.taskQueuePrefix),
-        args: [{ model, settings }],
-        signal: batchEntrySignal,
-        signalArgs: [entry],
-      });
+      await signalCollector(model, settings, entry);
       onEvent({ type: 'enqueued', model });
     },
     signalJob: batchAnswerSender(temporal),

@@ -54,6 +54,12 @@ export const batchLaneArea = {
       default: '25h',
       doc: "how long a job without a deadline waits for its batch answer before it takes the live path (the provider expires unfinished entries after 24 h)",
     }),
+    coalesceEnqueues: setting({
+      env: 'BATCH_COALESCE_ENQUEUES',
+      type: bool(),
+      default: 'true',
+      doc: "on: each worker process carries the entries it enqueues while a signal to the collector is in flight in its next signal (up to 500 in one), so a backfill's thousands of entries reach the collector in dozens of signals. `false`: one signal per entry, as builds before the `batchEntries` signal sent; set it while rolling out from such a build, whose running collector would drop the batched signal (docs/deployment.md#the-batch-collector-follows-new-builds)",
+    }),
     killAt: setting({
       env: 'BATCH_TEST_KILL_AT',
       type: oneOf(BATCH_LANE_KILL_POINTS),

@@ -2,16 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { BatchLaneDeps } from '../../activities/batch-lane/batch-lane-deps';
+import { collectorSignals } from '../../activities/batch-lane/collector-signals';
 import { createCollectorActivities } from '../../activities/batch-lane/collector-activities';
 import type { EnqueueBatchEntryInput } from '../../activities/batch-lane/enqueue-batch-entry';
 import type { ScoreOrderInput } from '../../activities/order-score/score-order';
 import {
-  type BatchCollectorInput,
   type BatchCollectorSettings,
   type BatchEntry,
   type BatchEntryOutcome,
   type BatchLaneStep,
-  batchEntrySignal,
   batchLaneKeys,
 } from '../../common/batch-lane';
 import type { BatchToolCall } from '../../gateway/batch/message-batches';
@@ -33,6 +32,8 @@ export interface ScriptedLaneOptions {
   giveUpAfterMs?: number;
   /** The collector continues as new past this many events (default: its own limit). */
   historyEventsLimit?: number;
+  /** One signal per entry, as BATCH_COALESCE_ENQUEUES=false sends them (default: coalesced, as the product does). */
+  coalesceEnqueues?: boolean;
 }
 
 /**
@@ -69,21 +70,19 @@ export function scriptedBatchLane(client: Client, options: ScriptedLaneOptions =
     prices: DEFAULT_PRICES,
     settings,
     spend,
-    async signalCollector(model, laneSettings, entry) {
-      await client.workflow.signalWithStart('batchCollectorWorkflow', {
-        workflowId: collectorId,
-        taskQueue: Context.current().info.taskQueue,
-        args: [
-          {
-            model,
-            settings: laneSettings,
-            ...(options.historyEventsLimit !== undefined ? { historyEventsLimit: options.historyEventsLimit } : {}),
-          } satisfies BatchCollectorInput,
-        ],
-        signal: batchEntrySignal,
-        signalArgs: [entry],
-      });
-    },
+    signalCollector: collectorSignals(
+      client,
+      {
+        workflowId: () => collectorId,
+        taskQueue: () => Context.current().info.taskQueue,
+        input: (model, laneSettings) => ({
+          model,
+          settings: laneSettings,
+          ...(options.historyEventsLimit !== undefined ? { historyEventsLimit: options.historyEventsLimit } : {}),
+        }),
+      },
+      options.coalesceEnqueues ?? true,
+    ),
     signalJob: batchAnswerSender(client),
   };
   const enqueue = async (step: BatchLaneStep | 'scoreOrder', entry: BatchEntry) => {

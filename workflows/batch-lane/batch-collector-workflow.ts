@@ -17,6 +17,7 @@ import {
   type BatchCollectorCarry,
   type BatchCollectorInput,
   type BatchEntry,
+  batchEntriesSignal,
   batchEntrySignal,
   batchIsFull,
   entriesThatFit,
@@ -32,7 +33,7 @@ import { SEGMENT_ENTRIES } from './segment-entries';
 /** With nothing waiting for this long the collector ends; the next request starts a new one. */
 const IDLE_END_MS = 10 * 60 * 1000;
 /**
- * A run continues as new past this many events (every entry is one signal event), with room left under the
+ * A run continues as new past this many events (each signal, of one entry or many, is one event), with room left under the
  * product's 10,000 for the signals that arrive while the run writes its last segment.
  */
 const HISTORY_EVENTS_LIMIT = 5_000;
@@ -65,12 +66,15 @@ export async function batchCollectorWorkflow(input: BatchCollectorInput): Promis
   let open: OpenBatch | undefined = carry.open;
   let reconciledAt = carry.reconciledAt ?? 0;
   let firstArrivalAt: number | undefined = pending.length > 0 ? (carry.waitingSince ?? Date.now()) : undefined;
-  setHandler(batchEntrySignal, (entry: BatchEntry) => {
+  const receive = (entry: BatchEntry) => {
     if (seen.has(entry.customId)) return;
     seen.add(entry.customId);
     pending.push(entry);
     firstArrivalAt ??= Date.now();
-  });
+  };
+  setHandler(batchEntrySignal, receive);
+  // A handler adds no command: histories recorded before it replay unchanged.
+  setHandler(batchEntriesSignal, (entries: BatchEntry[]) => entries.forEach(receive));
   // The open batch's first entry is the oldest; entries that did not fit in it arrived after it.
   setHandler(laneWaitQuery, () => {
     const since = open?.openedAt ?? firstArrivalAt;
