@@ -255,6 +255,13 @@ const scenarios: Scenario[] = [
     run: collectorFirstRunAfterBulkInvoice,
   },
   {
+    // Beside `batch-collector-carries-late-entries`: entries come in batchEntries signals, as workers now send them.
+    name: 'batch-collector-entries-coalesced',
+    what: "a bulk invoice's collector receiving its entries in the batchEntries signal a worker process coalesces them into",
+    activities: throughBatchLane,
+    run: collectorAfterBulkInvoice,
+  },
+  {
     name: 'message-batch-answered',
     what: 'one batch from its submission through its poll, its results stored and its job answered',
     activities: throughBatchLane,

@@ -56,6 +56,7 @@ describe('recorded histories replay on the current workflow code', () => {
       'chunk-group-with-failed-chunk', 'tickets-digest-through-batch-lane', 'scheduled-tickets-digest',
       // the batch lane's own workflows, and webhook deliveries
       'batch-collector-gathered', 'batch-collector-answers-lane-wait', 'batch-collector-continued', 'batch-collector-carries-late-entries',
+      'batch-collector-entries-coalesced',
       'message-batch-answered',
       'message-batch-answered-with-opened-at', 'webhook-given-up', 'webhook-retried-delivered',
     ];
