@@ -107,6 +107,8 @@ export function eraseInFlight(options: {
         const sha = await memoOf(options.client, job.jobId).then((memo) => memo?.inputSha256).catch(() => undefined);
         if (!sha) continue;
         survivingShas.add(sha);
+        // A JSON job's input travels in its workflow input; only an upload is in the bucket.
+        if (jobTypeNamed(job.kind.type)?.input.kind !== 'file') continue;
         const input = objectKeys.input(options.tenantId, sha);
         if (![...keys].some((key) => key.startsWith(input))) othersInputsGone.push(job.jobId);
       }
