@@ -15,7 +15,7 @@ export interface ChaosSettings {
    * each restarted on the same port after its outage. One outage outlasts a model step's whole round of attempts.
    */
   redisOutages: RedisOutagePlan[];
-  /** Jobs erased while they run (`DELETE /jobs/:id`), one every erasureGapMs among the kills. */
+  /** Jobs erased while they run (`DELETE /jobs/:id`), each erasureGapMs after the previous one, among the kills. */
   erasures: number;
   erasureGapMs: [min: number, max: number];
   /** Provider calls answered with an error: split evenly over 429 (with retry-after), 529 and 500. */
