@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { PLATFORM_TRAIL } from '../common/api-contract/audit';
 import type { AbandonOutcome, DeadLetterList, GivenUpWebhookList, SpendCapRaised, WebhookRedelivery } from '../common/api-contract/admin';
 import type { JobStep } from '../common/job';
 import { parseJobId } from '../common/job-id';
@@ -152,8 +153,9 @@ export function adminRouter(deps: { admin: AdminService; audit: AuditTrail; conf
 
   router.get('/admin/audit', async (req: Request, res: Response) => {
     const tenantId = req.query.tenant;
-    if (typeof tenantId !== 'string' || !deps.config.tenants.some((tenant) => tenant.id === tenantId)) {
-      throw apiErrors.invalidRequest('tenant must name one tenant, given once', { field: 'tenant' });
+    // The platform's trail (key rotations) is read like a tenant's, under a name no tenant can have.
+    if (typeof tenantId !== 'string' || !(tenantId === PLATFORM_TRAIL || deps.config.tenants.some((tenant) => tenant.id === tenantId))) {
+      throw apiErrors.invalidRequest(`tenant must name one tenant, or ${PLATFORM_TRAIL}, given once`, { field: 'tenant' });
     }
     res.json(await listAudit(deps.audit, deps.config.api.pageTokenSecret, tenantId, auditQueryOf(req)));
   });

@@ -170,11 +170,11 @@ export const adminPaths: Record<string, Schema> = {
       operationId: 'listAuditRecordsOfTenant',
       summary: 'Any tenant’s audit trail',
       description:
-        'The same records and filters as `GET /audit`, for the tenant named by `tenant`: reviewers’ decisions, erasures and operators’ actions on its jobs, newest first.',
+        'The same records and filters as `GET /audit`, for the tenant named by `tenant`: reviewers’ decisions, erasures and operators’ actions on its jobs, newest first. `tenant=_platform` reads the actions on the whole deployment: payload key rotations (`npm run codec-key -- rotate`).',
       tags: ['admin'],
       security,
       parameters: [
-        { name: 'tenant', in: 'query', required: true, description: 'The tenant whose records to read.', schema: text },
+        { name: 'tenant', in: 'query', required: true, description: 'The tenant whose records to read, or `_platform` for key rotations.', schema: text },
         ...queryParameters(ListAuditQuery, auditQueryDescriptions),
       ],
       responses: {

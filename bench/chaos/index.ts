@@ -8,9 +8,11 @@ import type { JobError } from '../../common/api-contract/job-parts';
 import { JOB_WORKFLOW_TYPES } from '../../common/job-types/registry';
 import { PRIORITIES } from '../../common/task-queues';
 import { loadConfig } from '../../lib/config';
+import { createObjectStore } from '../../lib/object-store';
 import { startLocalRedis } from '../../local/stack/redis-server';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { type ChaosWorker, runChaos } from './chaos-monkey';
+import { eraseInFlight } from './erasures';
 import { keepLedgerFaulty, ledgerEntries, providerFaultEnv, providerStats } from './faults';
 import { MODEL_TOOLS, mostInFlight, readJobHistory, type JobHistory } from './histories';
 import { JOB_MIX, jobPlan } from './job-mix';
@@ -80,17 +82,33 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
     say(`${submitted.length} jobs submitted; the chaos starts`);
     const chaosRun = runChaos(stack, workers, settings, random, say);
     const outagesRun = runRedisOutages(redis, settings.redisOutages, say);
+    // Its own seed stream, so the kills fall at the same moments with or without erasures.
+    const erasures = eraseInFlight({
+      client,
+      apiUrl: stack.urls.api,
+      apiKey: API_KEY,
+      tenantId: TENANT_ID,
+      jobs: () => submitted,
+      count: settings.erasures,
+      gapMs: settings.erasureGapMs,
+      random: seededRandom(settings.seed + 1),
+      say,
+    });
     submitted = await submitting;
     say(`all ${submitted.length} jobs submitted (202 each)`);
     const chaos = await chaosRun;
     const redisOutages = await outagesRun;
+    await erasures.done();
     const chaosEndedAt = Date.now();
+    // Every count below is of the jobs left: an erased job is meant to be unknown.
+    const erased = erasures.erasedIds();
+    const kept = submitted.filter((job) => !erased.has(job.jobId));
     say(`chaos over; waiting up to ${settings.settleLimitMs / 1000} s for every job to settle`);
     let statuses = await jobStatuses(client);
     // What is left of the budget after the settle wait goes to the histories and the naive side.
     const settleUntil = Math.min(chaosEndedAt + settings.settleLimitMs, startedAt + settings.budgetMs - 120_000);
     while (Date.now() < settleUntil) {
-      const open = submitted.filter((job) => !TERMINAL.has(statuses.get(job.jobId) ?? 'missing')).length;
+      const open = kept.filter((job) => !TERMINAL.has(statuses.get(job.jobId) ?? 'missing')).length;
       if (open === 0) break;
       await sleep(3_000);
       statuses = await jobStatuses(client).catch(() => statuses);
@@ -99,12 +117,12 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
     const approved = await reviewer.stop();
     const ledgerTally = await ledgerFaults.stop();
     say(
-      `settled ${submitted.filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? '')).length} of ${submitted.length}; reading histories`,
+      `settled ${kept.filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? '')).length} of ${kept.length}; reading histories`,
     );
 
     const histories: JobHistory[] = [];
     const lost: string[] = [];
-    for (const job of submitted) {
+    for (const job of kept) {
       try {
         histories.push(await readJobHistory(client, job.jobId));
       } catch {
@@ -113,10 +131,12 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
     }
     const entries = await ledgerEntries(stack.urls.ledger);
     const provider = await providerStats(stack.urls.simulator);
+    const erasure = await erasures.check(createObjectStore(loadConfig(stack.productEnv)), kept);
+    say(`erased in flight ${erasure.erased}: objects left ${erasure.objectsLeft.length}, executions left ${erasure.executionsLeft.length}, others' uploads gone ${erasure.othersInputsGone.length}`);
     const retries = histories.flatMap((history) => history.timedOutRetries);
     const kills = recoveries(chaos.kills, retries);
-    const settled = submitted.filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? ''));
-    const stuck = submitted.filter((job) => !TERMINAL.has(statuses.get(job.jobId) ?? '') && !lost.includes(job.jobId));
+    const settled = kept.filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? ''));
+    const stuck = kept.filter((job) => !TERMINAL.has(statuses.get(job.jobId) ?? '') && !lost.includes(job.jobId));
     // Why each open job is where it is (a dead letter names its step and error), as a client would read it.
     const whyStuck = new Map<string, string>();
     const deadLetters: JobError[] = [];
@@ -140,15 +160,16 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
       tenantId: TENANT_ID,
       apiUrl: stack.urls.api,
       apiKey: API_KEY,
-      jobIds: submitted.map((job) => job.jobId),
+      jobIds: kept.map((job) => job.jobId),
     }).catch((error: unknown) => ({ error: String(error) }));
 
     const slowlaneFigures = () => ({
       submitted: submitted.length,
+      erasure,
       settled: settled.length,
       mostInFlight: mostInFlight(histories),
-      outcomes: countBy(submitted.map((job) => statuses.get(job.jobId) ?? 'missing')),
-      notAsExpected: submitted
+      outcomes: countBy(kept.map((job) => statuses.get(job.jobId) ?? 'missing')),
+      notAsExpected: kept
         .filter((job) => TERMINAL.has(statuses.get(job.jobId) ?? '') && statuses.get(job.jobId) !== job.kind.expected)
         .map((job) => `${job.jobId}: ${statuses.get(job.jobId)}`),
       lost,
@@ -160,11 +181,13 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
         causedByRedis: deadLetters.filter(isRedisDeadLetter).length,
       },
       spend,
-      ledger: checkLedger(submitted, statuses, entries),
+      // The ledger keeps an erased job's posted entry (a record of accounts): counted apart, not as an entry without a job.
+      ledger: checkLedger(kept, statuses, entries.filter((entry) => !erased.has(entry.jobId))),
+      ledgerEntriesOfErasedJobs: entries.filter((entry) => erased.has(entry.jobId)).length,
       finishedStepsRerun: rerunsOf(histories),
       stepsInterruptedByKills: retries.length,
       billedModelCallsNotUsed: billedModelCalls - modelStepsCompleted,
-      userFacingErrors: submitted.filter((job) => statuses.get(job.jobId) === 'failed').length,
+      userFacingErrors: kept.filter((job) => statuses.get(job.jobId) === 'failed').length,
       settleAfterChaosMs: settleMs,
       jobDurationP50Ms: percentile(
         histories.filter((h) => h.closedAt).map((h) => (h.closedAt as number) - h.startedAt),

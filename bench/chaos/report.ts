@@ -1,11 +1,13 @@
 import type { KillRecovery, LedgerCheck } from './measure';
 import type { NaiveFigures } from './naive';
+import type { ErasureFigures } from './erasures';
 import type { SpendCheck } from './spend-check';
 
 interface ChaosReport {
   durationS: number;
   slowlane: {
     submitted: number;
+    erasure: ErasureFigures;
     settled: number;
     mostInFlight: number;
     outcomes: Record<string, number>;
@@ -16,6 +18,7 @@ interface ChaosReport {
     deadLetters: { total: number; byType: Record<string, number>; causedByRedis: number };
     spend: SpendCheck | { error: string };
     ledger: LedgerCheck;
+    ledgerEntriesOfErasedJobs: number;
     finishedStepsRerun: { count: number };
     stepsInterruptedByKills: number;
     billedModelCallsNotUsed: number;
@@ -50,7 +53,10 @@ export function printReport(report: ChaosReport): void {
       `provider ${pct(providerErrors, faults.provider.calls)} of ${faults.provider.calls} calls ${JSON.stringify(faults.provider.byStatus)}, ` +
       `ledger ${faults.ledger.faults} of ${faults.ledger.posts} posts`,
     '',
-    `Slowlane: ${slowlane.settled} of ${slowlane.submitted} jobs settled (most in flight at once: ${slowlane.mostInFlight}); outcomes ${JSON.stringify(slowlane.outcomes)}`,
+    `Slowlane: ${slowlane.settled} of ${slowlane.submitted - slowlane.erasure.erased} jobs settled (${slowlane.submitted} submitted, ${slowlane.erasure.erased} erased in flight) (most in flight at once: ${slowlane.mostInFlight}); outcomes ${JSON.stringify(slowlane.outcomes)}`,
+    `  erasures: ${slowlane.erasure.erased} erased while running (${slowlane.erasure.retriedRequests} requests sent again, ${slowlane.erasure.skipped} picked jobs already closed, ` +
+      `${slowlane.erasure.refused.length} refused); of theirs left: ${slowlane.erasure.objectsLeft.length} objects, ${slowlane.erasure.executionsLeft.length} executions; ` +
+      `other jobs' uploads gone: ${slowlane.erasure.othersInputsGone.length}; their ledger entries kept: ${slowlane.ledgerEntriesOfErasedJobs}`,
     `  lost ${slowlane.lost.length}, stuck ${slowlane.stuck.length}, not the expected outcome ${slowlane.notAsExpected.length}, approved in review ${slowlane.approvedInReview}`,
     `  dead letters ${slowlane.deadLetters.total} ${JSON.stringify(slowlane.deadLetters.byType)}, caused by Redis ${slowlane.deadLetters.causedByRedis}`,
     'error' in slowlane.spend

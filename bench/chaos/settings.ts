@@ -15,6 +15,9 @@ export interface ChaosSettings {
    * each restarted on the same port after its outage. One outage outlasts a model step's whole round of attempts.
    */
   redisOutages: RedisOutagePlan[];
+  /** Jobs erased while they run (`DELETE /jobs/:id`), each erasureGapMs after the previous one, among the kills. */
+  erasures: number;
+  erasureGapMs: [min: number, max: number];
   /** Provider calls answered with an error: split evenly over 429 (with retry-after), 529 and 500. */
   providerFaultRate: number;
   /** Ledger posts that fail: refused before the commit, or committed and then answered 500 or cut off. */
@@ -45,6 +48,9 @@ export const DEFAULT_SETTINGS: ChaosSettings = {
     { afterMs: 25_000, forMs: 20_000 },
     { afterMs: 70_000, forMs: 75_000 },
   ],
+  erasures: 12,
+  // Spread over about the chaos's first two minutes, so erasures meet worker kills and server restarts.
+  erasureGapMs: [4_000, 12_000],
   providerFaultRate: 0.1,
   ledgerFaultRate: 0.1,
   modelLatencyMs: 300,
@@ -54,10 +60,10 @@ export const DEFAULT_SETTINGS: ChaosSettings = {
   seed: 1203,
 };
 
-const USAGE = 'npm run bench -- chaos [--jobs 240] [--kills 22] [--temporal-restarts 2] [--redis-outages 2] [--seed 1203]';
+const USAGE = 'npm run bench -- chaos [--jobs 240] [--kills 22] [--temporal-restarts 2] [--redis-outages 2] [--erasures 12] [--seed 1203]';
 
 export function parseChaosArgs(argv: string[]): ChaosSettings {
-  const flags = readBenchFlags(argv, ['jobs', 'kills', 'temporal-restarts', 'redis-outages', 'seed'], USAGE);
+  const flags = readBenchFlags(argv, ['jobs', 'kills', 'temporal-restarts', 'redis-outages', 'erasures', 'seed'], USAGE);
   return {
     ...DEFAULT_SETTINGS,
     jobs: flags.count('jobs', DEFAULT_SETTINGS.jobs),
@@ -65,6 +71,7 @@ export function parseChaosArgs(argv: string[]): ChaosSettings {
     temporalRestarts: flags.count('temporal-restarts', DEFAULT_SETTINGS.temporalRestarts),
     // Fewer outages take the first ones of the plan; 0 runs the chaos without killing Redis.
     redisOutages: DEFAULT_SETTINGS.redisOutages.slice(0, flags.count('redis-outages', DEFAULT_SETTINGS.redisOutages.length)),
+    erasures: flags.count('erasures', DEFAULT_SETTINGS.erasures),
     seed: flags.count('seed', DEFAULT_SETTINGS.seed),
   };
 }

@@ -3,7 +3,13 @@ import { closed, dateTime, nextPageToken, pageLimit, ref, stringEnum } from './s
 
 /** The audit trail's bodies: `GET /audit` (a tenant's own) and `GET /admin/audit` (an operator's, any tenant). */
 
-/** What a person or an operator did to a tenant's jobs (or, for a spend cap, to the tenant). */
+/** The trail of actions on the whole deployment (key rotation): `_` is in no tenant id (TENANT_ID_PATTERN). */
+export const PLATFORM_TRAIL = '_platform';
+
+/**
+ * What a person or an operator did to a tenant's jobs (or, for a spend cap, to the tenant), or to the whole
+ * deployment (`codec-key.rotate`, in the platform's trail: PLATFORM_TRAIL).
+ */
 export const AUDIT_ACTIONS = [
   'review.approve',
   'review.reject',
@@ -12,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'job.abandon',
   'tenant.spend-cap-raised',
   'webhook.redeliver',
+  'codec-key.rotate',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AuditActionName = stringEnum(AUDIT_ACTIONS);
@@ -26,7 +33,9 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 export const AuditActor = closed({
   kind: stringEnum(['reviewer', 'operator', 'api-key'] as const),
   id: Type.String({ description: 'The reviewer’s or operator’s id (or OIDC `sub`); `api-key` for the tenant’s key.' }),
-  via: Type.String({ description: 'How they signed in: `token`, `oidc` or `api-key`.' }),
+  via: Type.String({
+    description: 'How they signed in: `token`, `oidc` or `api-key`; `cli` for a command run where the deployment’s secrets are, which records the name it was given.',
+  }),
 });
 export type AuditActor = Static<typeof AuditActor>;
 
@@ -37,7 +46,7 @@ export const AuditRecord = closed({
   recordId: Type.String({ description: 'Stable for the action: a retried request with the same idempotency key is this record again.' }),
   at: dateTime(),
   action: ref('AuditActionName', AuditActionName),
-  tenantId: Type.String(),
+  tenantId: Type.String({ description: 'The tenant acted on; `_platform` (no tenant’s id) for an action on the whole deployment.' }),
   jobId: Type.Optional(Type.String()),
   actor: ref('AuditActor', AuditActor),
   requestId: Type.String({ description: 'The request’s `X-Request-Id` (the caller’s when it sent a plain token, else the API’s).' }),

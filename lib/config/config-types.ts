@@ -82,6 +82,9 @@ export interface OperatorConfig {
   temporal: Values<typeof temporalArea>;
 }
 
+/** Where an operator's command writes its audit record (loadAuditStoreConfig): the bucket and the keys that seal it. */
+export type AuditStoreConfig = Pick<Config, 's3'> & { temporal: Values<typeof temporalArea> };
+
 /** What the capacity plan reads (loadCapacityConfig). */
 export interface CapacityConfig {
   gateway: Config['gateway'];

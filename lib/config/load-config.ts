@@ -96,7 +96,7 @@ export function loadConfig(env: Env = process.env): Config {
  * Fails closed: production stores nothing unencrypted, so it takes the product's own encryption unless the deployment
  * declares the store's; local mode without codec keys (a file run alone) has nothing to seal with.
  */
-function objectEncryptionOf(set: ObjectEncryption | undefined, deployment: Deployment, hasCodecKeys: boolean, reader: SettingsReader): ObjectEncryption {
+export function objectEncryptionOf(set: ObjectEncryption | undefined, deployment: Deployment, hasCodecKeys: boolean, reader: SettingsReader): ObjectEncryption {
   const encryption = set ?? (hasCodecKeys || deployment === 'production' ? 'product' : 'none');
   if (encryption === 'none' && deployment === 'production') {
     reader.report('OBJECT_STORE_ENCRYPTION=none is refused in production: set `product` (with PAYLOAD_CODEC_KEYS) or `server-side` where the bucket encrypts every object');

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SettingsReader } from '../settings/read-settings';
 import { fromEnv, type Env, type SettingSource } from '../settings/setting-sources';
-import type { CapacityConfig, OperatorConfig } from './config-types';
+import type { AuditStoreConfig, CapacityConfig, OperatorConfig } from './config-types';
 import { deploymentArea, deploymentSetting } from './deployment-settings';
 import { gatewayArea } from './gateway-settings';
-import { gatewayConfigOf, readerFor } from './load-config';
+import { gatewayConfigOf, objectEncryptionOf, readerFor } from './load-config';
+import { s3Area } from './s3-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
 
@@ -19,6 +20,26 @@ export const LOCAL_CODEC_KEYS_FILE = 'payload-codec-keys.json';
  * PAYLOAD_CODEC_KEYS the keys are read from the data folder, where the stack keeps them.
  */
 export function loadOperatorConfig(env: Env = process.env): OperatorConfig {
+  const { reader } = operatorReader(env);
+  const temporal = reader.readTable(temporalArea.settings);
+  reader.finish();
+  return { temporal };
+}
+
+/**
+ * An operator's command that acts without the API (`npm run codec-key -- rotate`) writes its audit record itself:
+ * the bucket and its encryption as the API has them, with the codec keys found as loadOperatorConfig finds them.
+ */
+export function loadAuditStoreConfig(env: Env = process.env): AuditStoreConfig {
+  const { reader, deployment } = operatorReader(env);
+  const temporal = reader.readTable(temporalArea.settings);
+  const s3 = reader.readTable(s3Area.settings);
+  const encryption = objectEncryptionOf(s3.encryption, deployment, temporal.payloadCodecKeys !== undefined, reader);
+  reader.finish();
+  return { temporal, s3: { ...s3, encryption } };
+}
+
+function operatorReader(env: Env) {
   const envSource = fromEnv(env);
   const dataDir = new SettingsReader([envSource]).read(deploymentArea.settings.dataDir);
   const stackKeys = readStackCodecKeys(dataDir);
@@ -30,9 +51,7 @@ export function loadOperatorConfig(env: Env = process.env): OperatorConfig {
   const deployment = new SettingsReader([envSource]).read(deploymentSetting) ?? 'production';
   const reader = new SettingsReader([keysSource, envSource], deployment);
   if (reader.isSet(deploymentSetting)) reader.read(deploymentSetting);
-  const temporal = reader.readTable(temporalArea.settings);
-  reader.finish();
-  return { temporal };
+  return { reader, deployment };
 }
 
 function readStackCodecKeys(dataDir: string): string | undefined {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from '@jest/globals';
 import { submit, waitForJob } from '../support/api-client';
+import { admin } from '../support/operations';
 import { sampleWith } from '../support/samples';
 import { testEnv } from '../support/test-env';
 import { PATCHES } from '../../workflows/patches';
@@ -61,6 +62,28 @@ describe('operator commands with no settings (real stack)', () => {
     } finally {
       await rm(elsewhere, { recursive: true, force: true });
     }
+  });
+
+  test('when `npm run codec-key -- rotate` runs against the stack, then an operator reads its one record (who, key ids, no key) through GET /admin/audit', async () => {
+    const { productEnv } = testEnv();
+    const bucket = Object.fromEntries(Object.entries(productEnv ?? {}).filter(([name]) => /^(S3_|PAYLOAD_CODEC_|OBJECT_STORE_|SLOWLANE_ENV$)/.test(name)));
+    const operator = `ops-${Date.now()}`;
+    const run = await operatorCommand('codec-key', ['rotate', '--json', '--operator', operator, '--id', `kaudit${Date.now()}`], { ...stackLocation(), ...bucket });
+    assert.equal(run.code, 0, run.output);
+    // stderr is in the output too (the AWS SDK warns about the Node version): the JSON is the line that is an object.
+    const printed = JSON.parse(run.output.split('\n').find((line) => line.startsWith('{')) ?? '') as { newKeyId: string; retiringKeyId: string; keys: Record<string, string>; auditRecordId: string };
+
+    const answer = await admin<{ records: Array<Record<string, unknown>> }>('GET', `/admin/audit?tenant=_platform&actor=${operator}`);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const [record, ...more] = answer.body.records;
+    assert.deepEqual(more, []);
+    assert.equal(record?.recordId, printed.auditRecordId);
+    assert.equal(record?.action, 'codec-key.rotate');
+    assert.deepEqual(record?.actor, { kind: 'operator', id: operator, via: 'cli' });
+    assert.equal(record?.outcome, 'done');
+    assert.deepEqual((record?.details as Record<string, unknown>).newKeyId, printed.newKeyId);
+    assert.deepEqual((record?.details as Record<string, unknown>).keyIds, Object.keys(printed.keys).join(','));
+    for (const key of Object.values(printed.keys)) assert.ok(!JSON.stringify(answer.body).includes(key), 'no key material in the record');
   });
 
   test('when `npm run ops -- patches` runs with no settings, then it exits 0 with a verdict for every registered patch, counting the runs started on old code', async () => {

@@ -10,6 +10,9 @@ import { type DeadLetterFilter, InvalidFilterError } from '../../ops/dead-letter
 import type { ReplayOutcome } from '../../ops/replay';
 import { TEST_OPERATOR, localTestConfig, testTenant } from '../support/test-credentials';
 import { memoryAuditTrail } from '../support/memory-audit';
+import { PLATFORM_TRAIL } from '../../common/api-contract/audit';
+import { recordKeyRotation } from '../../ops/codec-key-audit';
+import { rotateCodecKeys } from '../../ops/codec-key-rotation';
 
 /** Stands in for Temporal behind the admin service: records what the routes asked for, answers as told. */
 function recordingAdmin() {
@@ -214,6 +217,20 @@ describe('admin routes', () => {
       { action: records[0]?.action, tenantId: records[0]?.tenantId, actor: records[0]?.actor, requestId: records[0]?.requestId, outcome: records[0]?.outcome },
       { action: 'job.replay', tenantId: 'demo', actor: { kind: 'operator', id: TEST_OPERATOR.id, via: 'token' }, requestId: 'req-replay-1', outcome: 'done' },
     );
+  });
+
+  test('when keys were rotated, then an operator reads the record with tenant=_platform, and a tenant name that is neither is a 400', async () => {
+    const rotation = rotateCodecKeys({ keysJson: JSON.stringify({ k1: Buffer.alloc(32, 3).toString('base64') }), currentKeyId: undefined, newKeyId: 'k-admin-route' });
+    await (await recordKeyRotation(audit, rotation, 'ops-carol')).finish('done');
+    const answer = await call(`/admin/audit?tenant=${PLATFORM_TRAIL}&action=codec-key.rotate`);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const records = answer.body.records as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      records.map((record) => [record.actor, (record.details as Record<string, unknown>).newKeyId, record.outcome]),
+      [[{ kind: 'operator', id: 'ops-carol', via: 'cli' }, 'k-admin-route', 'done']],
+    );
+    assert.equal((await call('/admin/audit?tenant=_nobody')).status, 400);
+    assert.equal((await call(`/admin/audit?tenant=${PLATFORM_TRAIL}`, { key: testTenant('demo').apiKey })).status, 401, 'a tenant key reads no platform record');
   });
 
   test('when a replay is refused, then its record says refused with the code; a dry run is not recorded', async () => {
