@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { windowsAt } from '../../gateway/spend/spend-windows';
+import { RedisSpendStore } from '../../gateway/spend/redis-spend-store';
 
 export interface SpendCheck {
   /** The tenant's month total in the spend store (Redis), after the chaos. */
@@ -23,13 +23,14 @@ export async function checkSpend(options: {
   apiKey: string;
   jobIds: string[];
 }): Promise<SpendCheck> {
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
+  // Read through the store itself: its keys and fields are its own business (it once moved the totals into a hash,
+  // and a hand-built key then read 0).
+  const store = new RedisSpendStore(new Redis(options.redisUrl, { maxRetriesPerRequest: 1 }), { keyPrefix: options.keyPrefix });
   let storeUsd: number;
   try {
-    const [, month] = windowsAt(Date.now(), {});
-    storeUsd = Number((await redis.get(`${options.keyPrefix}:{${options.tenantId}}:month:${month.key}`)) ?? 0);
+    storeUsd = (await store.totalsOn(options.tenantId, new Date().toISOString().slice(0, 10))).month;
   } finally {
-    redis.disconnect();
+    await store.close();
   }
   let jobsUsd = 0;
   let jobsRead = 0;
