@@ -90,7 +90,7 @@ export const PATCHES = {
   },
   embeddingsInRequests: {
     id: 'embeddings-in-requests',
-    shipped: { commit: '0000000', date: '2026-12-06' },
+    shipped: { commit: '19e9fe6', date: '2026-12-06' },
     workflowTypes: ['documentWorkflow', 'documentChunkGroupWorkflow'],
     guards:
       "a chunk group's chunks are stored without their vectors and embedded together by embedDocumentChunks, in requests of many inputs, instead of one embeddings request per chunk (workflows/document/chunk-group-workflow.ts)",
