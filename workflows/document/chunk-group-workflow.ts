@@ -59,7 +59,7 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
   const waiting: number[] = [];
   let spendCap: SpendCapRefusal | undefined;
   const batchLane = new BatchLaneWait(input);
-  // Histories from before it embedded each chunk in the chunk's own step, one request per chunk.
+  // Runs recorded before this patch embed each chunk in its own step, one request per chunk.
   const embedInGroup = patched(PATCHES.embeddingsInRequests.id);
 
   const processChunk = async (chunk: { index: number; span: ChunkSpan }): Promise<void> => {
