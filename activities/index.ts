@@ -10,6 +10,7 @@ import { createEnqueueBatchEntry } from './batch-lane/enqueue-batch-entry';
 import { firstModelStepCall, type ModelStepDeps } from './call-model-on-text';
 import { CLASSIFY_PROMPT, createClassifyDocument } from './classify-document';
 import { createDeliverWebhook } from './deliver-webhook';
+import { createEmbedDocumentChunks } from './document/embed-document-chunks';
 import { createProcessDocumentChunk, firstChunkCall } from './document/process-document-chunk';
 import { createReadDocumentPages } from './document/read-document-pages';
 import { createSummarizeDocument, documentSummaryCall } from './document/summarize-document';
@@ -28,7 +29,7 @@ export interface ActivityDeps {
   store: ObjectStore;
   gateway: ModelGateway;
   embeddings: EmbeddingsGateway;
-  config: Pick<Config, 'anthropic' | 'document' | 'ledger' | 'tenants' | 'clients' | 'deployment'>;
+  config: Pick<Config, 'anthropic' | 'document' | 'embeddings' | 'ledger' | 'tenants' | 'clients' | 'deployment'>;
   /** The Message Batches lane; without it the lane's activities refuse and jobs take the live path. */
   batchLane?: BatchLaneDeps;
 }
@@ -126,6 +127,11 @@ export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gat
       embeddings: deps.embeddings,
       summarizeModel,
       ...lane,
+    }),
+    embedDocumentChunks: createEmbedDocumentChunks({
+      store: deps.store,
+      embeddings: deps.embeddings,
+      limits: { maxInputs: deps.config.embeddings.maxInputsPerRequest, maxTokens: deps.config.embeddings.maxTokensPerRequest },
     }),
     writeDocumentChunks: createWriteDocumentChunks({ store: deps.store }),
     summarizeDocument: createSummarizeDocument({ store: deps.store, gateway: deps.gateway, summarizeModel, ...lane }),

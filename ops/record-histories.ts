@@ -427,6 +427,15 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    name: 'chunk-group-embeds-in-requests',
+    what: "a document's first chunk group: its chunks summarised one by one (one fails for good), the others embedded together in one step",
+    activities: documentChunkFailingOnce(),
+    run: async (run) => {
+      const document = await documentWithChunkRetried(run);
+      return run.harness.env.client.workflow.getHandle(`${document.workflowId}:chunks:0:0`);
+    },
+  },
+  {
     name: 'tickets-digest-through-batch-lane',
     what: "a bulk tickets digest whose batch summaries and narrative take their first answers from Message Batches",
     activities: (harness) => {

@@ -88,4 +88,11 @@ export const PATCHES = {
     guards:
       'a step that fails with an input error (InvalidDocumentError, DocumentTooLargeError) fails the job for its client with the reason instead of parking it as a dead letter (workflows/job-run.ts)',
   },
+  embeddingsInRequests: {
+    id: 'embeddings-in-requests',
+    shipped: { commit: '19e9fe6', date: '2026-12-06' },
+    workflowTypes: ['documentWorkflow', 'documentChunkGroupWorkflow'],
+    guards:
+      "a chunk group's chunks are stored without their vectors and embedded together by embedDocumentChunks, in requests of many inputs, instead of one embeddings request per chunk (workflows/document/chunk-group-workflow.ts)",
+  },
 } as const satisfies Record<string, PatchRecord>;

@@ -94,7 +94,7 @@ export class ChunkPartial {
 }
 
 /** The same typed error (same class, so the same failure type and retry rule) with `usage` added to what it billed. */
-function withBilledUsage(error: SlowlaneError, usage: Usage): SlowlaneError {
+export function withBilledUsage(error: SlowlaneError, usage: Usage): SlowlaneError {
   const billed = error.details?.billedUsage as Usage | undefined;
   const ErrorClass = error.constructor as new (message: string, options: ConstructorParameters<typeof SlowlaneError>[1]) => SlowlaneError;
   return new ErrorClass(error.message, {

@@ -25,12 +25,29 @@ export interface ProcessDocumentChunkInput extends JobContext {
   prefix: string;
   index: number;
   span: ChunkSpan;
+  /**
+   * The chunk's group embeds its chunks together afterwards (embed-document-chunks.ts): the step stores the chunk
+   * without its vector. Absent in runs from before that (workflows/patches.ts embeddingsInRequests).
+   */
+  embedInGroup?: boolean;
 }
 export interface ProcessDocumentChunkResult {
   index: number;
   usage: Usage;
   /** The chunk's result was already in S3 (an attempt that finished but was never reported): no call was made. */
   reused: boolean;
+  attempt: number;
+}
+
+export interface EmbedDocumentChunksInput extends JobContext {
+  prefix: string;
+  /** The group's chunks whose results the workflow holds: those without a vector yet are embedded. */
+  indexes: number[];
+}
+export interface EmbedDocumentChunksResult {
+  /** Chunks embedded by this step (earlier attempts' included), and the requests' cost not reported before. */
+  embedded: number;
+  usage: Usage;
   attempt: number;
 }
 

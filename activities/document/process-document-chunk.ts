@@ -14,8 +14,9 @@ import { withHeartbeats } from '../heartbeat';
 import { usageOfCall } from '../usage';
 import { estimateTokens } from './chunk-pages';
 import { type ChunkEmbedding, ChunkPartial, type PaidPart } from './chunk-partial';
-import type { ChunkRecord, ProcessDocumentChunkInput, ProcessDocumentChunkResult } from './document-contracts';
+import type { ProcessDocumentChunkInput, ProcessDocumentChunkResult } from './document-contracts';
 import { documentKeys } from './document-keys';
+import { type StoredChunk, readStoredChunk, writeStoredChunk } from './stored-chunk';
 import {
   SUMMARIZE_CHUNK_INSTRUCTION,
   SUMMARIZE_CHUNK_MAX_TOKENS,
@@ -78,34 +79,32 @@ export async function firstChunkCall(
   return chunkSummaryCall(deps, input, (await deps.store.getBytes(documentKeys.chunkText(input.prefix, input.index))).toString('utf8'));
 }
 
-/** The chunk's result as stored, with the usage it cost, so an attempt that finds it can report that usage. */
-type StoredChunk = ChunkRecord & { usage: Usage };
-
 /**
  * The map step of one chunk: its embedding (embeddings provider) and its short summary (Messages API), both
  * counted against the tenant's spend caps, written to S3 as one object. A result already in S3 is an attempt that
  * finished and was never reported (the worker died in between): it is returned as it is, so no call is paid for
  * twice; nor is a call whose answer an earlier attempt kept (chunk-partial.ts: the other call was refused by the
  * cap or failed). A scanned page's chunk is read by the model from the page itself (a one-page PDF): one call
- * transcribes and summarises it, then its text is embedded.
+ * transcribes and summarises it, then its text is embedded. With `embedInGroup` the chunk is stored without its
+ * vector, and its group embeds its chunks in a few requests (embed-document-chunks.ts).
  */
 export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
   return async function processDocumentChunk(input: ProcessDocumentChunkInput & FromBatch): Promise<ProcessDocumentChunkResult> {
     const { attempt } = Context.current().info;
     const resultKey = documentKeys.chunkResult(input.prefix, input.index);
     if (await deps.store.exists(resultKey)) {
-      const stored = JSON.parse((await deps.store.getBytes(resultKey)).toString('utf8')) as StoredChunk;
-      return { index: input.index, usage: stored.usage, reused: true, attempt };
+      const stored = await readStoredChunk(deps.store, input.prefix, input.index);
+      return { index: input.index, usage: stored.usageReported ? emptyUsage() : stored.usage, reused: true, attempt };
     }
     const partial = await ChunkPartial.read(deps.store, documentKeys.chunkPartial(input.prefix, input.index));
-    if (input.span.scanned) return processScannedPage(deps, input, partial, resultKey, attempt);
+    if (input.span.scanned) return processScannedPage(deps, input, partial, attempt);
     const text = (await deps.store.getBytes(documentKeys.chunkText(input.prefix, input.index))).toString('utf8');
     const request = chunkSummaryCall(deps, input, text);
     const fromBatch = await firstCallFromBatch(deps.lane, input, request);
     return withHeartbeats(async (signal) => {
       const call = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, signal };
       await partial.pay({
-        embedding: () => embedText(deps, call, text),
+        ...(input.embedInGroup ? {} : { embedding: () => embedText(deps, call, text) }),
         answer: async () => {
           const summarized = fromBatch ?? (await deps.gateway.callTool({ ...request, signal }));
           const usage = usageOfCall(summarized.usage);
@@ -113,8 +112,7 @@ export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
         },
       });
       const summary = checkedAnswer(validateChunkSummary(partial.value('answer')), 'kept chunk summary', emptyUsage());
-      const embedded = partial.value('embedding');
-      return storeChunk(deps.store, resultKey, attempt, {
+      return storeChunk(deps.store, input, attempt, {
         index: input.index,
         firstPage: input.span.firstPage,
         lastPage: input.span.lastPage,
@@ -122,8 +120,7 @@ export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
         text,
         summary: summary.summary,
         keyTerms: summary.keyTerms,
-        embedding: embedded.vector,
-        embeddingModel: embedded.model,
+        ...embeddingOf(partial),
         usage: partial.uncountedUsage(),
       });
     });
@@ -141,7 +138,6 @@ async function processScannedPage(
   deps: ProcessDocumentChunkDeps,
   input: ProcessDocumentChunkInput & FromBatch,
   partial: ChunkPartial,
-  resultKey: string,
   attempt: number,
 ): Promise<ProcessDocumentChunkResult> {
   // A kept transcription needs neither the page nor its call.
@@ -160,10 +156,8 @@ async function processScannedPage(
       });
     }
     const page = checkedAnswer(validatePageTranscription(partial.value('answer')), 'kept page transcription', emptyUsage());
-    // A page of pictures only has no text to embed: its summary stands in for it in the search index.
-    await partial.pay({ embedding: () => embedText(deps, call, page.text.trim() || page.summary) });
-    const embedded = partial.value('embedding');
-    return storeChunk(deps.store, resultKey, attempt, {
+    if (!input.embedInGroup) await partial.pay({ embedding: () => embedText(deps, call, textToEmbed(page)) });
+    return storeChunk(deps.store, input, attempt, {
       index: input.index,
       firstPage: input.span.firstPage,
       lastPage: input.span.lastPage,
@@ -171,8 +165,7 @@ async function processScannedPage(
       text: page.text,
       summary: page.summary,
       keyTerms: page.keyTerms,
-      embedding: embedded.vector,
-      embeddingModel: embedded.model,
+      ...embeddingOf(partial),
       usage: partial.uncountedUsage(),
     });
   });
@@ -186,7 +179,19 @@ function checkedAnswer<T>(checked: ValidationResult<T>, what: string, usage: Usa
   });
 }
 
-async function storeChunk(store: ObjectStore, resultKey: string, attempt: number, record: StoredChunk): Promise<ProcessDocumentChunkResult> {
-  await store.put(resultKey, JSON.stringify(record), { contentType: 'application/json' });
+/** What is embedded of a chunk: its text, or for a page of pictures only its summary, which stands in for it in the search index. */
+export function textToEmbed(chunk: { text: string; summary: string }): string {
+  return chunk.text.trim() || chunk.summary;
+}
+
+/** The chunk's vector when this step paid for it (none when its group embeds it). */
+function embeddingOf(partial: ChunkPartial): Pick<StoredChunk, 'embedding' | 'embeddingModel'> {
+  if (!partial.has('embedding')) return {};
+  const embedded = partial.value('embedding');
+  return { embedding: embedded.vector, embeddingModel: embedded.model };
+}
+
+async function storeChunk(store: ObjectStore, input: ProcessDocumentChunkInput, attempt: number, record: StoredChunk): Promise<ProcessDocumentChunkResult> {
+  await writeStoredChunk(store, input.prefix, record);
   return { index: record.index, usage: record.usage, reused: false, attempt };
 }

@@ -1,6 +1,8 @@
+import { StoredObjectUnreadableError } from '../../common/errors';
 import type { ObjectStore } from '../../lib/object-store';
 import type { ChunkRecord } from './document-contracts';
-import { documentKeys, mapBounded } from './document-keys';
+import { mapBounded } from './document-keys';
+import { readStoredChunk } from './stored-chunk';
 
 const PARALLEL_GETS = 16;
 
@@ -8,10 +10,10 @@ const PARALLEL_GETS = 16;
 export async function readChunkRecords(store: ObjectStore, prefix: string, chunks: number): Promise<ChunkRecord[]> {
   const indexes = Array.from({ length: chunks }, (_, index) => index);
   return mapBounded(indexes, PARALLEL_GETS, async (index) => {
-    const stored = JSON.parse((await store.getBytes(documentKeys.chunkResult(prefix, index))).toString('utf8')) as ChunkRecord & {
-      usage?: unknown;
-    };
-    const { usage: _usage, ...record } = stored;
-    return record;
+    const { usage: _usage, usageReported: _reported, embeddingUsage: _embeddingUsage, embedding, embeddingModel, ...record } =
+      await readStoredChunk(store, prefix, index);
+    // The workflow writes the index only after every chunk's group embedded it: a missing vector is a broken record.
+    if (!embedding || embeddingModel === undefined) throw new StoredObjectUnreadableError(`chunk ${index} of ${prefix} has no embedding`);
+    return { ...record, embedding, embeddingModel };
   });
 }

@@ -44,6 +44,18 @@ export const embeddingsArea = {
       default: '2000',
       doc: "the provider's requests per minute for the model",
     }),
+    maxInputsPerRequest: setting({
+      env: 'EMBEDDINGS_MAX_INPUTS_PER_REQUEST',
+      type: int({ min: 1, max: 1000 }),
+      default: '1000',
+      doc: "the provider's most inputs in one request (Voyage AI: 1,000 on current models, 128 on older ones); a document's chunks are embedded in requests of up to this many",
+    }),
+    maxTokensPerRequest: setting({
+      env: 'EMBEDDINGS_MAX_TOKENS_PER_REQUEST',
+      type: int({ min: 1, max: 10_000_000 }),
+      default: '320000',
+      doc: "the provider's most tokens in one request for the model (voyage-3.5: 320K; voyage-3.5-lite: 1M; voyage-3-large: 120K), counted as the gateway estimates them (a token per four characters)",
+    }),
     pricePerMTok: setting({
       env: 'EMBEDDINGS_PRICE_PER_MTOK',
       type: number({ min: 0 }),

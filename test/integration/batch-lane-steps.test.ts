@@ -42,7 +42,9 @@ describe('the batch lane for invoices, documents and tickets digests', () => {
     const chunks = state.result?.chunks ?? 0;
     assert.ok(chunks >= 1);
     assert.equal(state.usage.byLane?.batch?.calls, chunks + 1, 'each chunk summary and the reduce');
-    assert.equal(state.usage.byLane?.live?.calls, chunks, 'the embeddings');
+    // A document this short is one group of chunks: all its chunks are embedded in one request.
+    assert.ok(chunks <= 8, `${chunks} chunks make one group`);
+    assert.equal(state.usage.byLane?.live?.calls, 1, 'the embeddings');
     const summaries = await harness.simulatorCalls(marker, 'summarize_chunk');
     assert.ok(summaries.length >= 1);
     assert.ok(summaries.every((call) => call.lane === 'batch'));

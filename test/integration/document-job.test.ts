@@ -39,17 +39,19 @@ describe('a document job through the real stack (API, Temporal, S3, simulator wi
     assert.deepEqual([progress?.pagesRead, progress?.done, progress?.total, progress?.failed], [12, result.chunks, result.chunks, 0]);
     assert.deepEqual(progress, state.progress);
     assert.deepEqual(progress?.usage, state.usage);
-    // Each chunk: one embeddings call and one summary call; then the reduce.
-    assert.equal(state.usage.calls, 2 * result.chunks + 1);
+    // Each chunk: one summary call; each group of chunks: one embeddings request of all its chunks; then the reduce.
+    const config = loadConfig(testEnv().productEnv ?? {});
+    const embeddingRequests = Math.ceil(result.chunks / config.document.chunksPerGroup);
+    assert.ok(embeddingRequests < result.chunks, `${result.chunks} chunks make more than one group's worth`);
+    assert.equal(state.usage.calls, result.chunks + embeddingRequests + 1);
     assert.ok(state.usage.costUsd > 0);
     // Every call is counted under its lane, child workflows' calls included, so the lanes add up to the totals.
     // A document is bulk by default: its summaries and the reduce take the batch lane, its embeddings go live.
     const lanes = state.usage.byLane ?? {};
-    assert.equal(lanes.live?.calls, result.chunks);
+    assert.equal(lanes.live?.calls, embeddingRequests);
     assert.equal(lanes.batch?.calls, result.chunks + 1);
     assert.ok(Math.abs((lanes.live?.costUsd ?? 0) + (lanes.batch?.costUsd ?? 0) - state.usage.costUsd) < 1e-9);
 
-    const config = loadConfig(testEnv().productEnv ?? {});
     const store = createObjectStore(config);
     const lines = (await store.getBytes(result.chunksKey)).toString('utf8').trim().split('\n');
     const chunks = lines.map((line) => JSON.parse(line) as ChunkRecord);
@@ -105,7 +107,7 @@ describe('a document job through the real stack (API, Temporal, S3, simulator wi
       assert.equal(scan?.embedding.length, config.embeddings.dimension);
     }
     assert.match(chunks[2]?.text ?? '', /Page 4 holds/);
-    // A transcription call and an embeddings call per chunk, scan or text; then the reduce.
-    assert.equal(state.usage.calls, 2 * chunks.length + 1);
+    // A transcription or summary call per chunk, scan or text; one embeddings request for the group's four; then the reduce.
+    assert.equal(state.usage.calls, chunks.length + 1 + 1);
   }, 240_000);
 });

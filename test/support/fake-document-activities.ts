@@ -5,7 +5,10 @@ import { ModelRequestInvalidError, TenantSpendCapReachedError } from '../../comm
 import type { Usage } from '../../common/job';
 import type { DocumentJobSettings } from '../../common/job-types/document/document-job';
 
-export const chunkUsage: Usage = { inputTokens: 900, outputTokens: 60, costUsd: 0.0005, calls: 2 };
+/** A chunk step's cost: its summary (its group embeds it, one request for the group). */
+export const chunkUsage: Usage = { inputTokens: 500, outputTokens: 60, costUsd: 0.00046, calls: 1 };
+/** One embeddings request's cost: 400 tokens a chunk. */
+export const embedUsage = (chunks: number): Usage => ({ inputTokens: 400 * chunks, outputTokens: 0, costUsd: 0.00004 * chunks, calls: 1 });
 export const reduceUsage: Usage = { inputTokens: 5000, outputTokens: 400, costUsd: 0.007, calls: 1 };
 export const PAGES_PER_CHUNK = 3;
 /** What the fake worker's DOCUMENT_* settings are; a job's `settings` override them as the real step does. */
@@ -33,6 +36,8 @@ export interface FakeDocumentOptions {
  */
 export function fakeDocumentActivities(options: FakeDocumentOptions) {
   const chunkRuns = new Map<number, number>();
+  /** The chunks of each embedDocumentChunks run, in the order they ran. */
+  const embedRuns: number[][] = [];
   const failing = new Map(options.failing ?? []);
   const refused = new Map(options.capRefused?.chunks ?? []);
   const activities: DocumentActivities = {
@@ -67,6 +72,10 @@ export function fakeDocumentActivities(options: FakeDocumentOptions) {
       }
       return { index: input.index, usage: chunkUsage, reused: false, attempt: Context.current().info.attempt };
     },
+    async embedDocumentChunks(input) {
+      embedRuns.push(input.indexes);
+      return { embedded: input.indexes.length, usage: embedUsage(input.indexes.length), attempt: Context.current().info.attempt };
+    },
     async writeDocumentChunks(input) {
       return { chunksKey: `${input.prefix}/chunks.jsonl`, bytes: input.chunks * 100, attempt: Context.current().info.attempt };
     },
@@ -79,5 +88,5 @@ export function fakeDocumentActivities(options: FakeDocumentOptions) {
       };
     },
   };
-  return { activities, chunkRuns };
+  return { activities, chunkRuns, embedRuns };
 }

@@ -83,6 +83,43 @@ describe('POST /v1/embeddings', () => {
   });
 });
 
+describe('POST /v1/embeddings at its per-request limits', () => {
+  let simulator: RunningSimulator;
+  beforeEach(async () => {
+    simulator = await startSimulator({ port: 0, embedLatencyBaseMs: 0, embedLatencyPerThousandTokensMs: 0, embedTokensPerMinute: 100_000_000 });
+  });
+  afterEach(() => simulator.close());
+
+  const post = (input: string[], model = 'voyage-3.5') =>
+    fetch(`${simulator.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+      body: JSON.stringify({ input, model, output_dimension: 256 }),
+    });
+  const detailOf = async (response: Response) => ((await response.json()) as { detail: string }).detail;
+
+  test('when a request holds 1,000 inputs, then each gets its vector; at 1,001 it is refused with a 400 naming the batch size', async () => {
+    const full = await post(Array.from({ length: 1_000 }, (_, index) => `input ${index}`));
+    assert.equal(full.status, 200);
+    assert.equal(((await full.json()) as { data: unknown[] }).data.length, 1_000);
+    const over = await post(Array.from({ length: 1_001 }, (_, index) => `input ${index}`));
+    assert.equal(over.status, 400);
+    assert.match(await detailOf(over), /batch size limit is 1000/);
+  });
+
+  test('when the inputs hold more tokens than the model allows a request, then it is refused; a lighter model takes the same request', async () => {
+    // Ten inputs of 32,000 tokens (each at the context length) are voyage-3.5's 320K exactly; one more token passes it.
+    const atLimit = Array.from({ length: 10 }, () => 'x'.repeat(128_000));
+    assert.equal((await post(atLimit)).status, 200);
+    const past = [...atLimit, 'abcd'];
+    const refused = await post(past);
+    assert.equal(refused.status, 400);
+    assert.match(await detailOf(refused), /320000/);
+    assert.equal((await post(past, 'voyage-3.5-lite')).status, 200);
+    assert.equal((await post(atLimit, 'voyage-3-large')).status, 400);
+  });
+});
+
 describe('the summary tools', () => {
   test('when a chunk is summarised, then the answer is deterministic, schema-valid and taken from the text', () => {
     const text = 'The turbine program started in 2019. It produced 40 units. Maintenance costs fell sharply afterwards.';

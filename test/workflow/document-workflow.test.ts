@@ -12,7 +12,7 @@ import { retryUpdate, statusQuery } from '../../common/messages';
 import { workerTelemetry } from '../../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
 import type { documentWorkflow } from '../../workflows';
-import { chunkUsage, fakeDocumentActivities, reduceUsage } from '../support/fake-document-activities';
+import { chunkUsage, embedUsage, fakeDocumentActivities, reduceUsage } from '../support/fake-document-activities';
 import { createTemporalTestEnv } from '../support/temporal-env';
 import { testDataConverter } from '../support/test-codec';
 import { quietTemporalRuntime, sharedBundle } from '../support/workflow-harness';
@@ -112,8 +112,10 @@ describe('documentWorkflow with mocked activities', () => {
     assert.deepEqual(state.progress?.usage, state.usage);
     const numbers = [...state.events.map((event) => event.seq), state.progress?.seq ?? 0].sort((a, b) => a - b);
     assert.equal(new Set(numbers).size, numbers.length, `seqs repeat: ${numbers.join(',')}`);
-    assert.equal(state.usage.calls, 10 * chunkUsage.calls + reduceUsage.calls);
-    assert.equal(state.usage.inputTokens, 10 * chunkUsage.inputTokens + reduceUsage.inputTokens);
+    // Each group embeds its chunks in one request, after they are summarised.
+    assert.deepEqual([...fake.embedRuns].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0)), [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]);
+    assert.equal(state.usage.calls, 10 * chunkUsage.calls + 3 * embedUsage(1).calls + reduceUsage.calls);
+    assert.equal(state.usage.inputTokens, 10 * chunkUsage.inputTokens + embedUsage(10).inputTokens + reduceUsage.inputTokens);
     // 10 chunks in groups of 4: children 0, 1 and 2 of round 0, and no fourth.
     for (const group of [0, 1, 2]) assert.ok((await historyLength(`${jobId}:chunks:0:${group}`)) > 0);
     await assert.rejects(historyLength(`${jobId}:chunks:0:3`));
@@ -185,7 +187,9 @@ describe('documentWorkflow with mocked activities', () => {
     assert.equal(fake.chunkRuns.get(5), 2, 'the refused chunk ran again once the window turned');
     for (const [index, runs] of fake.chunkRuns) if (index !== 5) assert.equal(runs, 1, `chunk ${index} ran ${runs} times`);
     assert.equal(state.progress?.done, 12);
-    assert.equal(state.usage.calls, 12 * chunkUsage.calls + reduceUsage.calls);
+    // The refusal split the embeddings: each chunk embedded once, in a request per group that ran.
+    assert.deepEqual(fake.embedRuns.flat().sort((a, b) => a - b), Array.from({ length: 12 }, (_, index) => index));
+    assert.equal(state.usage.calls, 12 * chunkUsage.calls + fake.embedRuns.length * embedUsage(1).calls + reduceUsage.calls);
     assert.equal(state.budgetWait, undefined);
     assert.equal(state.deadLetter, undefined);
     const steps = state.events.map((event) => `${event.status}${event.step ? `:${event.step}` : ''}`);

@@ -59,16 +59,25 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
   const waiting: number[] = [];
   let spendCap: SpendCapRefusal | undefined;
   const batchLane = new BatchLaneWait(input);
+  // Runs recorded before this patch embed each chunk in its own step, one request per chunk.
+  const embedInGroup = patched(PATCHES.embeddingsInRequests.id);
 
   const processChunk = async (chunk: { index: number; span: ChunkSpan }): Promise<void> => {
-    const chunkInput = { jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, prefix: input.prefix, ...chunk };
+    const chunkInput = {
+      jobId: input.jobId,
+      tenantId: input.tenantId,
+      priority: input.priority,
+      prefix: input.prefix,
+      ...chunk,
+      ...(embedInGroup ? { embedInGroup } : {}),
+    };
     // The chunk's summary (or its page's transcription) may take the batch lane; its embedding is always live.
     const fromBatch = await batchLane.firstCall({ step: 'processDocumentChunk', input: chunkInput });
     const startedAt = Date.now();
     for (;;) {
       try {
         const result = await steps.processDocumentChunk.executeWithOptions(
-          { ...modelCallOptions, summary: `Embed and summarise ${describeChunk(chunk.index, chunk.span)}` },
+          { ...modelCallOptions, summary: `${embedInGroup ? 'Summarise' : 'Embed and summarise'} ${describeChunk(chunk.index, chunk.span)}` },
           [{ ...chunkInput, ...fromBatch() }],
         );
         usage = addUsage(usage, result.usage);
@@ -99,11 +108,51 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
     }
   };
 
+  /**
+   * The done chunks' embeddings, in a few requests. When they cannot all be had, the chunks are not done: refused by
+   * the spend cap they wait with the rest (their summaries are kept, so running them again pays only for what
+   * is missing), and failed for good they are reported as failed.
+   */
+  const embedDone = async (): Promise<void> => {
+    const indexes = done.splice(0).sort((a, b) => a - b);
+    const startedAt = Date.now();
+    for (;;) {
+      try {
+        const result = await steps.embedDocumentChunks.executeWithOptions(
+          { ...modelCallOptions, summary: `Embed ${indexes.length} chunks` },
+          [{ jobId: input.jobId, tenantId: input.tenantId, priority: input.priority, prefix: input.prefix, indexes }],
+        );
+        usage = addUsage(usage, result.usage);
+        done.push(...indexes);
+        return;
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        const failure = summarizeFailure(error);
+        if (failure.billedUsage) usage = addUsage(usage, failure.billedUsage);
+        const refusal = spendCapRefusalOf(error);
+        if (refusal) {
+          log.info('the tenant’s spend cap refused the group’s embeddings; its chunks wait', { chunks: indexes.length });
+          spendCap ??= refusal;
+          waiting.push(...indexes);
+          return;
+        }
+        const outageTookAttempts = failure.retryable && (failure.budgetUnavailableAttempts ?? 0) > 0;
+        if ((waitsForBudget(failure.type) || outageTookAttempts) && Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS) {
+          log.info('the last attempt could not get the token budget; embedding the group again', { errorType: failure.type });
+          continue;
+        }
+        failed.push(...indexes.map((index) => ({ index, type: failure.type, message: failure.message, retryable: failure.retryable })));
+        return;
+      }
+    }
+  };
+
   // A few lanes take chunks off one queue: bounded parallelism, in a deterministic order.
   const lanes = Array.from({ length: Math.min(input.parallelChunks, queue.length) }, async () => {
     for (let chunk = spendCap ? undefined : queue.shift(); chunk; chunk = spendCap ? undefined : queue.shift()) await processChunk(chunk);
   });
   await Promise.all(lanes);
+  if (embedInGroup && done.length > 0) await embedDone();
   const result = { done: done.sort((a, b) => a - b), failed: failed.sort((a, b) => a.index - b.index), usage };
   if (!spendCap) return result;
   waiting.push(...queue.map((chunk) => chunk.index));

@@ -3,7 +3,7 @@ import { jsonReply, type HttpReply } from '../http-reply';
 import type { SimulatorState } from '../state';
 import { tokensForChars } from '../token-count';
 import { embeddingOf } from './embedding-vector';
-import { MAX_INPUT_TOKENS, MAX_TOTAL_TOKENS, parseEmbeddingsRequest } from './embeddings-request';
+import { MAX_INPUT_TOKENS, maxTotalTokens, parseEmbeddingsRequest } from './embeddings-request';
 
 export interface EmbeddingsCall {
   state: SimulatorState;
@@ -47,8 +47,9 @@ export async function handleEmbeddings(call: EmbeddingsCall): Promise<HttpReply>
     return reply(detail(400, `An input is longer than the context length of ${MAX_INPUT_TOKENS} tokens.`));
   }
   const tokens = perInput.reduce((sum, count) => sum + Math.min(count, MAX_INPUT_TOKENS), 0);
-  if (tokens > MAX_TOTAL_TOKENS) {
-    return reply(detail(400, `The total number of tokens in the list is ${tokens}; the limit is ${MAX_TOTAL_TOKENS}.`));
+  const maxTokens = maxTotalTokens(request.model);
+  if (tokens > maxTokens) {
+    return reply(detail(400, `The total number of tokens in the list is ${tokens}; the limit for ${request.model} is ${maxTokens}.`));
   }
   const admission = state.embeddingsLimiter.admit(tokens);
   if (!admission.admitted) {

@@ -13,8 +13,13 @@ export interface EmbeddingsRequest {
 
 /** The list limit of the current models; older models allowed 128. */
 export const MAX_INPUTS = 1000;
-/** voyage-3.5's per-request total (voyage-3-large and the code models allow 120K). */
-export const MAX_TOTAL_TOKENS = 320_000;
+/**
+ * The most tokens all inputs of one request may hold, per model, as Voyage AI's API reference lists them: 1M for
+ * voyage-3.5-lite, 320K for voyage-3.5 and voyage-2, 120K for the others (voyage-3-large, the code, finance, law
+ * and multilingual models).
+ */
+const TOTAL_TOKENS_BY_MODEL: Record<string, number> = { 'voyage-3.5-lite': 1_000_000, 'voyage-3.5': 320_000, 'voyage-2': 320_000 };
+export const maxTotalTokens = (model: string): number => TOTAL_TOKENS_BY_MODEL[model] ?? 120_000;
 /** voyage-3.5's context length: longer inputs are truncated, or refused with `truncation: false`. */
 export const MAX_INPUT_TOKENS = 32_000;
 export const DEFAULT_DIMENSION = 1024;
