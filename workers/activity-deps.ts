@@ -12,6 +12,7 @@ import type { TenantSpend } from '../gateway/spend/tenant-spend';
 import { createAnthropicClient } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
 import { type BatchLaneEvent, batchLaneMetricsListener } from '../lib/metrics-batch-lane';
+import type { Logger } from '../lib/logger';
 import { createObjectStore, type ObjectStore } from '../lib/object-store';
 
 /**
@@ -27,6 +28,8 @@ export function createActivityDeps(
   temporal?: Client,
   /** The worker's metrics registry: the batch lane's counts go there (lib/metrics-batch-lane.ts). */
   registry?: Registry,
+  /** The retention sweep's log lines say what it erased; without it (or `temporal`) the sweep's activities refuse. */
+  log?: Logger,
 ): ActivityDeps {
   const store = createObjectStore(config);
   const onLaneEvent = registry ? batchLaneMetricsListener(registry) : () => undefined;
@@ -35,6 +38,7 @@ export function createActivityDeps(
     gateway: wired.gateway,
     embeddings: wired.embeddings,
     config,
+    ...(temporal && log ? { retention: { client: temporal, store, tenants: config.tenants, retention: config.retention, log } } : {}),
     ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal, onLaneEvent, wired.spend) } : {}),
   };
 }

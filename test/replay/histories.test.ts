@@ -58,6 +58,8 @@ describe('recorded histories replay on the current workflow code', () => {
       'batch-collector-gathered', 'batch-collector-answers-lane-wait', 'batch-collector-continued', 'batch-collector-carries-late-entries',
       'message-batch-answered',
       'message-batch-answered-with-opened-at', 'webhook-given-up', 'webhook-retried-delivered',
+      // the retention sweep
+      'retention-sweep',
     ];
     for (const path of paths) {
       assert.ok(names.includes(path), `test/histories/${path}.json is missing; run npm run record-histories -- ${path}`);
