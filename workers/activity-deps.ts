@@ -12,6 +12,7 @@ import type { TenantSpend } from '../gateway/spend/tenant-spend';
 import { createAnthropicClient } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
 import { type BatchLaneEvent, batchLaneMetricsListener } from '../lib/metrics-batch-lane';
+import { createAuditTrail } from '../lib/audit/audit-trail';
 import type { Logger } from '../lib/logger';
 import { createObjectStore, type ObjectStore } from '../lib/object-store';
 
@@ -38,7 +39,7 @@ export function createActivityDeps(
     gateway: wired.gateway,
     embeddings: wired.embeddings,
     config,
-    ...(temporal && log ? { retention: { client: temporal, store, tenants: config.tenants, retention: config.retention, log } } : {}),
+    ...(temporal && log ? { retention: { client: temporal, store, tenants: config.tenants, retention: config.retention, log, audit: createAuditTrail(store, log) } } : {}),
     ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal, onLaneEvent, wired.spend) } : {}),
   };
 }

@@ -1,6 +1,7 @@
+import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { jobTypeNamed } from '../../common/job-types/registry';
-import { addSweepTotals, type ExpiredJob, NO_SWEEP_TOTALS, type SweepTotals } from '../../common/retention';
+import { addSweepTotals, type ExpiredJob, NO_SWEEP_TOTALS, RETENTION_SWEEP_WORKFLOW_ID, type SweepTotals } from '../../common/retention';
 import { JobTypeKey } from '../../common/search-attributes';
 import { eraseClosedJob } from '../../lib/erasure/erase-closed-job';
 import type { ContentMemo } from '../../lib/erasure/job-objects';
@@ -8,6 +9,7 @@ import { withHeartbeats } from '../heartbeat';
 import type { RetentionDeps } from './retention-deps';
 
 const REASON = "erased by the retention sweep: closed longer ago than its tenant's retention";
+const ACTOR = { kind: 'system', id: 'system:retention', via: 'schedule' } as const;
 
 /**
  * Erases each listed job as `DELETE /jobs/:id` does (lib/erasure/erase-closed-job.ts), after a fresh look: a job
@@ -37,6 +39,16 @@ async function eraseIfExpired(deps: RetentionDeps, job: ExpiredJob): Promise<Swe
     return { ...NO_SWEEP_TOTALS, jobsKept: 1 };
   }
   const type = description.typedSearchAttributes.get(JobTypeKey);
+  // The sweep's run is its request; the run erased is the key, so a retried activity finds its record again.
+  const record = await deps.audit.begin({
+    action: 'job.expire',
+    tenantId: job.tenantId,
+    jobId: job.jobId,
+    actor: ACTOR,
+    requestId: Context.current().info.workflowExecution?.workflowId ?? RETENTION_SWEEP_WORKFLOW_ID,
+    idempotencyKey: `retention:${description.runId}`,
+    details: { closedAt: closedAt.toISOString(), closedBefore: job.closedBefore },
+  });
   const erasure = await eraseClosedJob(deps, {
     tenantId: job.tenantId,
     jobId: job.jobId,
@@ -44,7 +56,11 @@ async function eraseIfExpired(deps: RetentionDeps, job: ExpiredJob): Promise<Swe
     definition: type === undefined ? undefined : jobTypeNamed(type),
     memo: (description.memo ?? {}) as ContentMemo,
     reason: REASON,
+  }).catch(async (error: unknown) => {
+    await record.finish('failed').catch(() => undefined);
+    throw error;
   });
+  await record.finish('done').catch((error: unknown) => deps.log.warn({ err: error, jobId: job.jobId }, 'audit outcome not written'));
   deps.log.info({ tenantId: job.tenantId, jobId: job.jobId, closedAt: closedAt.toISOString(), ...erasure.erased, sharedObjectsKept: erasure.kept.sharedObjects }, 'retention sweep erased a job');
   return {
     jobs: 1,

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { AuditTrail } from '../../lib/audit/audit-trail';
 import type { Config } from '../../lib/config';
 import type { ObjectStore } from '../../lib/object-store';
 import type { Logger } from '../../lib/logger';
@@ -11,5 +12,7 @@ export interface RetentionDeps {
   /** Read when a tenant's listing starts, so a test can shorten it between runs. */
   retention: Config['retention'];
   log: Logger;
+  /** Each erasure is a `job.expire` record, written before it takes effect. */
+  audit: AuditTrail;
   now?: () => Date;
 }

@@ -8,6 +8,8 @@ export const AUDIT_ACTIONS = [
   'review.approve',
   'review.reject',
   'job.erase',
+  /** The retention sweep erased a job closed longer ago than its tenant's retention. */
+  'job.expire',
   'job.replay',
   'job.abandon',
   'tenant.spend-cap-raised',
@@ -24,9 +26,9 @@ export const AUDIT_OUTCOMES = ['done', 'refused', 'failed', 'pending'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 export const AuditActor = closed({
-  kind: stringEnum(['reviewer', 'operator', 'api-key'] as const),
-  id: Type.String({ description: 'The reviewer’s or operator’s id (or OIDC `sub`); `api-key` for the tenant’s key.' }),
-  via: Type.String({ description: 'How they signed in: `token`, `oidc` or `api-key`.' }),
+  kind: stringEnum(['reviewer', 'operator', 'api-key', 'system'] as const),
+  id: Type.String({ description: 'The reviewer’s or operator’s id (or OIDC `sub`); `api-key` for the tenant’s key; `system:retention` for the retention sweep.' }),
+  via: Type.String({ description: 'How they signed in: `token`, `oidc` or `api-key`; `schedule` for the retention sweep.' }),
 });
 export type AuditActor = Static<typeof AuditActor>;
 

@@ -6,6 +6,7 @@ import { NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worke
 import { createRetentionActivities } from '../../activities/retention';
 import { RETENTION_SCHEDULE_ID, type SweepTotals } from '../../common/retention';
 import { type Config, loadConfig } from '../../lib/config';
+import { createAuditTrail } from '../../lib/audit/audit-trail';
 import { createLogger } from '../../lib/logger';
 import { workerTelemetry } from '../../lib/worker-telemetry';
 import { createObjectStore, objectKeys, type ObjectStore } from '../../lib/object-store';
@@ -73,6 +74,7 @@ async function exists(jobId: string): Promise<boolean> {
 async function sweep(retentionMs: number): Promise<SweepTotals> {
   const retention = { ...config.retention, tenantMs: { demo: retentionMs } };
   const taskQueue = `retention-test-${randomUUID()}`;
+  const log = createLogger('retention-test', 'warn');
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
@@ -81,7 +83,7 @@ async function sweep(retentionMs: number): Promise<SweepTotals> {
     dataConverter: testDataConverter(),
     // The bundle's tracing interceptors export through these sinks, as every worker's do.
     sinks: workerTelemetry().sinks,
-    activities: createRetentionActivities({ client, store, tenants: config.tenants, retention, log: createLogger('retention-test', 'warn') }),
+    activities: createRetentionActivities({ client, store, tenants: config.tenants, retention, log, audit: createAuditTrail(store, log) }),
   });
   return worker.runUntil(
     client.workflow.execute('retentionSweepWorkflow', { taskQueue, workflowId: `retention-test-${randomUUID()}`, args: [{}] }) as Promise<SweepTotals>,
@@ -134,5 +136,15 @@ describe('the retention sweep on the real stack (Temporal, S3)', () => {
     assert.ok(totals.jobs >= 2, JSON.stringify(totals));
     assert.ok(totals.objects >= oldKeys.length, JSON.stringify(totals));
     assert.ok(totals.sharedObjectsKept >= 1, JSON.stringify(totals));
+
+    // Each erasure is on the tenant's audit trail, by the sweep; the kept jobs have no such record.
+    const trail = createAuditTrail(store, createLogger('retention-test', 'warn'));
+    const expired = async (jobId: string) => (await trail.list('demo', { jobId, action: 'job.expire' }, { limit: 10 })).records;
+    const [record] = await expired(old);
+    assert.equal(record?.actor.id, 'system:retention');
+    assert.equal(record?.actor.kind, 'system');
+    assert.equal(record?.outcome, 'done');
+    assert.equal((await expired(sharing)).length, 1);
+    assert.deepEqual([...(await expired(recent)), ...(await expired(running))], []);
   });
 });
