@@ -17,6 +17,8 @@ import { createSummarizeDocument, documentSummaryCall } from './document/summari
 import { createWriteDocumentChunks } from './document/write-document-chunks';
 import { createExtractInvoiceFields, EXTRACT_PROMPT } from './extract-invoice-fields';
 import { createExtractText } from './extract-text';
+import { createRetentionActivities } from './retention';
+import type { RetentionDeps } from './retention/retention-deps';
 import { createScoreOrder } from './order-score/score-order';
 import { createScoreOrderBatchActivities } from './order-score/score-order-batch';
 import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
@@ -32,6 +34,8 @@ export interface ActivityDeps {
   config: Pick<Config, 'anthropic' | 'document' | 'embeddings' | 'ledger' | 'tenants' | 'clients' | 'deployment'>;
   /** The Message Batches lane; without it the lane's activities refuse and jobs take the live path. */
   batchLane?: BatchLaneDeps;
+  /** The retention sweep's clients; without them its activities refuse (workers/main.ts always gives them). */
+  retention?: RetentionDeps;
 }
 
 /**
@@ -56,7 +60,7 @@ export const BATCH_LANE_ACTIVITIES = [
  * name (a webhook delivery is no step of a job), and the compiler holds every step to having one.
  */
 export function createActivities(deps: ActivityDeps) {
-  return { ...createInvoiceActivities(deps), ...createDocumentActivities(deps) } satisfies Record<
+  return { ...createInvoiceActivities(deps), ...createDocumentActivities(deps), ...createRetentionActivities(deps.retention) } satisfies Record<
     ActivityStep | 'deliverWebhook' | 'validateReviewFields' | (typeof BATCH_LANE_ACTIVITIES)[number],
     (input: never) => Promise<unknown>
   >;

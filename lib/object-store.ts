@@ -200,6 +200,6 @@ async function collect(source: AsyncIterable<Buffer>): Promise<Buffer> {
 export const objectKeys = {
   input: (tenantId: string, sha256: string): string => `inputs/${tenantId}/${sha256}`,
   text: (tenantId: string, sha256: string): string => `texts/${tenantId}/${sha256}.txt`,
-  /** An erased job's runs while Temporal deletes them (api/jobs/erasure-marks.ts); named by a hash of the job id. */
+  /** An erased job's runs while Temporal deletes them (lib/erasure/erasure-marks.ts); named by a hash of the job id. */
   erasureMark: (tenantId: string, jobIdSha256: string): string => `erasures/${tenantId}/${jobIdSha256}.json`,
 };

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Client } from '@temporalio/client';
-import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { loadOperatorConfig } from '../lib/config';
 import { parseDurationMs } from '../lib/duration';
+import { namespaceRetentionMs } from '../lib/namespace-retention';
 import { connectClient } from '../lib/temporal-connection';
 import { PATCHES } from '../workflows/patches';
 import { formatPatchReport, reportPatches, type Visibility } from './patch-report';
@@ -29,14 +29,6 @@ function visibilityOf(client: Client): Visibility {
   };
 }
 
-/** The namespace's retention: how long a closed run stays resettable. */
-async function retentionMs(client: Client, namespace: string): Promise<number> {
-  const described = await client.workflowService.describeNamespace({ namespace });
-  const retention = optionalTsToMs(described.config?.workflowExecutionRetentionTtl);
-  if (retention === undefined) throw new Error(`namespace ${namespace} reports no retention`);
-  return retention;
-}
-
 export async function patchesCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -51,7 +43,7 @@ export async function patchesCommand(args: string[]): Promise<number> {
   const config = loadOperatorConfig();
   const client = await connectClient(config.temporal);
   try {
-    const window = { now: new Date(), retentionMs: await retentionMs(client, config.temporal.namespace), deployLagMs };
+    const window = { now: new Date(), retentionMs: await namespaceRetentionMs(client, config.temporal.namespace), deployLagMs };
     const rows = await reportPatches(visibilityOf(client), Object.values(PATCHES), window);
     console.log(formatPatchReport(rows, window));
     // A report, not a check: "keep" is an answer, not a failure.

@@ -14,6 +14,7 @@ import { replayJob } from './replay';
 import { fakeActivities, sampleInvoice, sampleOrder, validExtraction } from '../test/support/fake-activities';
 import { fakeDigestActivities } from '../test/support/fake-digest-activities';
 import { fakeDocumentActivities } from '../test/support/fake-document-activities';
+import { fakeRetentionActivities } from '../test/support/fake-retention-activities';
 import { scriptedBatchLane } from '../test/support/scripted-batch-lane';
 import { ORDER_LANE_ALLOWANCE, scriptedOrderLane } from '../test/support/scripted-order-lane';
 import {
@@ -482,6 +483,13 @@ const scenarios: Scenario[] = [
         await schedule.delete();
       }
     },
+  },
+  {
+    name: 'retention-sweep',
+    what: 'a retention sweep over three pages of expired jobs (one empty), erasing each page, returning its totals',
+    activities: () => ({ activities: fakeRetentionActivities([['invoice:test:a', 'invoice:test:b'], [], ['document:test:c']]).activities }),
+    run: async ({ harness, taskQueue }) =>
+      settle(await harness.env.client.workflow.start('retentionSweepWorkflow', { taskQueue, workflowId: `slowlane-retention-sweep-${randomUUID()}`, args: [{}] })),
   },
   {
     name: 'batch-collector-continued',

@@ -13,6 +13,8 @@ import type { TenantSpend } from '../gateway/spend/tenant-spend';
 import { createAnthropicClient } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
 import { type BatchLaneEvent, batchLaneMetricsListener } from '../lib/metrics-batch-lane';
+import { createAuditTrail } from '../lib/audit/audit-trail';
+import type { Logger } from '../lib/logger';
 import { createObjectStore, type ObjectStore } from '../lib/object-store';
 
 /**
@@ -28,6 +30,8 @@ export function createActivityDeps(
   temporal?: Client,
   /** The worker's metrics registry: the batch lane's counts go there (lib/metrics-batch-lane.ts). */
   registry?: Registry,
+  /** The retention sweep's log lines say what it erased; without it (or `temporal`) the sweep's activities refuse. */
+  log?: Logger,
 ): ActivityDeps {
   const store = createObjectStore(config);
   const onLaneEvent = registry ? batchLaneMetricsListener(registry) : () => undefined;
@@ -36,6 +40,7 @@ export function createActivityDeps(
     gateway: wired.gateway,
     embeddings: wired.embeddings,
     config,
+    ...(temporal && log ? { retention: { client: temporal, store, tenants: config.tenants, retention: config.retention, log, audit: createAuditTrail(store, log) } } : {}),
     ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal, onLaneEvent, wired.spend) } : {}),
   };
 }

@@ -13,6 +13,7 @@ import { startWorkerObservability } from '../lib/worker-observability';
 import { Runtime } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { dataConverterFor } from '../lib/payload-codec/data-converter';
+import { ensureRetentionSchedule } from './retention-schedule';
 
 /** Worker process: polls the task queues named by WORKER_PRIORITIES until SIGINT/SIGTERM, then drains. */
 async function main(): Promise<void> {
@@ -30,21 +31,26 @@ async function main(): Promise<void> {
   const spendCaps = await spendCapsFromConfig(config, { gateway: gateway.gateway, embeddings: gateway.embeddings }, log, observability.telemetry.metrics.registry);
   const workflowBundle = await workflowBundleForProcess();
   const deployment = await workerDeploymentOptions(config.worker, workflowBundle);
+  // The batch lane's activities signal-with-start the collectors through this client, on the worker's connection;
+  // the retention sweep lists and erases jobs through it.
+  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: dataConverterFor(config.temporal) });
   const workers = await createWorkers({
     connection,
     config,
-    // The batch lane's activities signal-with-start the collectors through this client, on the worker's connection.
     deps: createActivityDeps(
       config,
       { gateway: spendCaps.gateway, embeddings: spendCaps.embeddings, spend: spendCaps.spend },
-      new Client({ connection, namespace: config.temporal.namespace, dataConverter: dataConverterFor(config.temporal) }),
+      client,
       observability.telemetry.metrics.registry,
+      log,
     ),
     activitySlots: (priority) => gateway.activitySlots(priority),
     workflowBundle,
     deployment,
     telemetry: observability.telemetry,
   });
+  // The sweep runs on the bulk queue: a process serving it makes sure the schedule exists.
+  if (config.worker.priorities.includes('bulk')) await ensureRetentionSchedule(client, config, log);
   log.info(
     {
       taskQueues: workers.map((worker) => worker.options.taskQueue),

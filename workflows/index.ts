@@ -6,3 +6,4 @@ export { documentChunkGroupWorkflow } from './document/chunk-group-workflow';
 export { ticketsDigestWorkflow } from './tickets-digest';
 export { batchCollectorWorkflow } from './batch-lane/batch-collector-workflow';
 export { messageBatchWorkflow } from './batch-lane/message-batch-workflow';
+export { retentionSweepWorkflow } from './retention';

@@ -10,7 +10,7 @@ import { JobStatusKey, JobStepKey, JobTypeKey, TenantIdKey } from '../../common/
 import type { Priority } from '../../common/task-queues';
 import { apiErrors } from '../api-error';
 import { currentAttemptOf, decodePendingFailures } from '../current-attempt';
-import { erasureMarks } from './erasure-marks';
+import { erasureMarks } from '../../lib/erasure/erasure-marks';
 import { jobLinks } from './job-links';
 import { type JobBase, toJobView } from './job-view';
 import type { JobsDeps } from './jobs-deps';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
-import { type Execution, isNotFound, jobFootprint } from '../../api/jobs/job-executions';
+import { type Execution, isNotFound, jobFootprint } from '../../lib/erasure/job-executions';
 import type { JobMemo } from '../../api/jobs/job-reader';
 import { batchLaneKeys } from '../../common/batch-lane';
 import { jobTypeNamed } from '../../common/job-types/registry';

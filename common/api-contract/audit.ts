@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = [
   'review.approve',
   'review.reject',
   'job.erase',
+  /** The retention sweep erased a job closed longer ago than its tenant's retention. */
+  'job.expire',
   'job.replay',
   'job.abandon',
   'tenant.spend-cap-raised',
@@ -31,10 +33,14 @@ export const AUDIT_OUTCOMES = ['done', 'refused', 'failed', 'pending'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 export const AuditActor = closed({
-  kind: stringEnum(['reviewer', 'operator', 'api-key'] as const),
-  id: Type.String({ description: 'The reviewer’s or operator’s id (or OIDC `sub`); `api-key` for the tenant’s key.' }),
+  kind: stringEnum(['reviewer', 'operator', 'api-key', 'system'] as const),
+  id: Type.String({
+    description:
+      'The reviewer’s or operator’s id (or OIDC `sub`); `api-key` for the tenant’s key; `system:retention` for the retention sweep.',
+  }),
   via: Type.String({
-    description: 'How they signed in: `token`, `oidc` or `api-key`; `cli` for a command run where the deployment’s secrets are, which records the name it was given.',
+    description:
+      'How they signed in: `token`, `oidc` or `api-key`; `cli` for a command run where the deployment’s secrets are, which records the name it was given; `schedule` for the retention sweep.',
   }),
 });
 export type AuditActor = Static<typeof AuditActor>;
@@ -43,19 +49,28 @@ export type AuditActor = Static<typeof AuditActor>;
 const detailValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 
 export const AuditRecord = closed({
-  recordId: Type.String({ description: 'Stable for the action: a retried request with the same idempotency key is this record again.' }),
+  recordId: Type.String({
+    description: 'Stable for the action: a retried request with the same idempotency key is this record again.',
+  }),
   at: dateTime(),
   action: ref('AuditActionName', AuditActionName),
-  tenantId: Type.String({ description: 'The tenant acted on; `_platform` (no tenant’s id) for an action on the whole deployment.' }),
+  tenantId: Type.String({
+    description: 'The tenant acted on; `_platform` (no tenant’s id) for an action on the whole deployment.',
+  }),
   jobId: Type.Optional(Type.String()),
   actor: ref('AuditActor', AuditActor),
-  requestId: Type.String({ description: 'The request’s `X-Request-Id` (the caller’s when it sent a plain token, else the API’s).' }),
+  requestId: Type.String({
+    description: 'The request’s `X-Request-Id` (the caller’s when it sent a plain token, else the API’s).',
+  }),
   details: Type.Record(Type.String(), detailValue),
   outcome: stringEnum(AUDIT_OUTCOMES, {
-    description: '`done`, `refused` (a 4xx: nothing changed), `failed` (a 5xx: retry it), or `pending` (no outcome was written).',
+    description:
+      '`done`, `refused` (a 4xx: nothing changed), `failed` (a 5xx: retry it), or `pending` (no outcome was written).',
   }),
   outcomeAt: Type.Optional(dateTime()),
-  outcomeCode: Type.Optional(Type.String({ description: 'The error code the action answered with, when it was refused or failed.' })),
+  outcomeCode: Type.Optional(
+    Type.String({ description: 'The error code the action answered with, when it was refused or failed.' }),
+  ),
 });
 export type AuditRecord = Static<typeof AuditRecord>;
 

@@ -12,6 +12,7 @@ import type { ModelPrice } from './model-prices';
 import type { modelArea } from './model-settings';
 import type { observabilityArea } from './observability-settings';
 import type { ObjectEncryption, s3Area } from './s3-settings';
+import type { retentionArea } from './retention-settings';
 import type { spendArea } from './spend-settings';
 import type { temporalArea } from './temporal-settings';
 import type { People } from './people';
@@ -70,6 +71,12 @@ export interface Config {
     caps: Values<typeof spendArea>['tenantSpendCaps'];
     redisKeyPrefix: string;
     redisPersistence: Values<typeof spendArea>['spendRedisPersistence'];
+  };
+  /** How long each tenant's closed jobs are kept (lib/config/retention.ts reads a tenant's). */
+  retention: {
+    defaultMs: number;
+    tenantMs: Values<typeof retentionArea>['tenantRetentionMs'];
+    sweepEveryMs: number;
   };
   clients: Values<typeof clientsArea>;
   observability: Values<typeof observabilityArea>;

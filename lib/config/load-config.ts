@@ -19,6 +19,7 @@ import { observabilityArea } from './observability-settings';
 import { peopleOf } from './people';
 import { peopleArea } from './people-settings';
 import { type ObjectEncryption, s3Area } from './s3-settings';
+import { retentionArea } from './retention-settings';
 import { spendArea } from './spend-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
@@ -40,6 +41,7 @@ export function loadConfig(env: Env = process.env): Config {
   const gateway = reader.readTable(gatewayArea.settings);
   const batchLane = reader.readTable(batchLaneArea.settings);
   const spend = reader.readTable(spendArea.settings);
+  const retention = reader.readTable(retentionArea.settings);
   const embeddings = reader.readTable(embeddingsArea.settings);
   const document = reader.readTable(documentArea.settings);
   const clients = reader.readTable(clientsArea.settings);
@@ -52,6 +54,9 @@ export function loadConfig(env: Env = process.env): Config {
   // A misspelt tenant id would leave the real tenant without its cap, without a word.
   for (const tenantId of Object.keys(spend.tenantSpendCaps)) {
     if (core.tenants && !core.tenants.some((tenant) => tenant.id === tenantId)) reader.report(`TENANT_SPEND_CAPS names "${tenantId}", which is no tenant of SLOWLANE_TENANTS`);
+  }
+  for (const tenantId of Object.keys(retention.tenantRetentionMs)) {
+    if (core.tenants && !core.tenants.some((tenant) => tenant.id === tenantId)) reader.report(`TENANT_RETENTION names "${tenantId}", which is no tenant of SLOWLANE_TENANTS`);
   }
   const encryption = objectEncryptionOf(s3.encryption, core.deployment, temporal.payloadCodecKeys !== undefined, reader);
   reader.finish();
@@ -86,6 +91,7 @@ export function loadConfig(env: Env = process.env): Config {
     gateway: gatewayConfigOf(gateway),
     batchLane,
     spend: { caps: spend.tenantSpendCaps, redisKeyPrefix: spend.spendRedisKeyPrefix, redisPersistence: spend.spendRedisPersistence },
+    retention: { defaultMs: retention.retentionMs, tenantMs: retention.tenantRetentionMs, sweepEveryMs: retention.retentionSweepEveryMs },
     clients,
     observability,
     people,

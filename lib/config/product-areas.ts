@@ -12,6 +12,7 @@ import { ledgerArea } from './ledger-settings';
 import { modelArea } from './model-settings';
 import { observabilityArea } from './observability-settings';
 import { peopleArea } from './people-settings';
+import { retentionArea } from './retention-settings';
 import { s3Area } from './s3-settings';
 import { spendArea } from './spend-settings';
 import { temporalArea } from './temporal-settings';
@@ -31,6 +32,7 @@ export const productAreas: readonly SettingsArea[] = [
   apiArea,
   peopleArea,
   jobsArea,
+  retentionArea,
   documentArea,
   workerArea,
   clientsArea,

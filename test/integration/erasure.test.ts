@@ -2,7 +2,7 @@ import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
-import { jobFootprint, type JobFootprint } from '../../api/jobs/job-executions';
+import { jobFootprint, type JobFootprint } from '../../lib/erasure/job-executions';
 import { batchLaneKeys } from '../../common/batch-lane';
 import type { JobErasure } from '../../common/api-contract/erasure';
 import { documentObjectPrefix } from '../../common/job-types/document/object-prefix';

@@ -59,6 +59,8 @@ describe('recorded histories replay on the current workflow code', () => {
       'batch-collector-entries-coalesced',
       'message-batch-answered',
       'message-batch-answered-with-opened-at', 'webhook-given-up', 'webhook-retried-delivered',
+      // the retention sweep
+      'retention-sweep',
     ];
     for (const path of paths) {
       assert.ok(names.includes(path), `test/histories/${path}.json is missing; run npm run record-histories -- ${path}`);

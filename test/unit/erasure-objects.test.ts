@@ -1,8 +1,8 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import type { Client } from '@temporalio/client';
-import { erasureMarks } from '../../api/jobs/erasure-marks';
-import { jobObjects } from '../../api/jobs/job-objects';
+import { erasureMarks } from '../../lib/erasure/erasure-marks';
+import { jobObjects } from '../../lib/erasure/job-objects';
 import { batchLaneKeys } from '../../common/batch-lane';
 import { documentJobType } from '../../common/job-types/document/definition';
 import { invoiceJobType } from '../../common/job-types/invoice/definition';

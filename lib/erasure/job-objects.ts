@@ -2,9 +2,14 @@ import type { Client } from '@temporalio/client';
 import { batchLaneKeys } from '../../common/batch-lane';
 import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import { TenantIdKey } from '../../common/search-attributes';
-import { objectKeys, type ObjectStore } from '../../lib/object-store';
+import { objectKeys, type ObjectStore } from '../object-store';
 import type { ErasureMarks } from './erasure-marks';
-import type { JobMemo } from './job-reader';
+
+/** The part of a job's memo (api/jobs/job-reader.ts JobMemo) that names its upload. */
+export interface ContentMemo {
+  inputSha256?: string;
+}
+
 
 export interface JobObjects {
   /** Keys that exist and are the job's alone (or its upload's, when no other job or schedule of the tenant reads it). */
@@ -17,7 +22,7 @@ export interface JobToErase {
   tenantId: string;
   jobId: string;
   definition: JobTypeDefinition | undefined;
-  memo: JobMemo;
+  memo: ContentMemo;
   customIds: ReadonlySet<string>;
 }
 
@@ -75,11 +80,11 @@ async function contentStillRead(deps: { client: Client; marks: ErasureMarks }, t
   const query = `${TenantIdKey.name} = '${tenantId}' AND WorkflowId != '${jobId}'`;
   for await (const info of client.workflow.list({ query })) {
     // An erased job stays listed until the server has deleted it: it reads nothing any more.
-    if ((info.memo as JobMemo | undefined)?.inputSha256 === sha256 && !(await deps.marks.hides(tenantId, info))) return true;
+    if ((info.memo as ContentMemo | undefined)?.inputSha256 === sha256 && !(await deps.marks.hides(tenantId, info))) return true;
   }
   for await (const summary of client.schedule.list({ query: `${TenantIdKey.name} = '${tenantId}'` })) {
     const description = await client.schedule.getHandle(summary.scheduleId).describe();
-    const memo = description.action.type === 'startWorkflow' ? (description.action.memo as JobMemo | undefined) : undefined;
+    const memo = description.action.type === 'startWorkflow' ? (description.action.memo as ContentMemo | undefined) : undefined;
     if (memo?.inputSha256 === sha256) return true;
   }
   return false;

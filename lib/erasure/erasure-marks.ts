@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
-import { objectKeys, type ObjectStore } from '../../lib/object-store';
+import { objectKeys, type ObjectStore } from '../object-store';
 
 /**
  * Temporal deletes a closed execution asynchronously: it waits until the close is acknowledged by its queues (up to

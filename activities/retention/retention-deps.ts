@@ -1,0 +1,18 @@
+import type { Client } from '@temporalio/client';
+import type { AuditTrail } from '../../lib/audit/audit-trail';
+import type { Config } from '../../lib/config';
+import type { ObjectStore } from '../../lib/object-store';
+import type { Logger } from '../../lib/logger';
+
+/** What the retention sweep's activities run with: the namespace it lists and deletes in, the bucket, the settings. */
+export interface RetentionDeps {
+  client: Client;
+  store: ObjectStore;
+  tenants: ReadonlyArray<{ id: string }>;
+  /** Read when a tenant's listing starts, so a test can shorten it between runs. */
+  retention: Config['retention'];
+  log: Logger;
+  /** Each erasure is a `job.expire` record, written before it takes effect. */
+  audit: AuditTrail;
+  now?: () => Date;
+}

@@ -1,0 +1,1 @@
+export { retentionSweepWorkflow } from './retention-sweep-workflow';
