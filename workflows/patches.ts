@@ -88,4 +88,11 @@ export const PATCHES = {
     guards:
       'a step that fails with an input error (InvalidDocumentError, DocumentTooLargeError) fails the job for its client with the reason instead of parking it as a dead letter (workflows/job-run.ts)',
   },
+  orderScoreOnBatchLaneWait: {
+    id: 'order-score-on-batch-lane-wait',
+    shipped: { commit: '0000000', date: '2026-12-06' },
+    workflowTypes: ['orderScoreWorkflow'],
+    guards:
+      "a bulk order.score takes the batch lane through BatchLaneWait and enqueueBatchEntry's scoreOrder step, like every other type, instead of its own enqueueScoreOrderBatch and scoreOrderFromBatch (workflows/order-score/order-score-workflow.ts)",
+  },
 } as const satisfies Record<string, PatchRecord>;
