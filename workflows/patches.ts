@@ -90,7 +90,7 @@ export const PATCHES = {
   },
   orderScoreOnBatchLaneWait: {
     id: 'order-score-on-batch-lane-wait',
-    shipped: { commit: '0000000', date: '2026-12-06' },
+    shipped: { commit: '5ba2bc4', date: '2026-12-06' },
     workflowTypes: ['orderScoreWorkflow'],
     guards:
       "a bulk order.score takes the batch lane through BatchLaneWait and enqueueBatchEntry's scoreOrder step, like every other type, instead of its own enqueueScoreOrderBatch and scoreOrderFromBatch (workflows/order-score/order-score-workflow.ts)",
