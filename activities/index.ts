@@ -19,7 +19,7 @@ import { createExtractInvoiceFields, EXTRACT_PROMPT } from './extract-invoice-fi
 import { createExtractText } from './extract-text';
 import { createRetentionActivities } from './retention';
 import type { RetentionDeps } from './retention/retention-deps';
-import { createScoreOrder } from './order-score/score-order';
+import { createScoreOrder, scoreOrderCall } from './order-score/score-order';
 import { createScoreOrderBatchActivities } from './order-score/score-order-batch';
 import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
 import { createTicketsDigestActivities } from './tickets-digest';
@@ -39,8 +39,9 @@ export interface ActivityDeps {
 }
 
 /**
- * The batch lane's activities: a job's side (enqueue; order.score's own pair, kept for the jobs that started with
- * it) and the collector's (submit, poll, store). The other steps read their batch answer themselves (`fromBatch`).
+ * The batch lane's activities: a job's side (enqueue; order.score's old pair, kept while an order.score that
+ * started before the order-score-on-batch-lane-wait patch may still call it) and the collector's (submit, poll,
+ * store). The steps read their batch answer themselves (`fromBatch`).
  */
 export const BATCH_LANE_ACTIVITIES = [
   'enqueueBatchEntry',
@@ -72,6 +73,12 @@ export function createInvoiceActivities(deps: ActivityDeps) {
   const extract = modelStepDeps(deps, deps.config.anthropic.extractModel);
   const document = { store: deps.store, summarizeModel: deps.config.document.summarizeModel };
   const digest = modelStepDeps(deps, deps.config.anthropic.digestModel);
+  const score = {
+    gateway: deps.gateway,
+    model: deps.config.anthropic.scoreModel,
+    repairTries: deps.config.anthropic.repairTries,
+    ...(deps.batchLane ? { lane: deps.batchLane } : {}),
+  };
   return {
     extractText: createExtractText({ store: deps.store, maxScannedPages: deps.config.anthropic.scannedMaxPages }),
     classifyDocument: createClassifyDocument(classify),
@@ -84,19 +91,11 @@ export function createInvoiceActivities(deps: ActivityDeps) {
       summarizeDocument: (input) => documentSummaryCall(document, input),
       summariseTicketBatch: (input) => ticketBatchSummaryCall(digest, input),
       writeTicketDigest: (input) => ticketDigestNarrativeCall(digest, input),
+      scoreOrder: async (input) => scoreOrderCall(score, input),
     }),
     postInvoiceToLedger: createPostInvoiceToLedger({ ledger: deps.config.ledger }),
-    scoreOrder: createScoreOrder({
-      gateway: deps.gateway,
-      model: deps.config.anthropic.scoreModel,
-      repairTries: deps.config.anthropic.repairTries,
-    }),
-    ...createScoreOrderBatchActivities({
-      gateway: deps.gateway,
-      model: deps.config.anthropic.scoreModel,
-      repairTries: deps.config.anthropic.repairTries,
-      lane: deps.batchLane,
-    }),
+    scoreOrder: createScoreOrder(score),
+    ...createScoreOrderBatchActivities({ ...score, lane: deps.batchLane }),
     ...createCollectorActivities(deps.batchLane),
     deliverWebhook: createDeliverWebhook({
       tenants: deps.config.tenants,

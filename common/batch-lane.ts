@@ -26,6 +26,7 @@ export const BATCH_LANE_STEPS = [
   'summarizeDocument',
   'summariseTicketBatch',
   'writeTicketDigest',
+  'scoreOrder',
 ] as const;
 export type BatchLaneStep = (typeof BATCH_LANE_STEPS)[number];
 

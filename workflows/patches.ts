@@ -95,4 +95,11 @@ export const PATCHES = {
     guards:
       "a chunk group's chunks are stored without their vectors and embedded together by embedDocumentChunks, in requests of many inputs, instead of one embeddings request per chunk (workflows/document/chunk-group-workflow.ts)",
   },
+  orderScoreOnBatchLaneWait: {
+    id: 'order-score-on-batch-lane-wait',
+    shipped: { commit: '5ba2bc4', date: '2026-12-06' },
+    workflowTypes: ['orderScoreWorkflow'],
+    guards:
+      "a bulk order.score takes the batch lane through BatchLaneWait and enqueueBatchEntry's scoreOrder step, like every other type, instead of its own enqueueScoreOrderBatch and scoreOrderFromBatch (workflows/order-score/order-score-workflow.ts)",
+  },
 } as const satisfies Record<string, PatchRecord>;

@@ -3,6 +3,7 @@ import { ModelRequestInvalidError } from '../../common/errors';
 import type { BatchToolCall } from '../../gateway/batch/message-batches';
 import type { ModelStepInput } from '../contracts';
 import type { DocumentChunksInput, ProcessDocumentChunkInput } from '../document/document-contracts';
+import type { ScoreOrderInput } from '../order-score/score-order';
 import type { SummariseTicketBatchInput, WriteTicketDigestInput } from '../tickets-digest/contracts';
 import type { BatchLaneDeps } from './batch-lane-deps';
 import { holdBatchEntrySpend } from './batch-entry-spend';
@@ -15,6 +16,7 @@ export interface BatchLaneStepInputs {
   summarizeDocument: DocumentChunksInput;
   summariseTicketBatch: SummariseTicketBatchInput;
   writeTicketDigest: WriteTicketDigestInput;
+  scoreOrder: ScoreOrderInput;
 }
 
 /** Each lane step's first call, built by the same function its live activity sends it with. */
@@ -66,5 +68,7 @@ function firstCallOf(firstCalls: FirstCalls, entry: EnqueueBatchEntryInput): Pro
       return firstCalls.summariseTicketBatch(entry.input);
     case 'writeTicketDigest':
       return firstCalls.writeTicketDigest(entry.input);
+    case 'scoreOrder':
+      return firstCalls.scoreOrder(entry.input);
   }
 }

@@ -1,11 +1,15 @@
 import { Context } from '@temporalio/activity';
 import type { OrderScoreInput, OrderScoreProposal as Proposal } from '../../common/job-types/order-score/order-score';
 import { OrderScoreProposal } from '../../common/job-types/order-score/order-score';
+import type { FromBatch } from '../../common/batch-lane';
 import type { Usage } from '../../common/job';
 import { validateAgainst } from '../../common/validation';
+import type { BatchToolCall } from '../../gateway/batch/message-batches';
 import type { ModelGateway, ToolCallResult, ToolSpec } from '../../gateway/model-call';
+import type { BatchLaneDeps } from '../batch-lane/batch-lane-deps';
+import { firstCallFromBatch } from '../batch-lane/first-call-from-batch';
 import type { JobContext } from '../contracts';
-import { askWithRepairs } from '../call-model-on-text';
+import { askWithRepairs, type ModelDocument, toolCallOf } from '../call-model-on-text';
 
 export interface ScoreOrderInput extends JobContext {
   order: OrderScoreInput;
@@ -41,10 +45,19 @@ export function orderText(order: OrderScoreInput): string {
   return JSON.stringify(order, null, 2);
 }
 
+const orderDocument = (order: OrderScoreInput): ModelDocument => ({ documentText: orderText(order) });
+
 export interface ScoreOrderDeps {
   gateway: ModelGateway;
   model: string;
   repairTries: number;
+  /** The Message Batches lane, where a bulk order's first call may have been answered (`fromBatch`). */
+  lane?: BatchLaneDeps;
+}
+
+/** The order's first scoring call: what scoreOrder sends live, and what its batch entry carries (enqueueBatchEntry). */
+export function scoreOrderCall(deps: Pick<ScoreOrderDeps, 'model'>, input: ScoreOrderInput): BatchToolCall {
+  return toolCallOf(deps, input, orderDocument(input.order), SCORE_ORDER_PROMPT);
 }
 
 /**
@@ -56,7 +69,7 @@ export async function scoreOrderWith(deps: ScoreOrderDeps, input: ScoreOrderInpu
   const { call, checked, usage } = await askWithRepairs(
     deps,
     input,
-    { documentText: orderText(input.order) },
+    orderDocument(input.order),
     SCORE_ORDER_PROMPT,
     (toolInput) => validateAgainst(OrderScoreProposal, toolInput),
     firstAnswer,
@@ -69,8 +82,12 @@ export async function scoreOrderWith(deps: ScoreOrderDeps, input: ScoreOrderInpu
 }
 
 export function createScoreOrder(deps: ScoreOrderDeps) {
-  /** Heartbeats carry a cancel to the call, which is aborted. */
-  return async function scoreOrder(input: ScoreOrderInput): Promise<ScoreOrderResult> {
-    return scoreOrderWith(deps, input);
+  /**
+   * Heartbeats carry a cancel to the call, which is aborted. On its first attempt a bulk order's first answer comes
+   * from the batch lane when the job took it (`fromBatch`), checked like a live one.
+   */
+  return async function scoreOrder(input: ScoreOrderInput & FromBatch): Promise<ScoreOrderResult> {
+    const first = await firstCallFromBatch(deps.lane, input, { model: deps.model, tool: SCORE_ORDER_TOOL });
+    return scoreOrderWith(deps, input, first);
   };
 }

@@ -52,8 +52,9 @@ describe('recorded histories replay on the current workflow code', () => {
       'posted', 'reviewed-approved', 'reviewed-by-signal', 'reviewed-rejected', 'review-expired', 'dead-lettered-retried',
       'dead-lettered-abandoned', 'abandoned-then-reset', 'input-error-fails-job',
       // order.score, document, tickets.digest: review, the batch lane, a retried chunk, a schedule, a cancel
-      'order-score-reviewed', 'order-score-through-batch-lane', 'cancelled-order-score', 'document-chunk-retried',
-      'chunk-group-with-failed-chunk', 'chunk-group-embeds-in-requests', 'tickets-digest-through-batch-lane', 'scheduled-tickets-digest',
+      'order-score-reviewed', 'order-score-through-batch-lane', 'order-score-on-batch-lane-wait', 'cancelled-order-score',
+      'document-chunk-retried', 'chunk-group-with-failed-chunk', 'chunk-group-embeds-in-requests',
+      'tickets-digest-through-batch-lane', 'scheduled-tickets-digest',
       // the batch lane's own workflows, and webhook deliveries
       'batch-collector-gathered', 'batch-collector-answers-lane-wait', 'batch-collector-continued', 'batch-collector-carries-late-entries',
       'batch-collector-entries-coalesced',

@@ -5,7 +5,6 @@ import type { BatchLaneDeps } from '../../activities/batch-lane/batch-lane-deps'
 import { collectorSignals } from '../../activities/batch-lane/collector-signals';
 import { createCollectorActivities } from '../../activities/batch-lane/collector-activities';
 import type { EnqueueBatchEntryInput } from '../../activities/batch-lane/enqueue-batch-entry';
-import type { ScoreOrderInput } from '../../activities/order-score/score-order';
 import {
   type BatchCollectorSettings,
   type BatchEntry,
@@ -27,7 +26,7 @@ export interface ScriptedLaneOptions {
   /** Batches never end: the jobs wait until their deadline margin. */
   neverEnds?: boolean;
   /** Each entry's fate by the step it came from (default `succeeded`). */
-  outcomeOf?: (step: BatchLaneStep | 'scoreOrder') => BatchEntryOutcome;
+  outcomeOf?: (step: BatchLaneStep) => BatchEntryOutcome;
   /** How long a batch is unreadable before it is given up (default: the product's). */
   giveUpAfterMs?: number;
   /** The collector continues as new past this many events (default: its own limit). */
@@ -85,7 +84,7 @@ export function scriptedBatchLane(client: Client, options: ScriptedLaneOptions =
     ),
     signalJob: batchAnswerSender(client),
   };
-  const enqueue = async (step: BatchLaneStep | 'scoreOrder', entry: BatchEntry) => {
+  const enqueue = async (step: BatchLaneStep, entry: BatchEntry) => {
     const call = { model: 'test-model', tool: { name: step } } as unknown as BatchToolCall;
     await store.put(batchLaneKeys.request(entry.customId), JSON.stringify(call), { contentType: 'application/json' });
     const hold = { hold: { tenantId: 'test', id: entry.customId, usd: 0.01 }, model: 'test-model' };
@@ -97,9 +96,6 @@ export function scriptedBatchLane(client: Client, options: ScriptedLaneOptions =
     async enqueueBatchEntry(input: EnqueueBatchEntryInput): Promise<void> {
       enqueued.push(input);
       await enqueue(input.step, input);
-    },
-    async enqueueScoreOrderBatch(input: ScoreOrderInput & BatchEntry): Promise<void> {
-      await enqueue('scoreOrder', input);
     },
   };
   const batches = () => provider.batches.map((batch) => batch.customIds);

@@ -11,8 +11,8 @@ export const ORDER_LANE_ALLOWANCE = { batchLane: { deadlineMarginMs: 60_000, max
 
 /**
  * order.score's lane with the real collector and batch workflows and their activities (scripted-batch-lane.ts) and
- * fake steps: `fromBatch` records the jobs that took their answer from a batch, `calls.scoreOrder` those that asked
- * live.
+ * fake steps: `fromBatch` records the jobs whose scoreOrder took its answer from a batch (the first attempt, as
+ * first-call-from-batch.ts has it), `calls.scoreOrder` those that asked live.
  */
 export function scriptedOrderLane(client: Client, options: ScriptedLaneOptions & { jobs?: number } = {}) {
   const scripted = scriptedBatchLane(client, options);
@@ -21,9 +21,11 @@ export function scriptedOrderLane(client: Client, options: ScriptedLaneOptions &
   const activities: InvoiceActivities = {
     ...fake.activities,
     ...scripted.activities,
-    async scoreOrderFromBatch(input) {
-      fromBatch.push(input.customId);
-      return { outcome: 'valid', proposal: SCORED, usage: batchUsage, attempt: Context.current().info.attempt };
+    async scoreOrder(input) {
+      const { attempt } = Context.current().info;
+      if (!input.fromBatch || attempt > 1) return fake.activities.scoreOrder(input);
+      fromBatch.push(input.fromBatch.customId);
+      return { outcome: 'valid', proposal: SCORED, usage: batchUsage, attempt };
     },
   };
   return { activities, scripted, fromBatch, calls: fake.calls };

@@ -7,6 +7,7 @@ import { createEnqueueBatchEntry, type EnqueueBatchEntryInput, type FirstCalls }
 import { firstCallFromBatch } from '../../activities/batch-lane/first-call-from-batch';
 import { firstModelStepCall } from '../../activities/call-model-on-text';
 import { CLASSIFY_PROMPT } from '../../activities/classify-document';
+import { scoreOrderCall } from '../../activities/order-score/score-order';
 import { createScoreOrderBatchActivities } from '../../activities/order-score/score-order-batch';
 import { safeOrder } from '../../local/samples/sample-orders';
 import type { ModelStepInput } from '../../activities/contracts';
@@ -47,7 +48,7 @@ describe('a batch-lane entry against its tenant’s spend caps', () => {
   const store = memoryStore();
   const spendStore = new InProcessSpendStore(clock.now);
   const events: SpendEvent[] = [];
-  const spend = createTenantSpend({ store: spendStore, caps: { demo: CAPS, capped: CAPS }, onEvent: (event) => events.push(event) });
+  const spend = createTenantSpend({ store: spendStore, caps: { demo: CAPS, capped: CAPS, orders: CAPS }, onEvent: (event) => events.push(event) });
   const signalled: BatchEntry[] = [];
   let lane: BatchLaneDeps;
   const text = SAMPLE_CATALOG.find((sample) => sample.format === 'txt' && sample.expectedOutcome === 'posted');
@@ -61,8 +62,11 @@ describe('a batch-lane entry against its tenant’s spend caps', () => {
   const classify = (input: ModelStepInput) =>
     firstModelStepCall({ store, gateway: noLiveCalls, model: MODEL, repairTries: 1, lane }, input, CLASSIFY_PROMPT);
   const firstCall = (entry: EnqueueBatchEntryInput) => classify(entry.input as ModelStepInput);
-  /** Only the classify step enqueues here. */
+  /** Only the classify step enqueues here… */
   const enqueue = () => createEnqueueBatchEntry(lane, { classifyDocument: classify } as Partial<FirstCalls> as FirstCalls);
+  /** …and an order's score, with the first call its live activity sends. */
+  const enqueueOrder = () =>
+    createEnqueueBatchEntry(lane, { scoreOrder: async (input) => scoreOrderCall({ model: MODEL }, input) } as Partial<FirstCalls> as FirstCalls);
 
   /** What the tenant has spent and holds, read through a probe the cap must refuse (it adds nothing). */
   async function spentAndHeld(tenantId: string): Promise<number> {
@@ -133,12 +137,29 @@ describe('a batch-lane entry against its tenant’s spend caps', () => {
     assert.equal(signalled.length, before);
     assert.equal(await store.exists(batchLaneKeys.request('spend2')), false);
 
-    // order.score's own enqueue holds the same way.
-    const orders = createScoreOrderBatchActivities({ gateway: noLiveCalls, model: MODEL, repairTries: 1, lane });
+    // An order's entry holds the same way, through enqueueBatchEntry and through its old pair of activities.
     const order = { jobId: 'order.score:capped:o', tenantId: 'capped', priority: 'bulk' as const, order: safeOrder('o') };
+    const refusedOrder = await enqueueOrder()({ step: 'scoreOrder', input: order, customId: 'spend5', replyTo: order.jobId }).catch((caught: unknown) => caught);
+    assert.ok(refusedOrder instanceof TenantSpendCapReachedError);
+    const orders = createScoreOrderBatchActivities({ gateway: noLiveCalls, model: MODEL, repairTries: 1, lane });
     const refused = await orders.enqueueScoreOrderBatch({ ...order, customId: 'spend4', replyTo: order.jobId }).catch((caught: unknown) => caught);
     assert.ok(refused instanceof TenantSpendCapReachedError);
     assert.equal(signalled.length, before);
+  });
+
+  test('when an order enters the lane through enqueueBatchEntry, then its request and its hold are what its old pair of activities stored and held', async () => {
+    const order = { jobId: 'order.score:orders:o', tenantId: 'orders', priority: 'bulk' as const, order: safeOrder('o') };
+    await enqueueOrder()({ step: 'scoreOrder', input: order, customId: 'order-new', replyTo: order.jobId });
+    const heldByNew = await spentAndHeld('orders');
+    assert.ok(heldByNew > 0);
+    await enqueueOrder()({ step: 'scoreOrder', input: order, customId: 'order-new', replyTo: order.jobId });
+    assert.equal(await spentAndHeld('orders'), heldByNew, 'a retried enqueue holds nothing more');
+
+    const orders = createScoreOrderBatchActivities({ gateway: noLiveCalls, model: MODEL, repairTries: 1, lane });
+    await orders.enqueueScoreOrderBatch({ ...order, customId: 'order-old', replyTo: order.jobId });
+    assert.ok(Math.abs((await spentAndHeld('orders')) - 2 * heldByNew) < 1e-15, 'the old pair held as much');
+    const stored = async (customId: string) => JSON.parse((await store.getBytes(batchLaneKeys.request(customId))).toString('utf8')) as unknown;
+    assert.deepEqual(await stored('order-new'), await stored('order-old'));
   });
 
   test('when an entry is never billed (its batch could not be submitted), then answering it errored frees its hold and counts nothing', async () => {

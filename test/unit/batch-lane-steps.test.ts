@@ -11,6 +11,7 @@ import { documentKeys } from '../../activities/document/document-keys';
 import { createProcessDocumentChunk, firstChunkCall } from '../../activities/document/process-document-chunk';
 import { documentSummaryCall } from '../../activities/document/summarize-document';
 import { createExtractInvoiceFields, EXTRACT_PROMPT } from '../../activities/extract-invoice-fields';
+import { createScoreOrder, SCORE_ORDER_TOOL, scoreOrderCall, type ScoreOrderInput } from '../../activities/order-score/score-order';
 import type { SummariseTicketBatchInput, WriteTicketDigestInput } from '../../activities/tickets-digest/contracts';
 import { SUMMARISE_PROMPT } from '../../activities/tickets-digest/prompts';
 import { createSummariseTicketBatch, ticketBatchSummaryCall } from '../../activities/tickets-digest/summarise-ticket-batch';
@@ -30,6 +31,7 @@ import { Secret } from '../../lib/secret';
 import type { Clock } from '../../local/simulator/clock';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
 import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
+import { safeOrder } from '../../local/samples/sample-orders';
 import { memoryStore } from '../support/memory-store';
 import { laneSteps } from '../support/lane-steps';
 
@@ -98,6 +100,7 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
       summarizeDocument: (input) => documentSummaryCall({ store, summarizeModel: MODEL }, input),
       summariseTicketBatch: (input) => ticketBatchSummaryCall(stepDeps(recordingGateway()), input),
       writeTicketDigest: (input) => ticketDigestNarrativeCall(stepDeps(recordingGateway()), input),
+      scoreOrder: async (input) => scoreOrderCall(stepDeps(recordingGateway()), input),
     });
     for (const entry of entries) await enqueue(entry);
     // A request is not kept once its batch is sent: what went out is read before.
@@ -145,6 +148,7 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
         summarizeDocument: () => Promise.reject(new Error('not this step')),
         summariseTicketBatch: () => Promise.reject(new Error('not this step')),
         writeTicketDigest: () => Promise.reject(new Error('not this step')),
+        scoreOrder: () => Promise.reject(new Error('not this step')),
       });
       await enqueue({ step, input: modelInput, customId, replyTo: job.jobId });
       const stored = JSON.parse((await store.getBytes(batchLaneKeys.request(customId))).toString('utf8')) as BatchToolCall;
@@ -242,6 +246,32 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
     assert.deepEqual(paramsOf(reduceStored), paramsOf(await documentSummaryCall({ store, summarizeModel: MODEL }, reduceInput)));
     assert.ok(reduceStored.documentText.includes(record.summary.slice(0, 40)));
   });
+  test('when an order is scored through the batch, then the stored request is the live first request, and scoreOrder takes the answer at half the price; a retried attempt asks live', async () => {
+    const order: ScoreOrderInput = { ...job, jobId: 'order.score:test:lane', order: safeOrder('lane') };
+    await throughBatch([{ step: 'scoreOrder', input: order, customId: 'order1', replyTo: order.jobId }]);
+    const refused = recordingGateway();
+    await runActivity(createScoreOrder(stepDeps(refused)), order).catch(() => undefined);
+    assert.equal(refused.requests.length, 1);
+    // As the provider reads both: JSON (the live request's TypeBox schema carries symbols that JSON drops).
+    assert.deepEqual(paramsOf(sentRequest('order1')), JSON.parse(JSON.stringify(paramsOf(refused.requests[0]!))));
+    assert.equal((paramsOf(sentRequest('order1')).tool_choice as { name: string }).name, SCORE_ORDER_TOOL.name);
+
+    const noLive = recordingGateway();
+    const scored = await runActivity(createScoreOrder(stepDeps(noLive)), { ...order, fromBatch: { customId: 'order1' } });
+    assert.equal(noLive.requests.length, 0);
+    assert.equal(scored.outcome, 'valid');
+    assert.equal(scored.usage.byLane?.batch?.calls, 1);
+    assert.equal(scored.usage.byLane?.live, undefined);
+    assert.ok(Math.abs(scored.usage.costUsd - costOf(scored.usage, DEFAULT_PRICES[MODEL]) * BATCH_PRICE_FACTOR) < 1e-12);
+
+    const proposal = scored.outcome === 'valid' ? scored.proposal : undefined;
+    const live = recordingGateway(() => ({ toolInput: proposal, stopReason: 'tool_use', model: MODEL, usage: liveUsage }));
+    const retried = await runActivity(createScoreOrder(stepDeps(live)), { ...order, fromBatch: { customId: 'order1' } }, { attempt: 2 });
+    assert.equal(live.requests.length, 1);
+    assert.equal(retried.usage.byLane?.live?.calls, 1);
+    assert.equal(retried.usage.byLane?.batch, undefined);
+  });
+
   describe('a tickets digest', () => {
     const tickets: Ticket[] = [
       { id: 'T-1', createdAt: '2026-12-03T08:00:00Z', priority: 'urgent', subject: 'Cannot log in', body: 'The login page loops since this morning.', channel: 'email' },

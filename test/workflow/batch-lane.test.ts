@@ -31,6 +31,7 @@ describe('the batch lane’s workflows with scripted activities', () => {
     assert.deepEqual(batches.map((ids) => ids.length).sort(), [1, 3]);
     assert.equal(new Set(batches.flat()).size, 4, 'every entry in exactly one batch');
     for (const state of states) assert.equal(state.status, 'completed');
+    assert.deepEqual(lane.scripted.enqueued.map((entry) => entry.step), ['scoreOrder', 'scoreOrder', 'scoreOrder', 'scoreOrder'], 'every order took the lane wait every type takes');
     assert.equal(lane.fromBatch.length, 3);
     assert.equal(lane.calls.scoreOrder, 1, 'the expired entry’s job asked live');
     assert.equal(states.filter((state) => state.usage.byLane?.batch?.calls === 1).length, 3);

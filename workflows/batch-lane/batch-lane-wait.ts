@@ -22,8 +22,9 @@ export function batchWaitMs(input: BatchLaneJob, now: number): number | undefine
 }
 
 /**
- * The batch lane from a job's side: enqueue the step's first model request with the model's collector, then wait
- * for the collector's signal carrying this request's outcome. The answer's custom id when it succeeded; undefined
+ * The batch lane as order.score jobs that entered it before `PATCHES.orderScoreOnBatchLaneWait` took it (every
+ * newer job takes BatchLaneWait below); it goes with that patch. Enqueue the step's first model request with the
+ * model's collector, then wait for the collector's signal carrying this request's outcome. The answer's custom id when it succeeded; undefined
  * when the job should ask live: the lane is not for it, the enqueue failed, the entry errored or expired, or the
  * deadline came too near (an entry already in a batch may then still be billed, at the batch price).
  */
