@@ -9,7 +9,7 @@ import { JobStep } from './vocabulary';
 export const REVIEW_OUTCOMES = ['approved', 'rejected'] as const;
 
 export const Links = Type.Record(Type.String(), Type.String({ format: 'uri' }), {
-  description: 'self, events (SSE), review, document (only a job of a type that takes a file: `FileJobType`), and temporal (the workflow in the Temporal Web UI).',
+  description: 'self, events (SSE), review, document, and temporal (the workflow in the Temporal Web UI).',
 });
 export type Links = Static<typeof Links>;
 
