@@ -1,12 +1,12 @@
 import { Router, type Request, type Response } from 'express';
 import type { AbandonOutcome, DeadLetterList, GivenUpWebhookList, SpendCapRaised, WebhookRedelivery } from '../common/api-contract/admin';
 import type { JobStep } from '../common/job';
-import { parseJobId } from '../common/job-id';
+import { parseJobId, TENANT_ID_PATTERN } from '../common/job-id';
 import { webhookDeliveryParts } from '../common/webhooks';
 import type { AuditTrail } from '../lib/audit/audit-trail';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
-import { parseDurationMs } from '../lib/duration';
+import { DURATION_PATTERN, parseDurationMs } from '../lib/duration';
 import { type DeadLetterFilter, InvalidFilterError } from '../ops/dead-letter-query';
 import type { ReplayAction } from '../ops/replay';
 import { ApiError, apiErrors } from './api-error';
@@ -64,7 +64,7 @@ export function adminRouter(deps: { admin: AdminService; audit: AuditTrail; conf
     // The operator recorded is who signed in; a body naming someone else is refused rather than believed.
     const operator = operatorOf(res);
     if (body.operator !== undefined && body.operator.trim() !== operator.id) {
-      throw apiErrors.invalidRequest(`"operator" must be left out or be you (${operator.id}): the signed-in operator is recorded`, { field: 'operator' });
+      throw apiErrors.notYou('operator', operator.id);
     }
     const jobId = String(req.params.id);
     const dryRun = body.dryRun === true || req.query.dryRun === 'true';
@@ -131,7 +131,7 @@ export function adminRouter(deps: { admin: AdminService; audit: AuditTrail; conf
     const body = req.body === undefined ? {} : checkRequest(requestValidators.abandonRequest, req.body);
     const operator = operatorOf(res);
     if (body.operator !== undefined && body.operator.trim() !== operator.id) {
-      throw apiErrors.invalidRequest(`"operator" must be left out or be you (${operator.id}): the signed-in operator is recorded`, { field: 'operator' });
+      throw apiErrors.notYou('operator', operator.id);
     }
     const jobId = String(req.params.id);
     const reason = body.reason?.trim().slice(0, 200);
@@ -152,9 +152,11 @@ export function adminRouter(deps: { admin: AdminService; audit: AuditTrail; conf
 
   router.get('/admin/audit', async (req: Request, res: Response) => {
     const tenantId = req.query.tenant;
-    if (typeof tenantId !== 'string' || !deps.config.tenants.some((tenant) => tenant.id === tenantId)) {
+    if (typeof tenantId !== 'string' || !TENANT_ID_PATTERN.test(tenantId)) {
       throw apiErrors.invalidRequest('tenant must name one tenant, given once', { field: 'tenant' });
     }
+    // A well-formed id this deployment does not have names nothing: no such tenant, as for a job id.
+    if (!deps.config.tenants.some((tenant) => tenant.id === tenantId)) throw apiErrors.notFound(`tenant ${tenantId}`);
     res.json(await listAudit(deps.audit, deps.config.api.pageTokenSecret, tenantId, auditQueryOf(req)));
   });
 
@@ -179,7 +181,8 @@ function parseFilter(query: Request['query']): DeadLetterFilter {
   const age = (name: string): number | undefined => {
     const value = text(name);
     if (value === undefined) return undefined;
-    const ms = parseDurationMs(value);
+    // The pattern the document states, so a padded value is refused here as the document says.
+    const ms = DURATION_PATTERN.test(value) ? parseDurationMs(value) : undefined;
     if (ms === undefined) throw apiErrors.invalidRequest(`${name} must be a duration such as 30m, 2h or 7d`, { field: name });
     return ms;
   };

@@ -1,4 +1,7 @@
 import { ListAuditQuery } from '../../common/api-contract/audit';
+import { TENANT_ID_PATTERN } from '../../common/job-id';
+import { DURATION_PATTERN } from '../../lib/duration';
+import { ERROR_TYPE_PATTERN } from '../../ops/dead-letter-query';
 import { auditQueryDescriptions } from './audit-paths';
 import { bodyRef, queryParameters, type Schema } from './refs';
 import { errors, json, jobIdParameter } from './responses';
@@ -7,6 +10,9 @@ import { errors, json, jobIdParameter } from './responses';
 
 // The route refuses an empty filter (`?errorType=`) with a 400, so the document does too.
 const text: Schema = { type: 'string', minLength: 1 };
+// Each filter's pattern is the one the route and the visibility query hold it to.
+const tenantId: Schema = { type: 'string', pattern: TENANT_ID_PATTERN.source };
+const duration: Schema = { type: 'string', pattern: DURATION_PATTERN.source };
 const problem = (description: string): Schema => ({ description, content: json(bodyRef('ErrorBody')) });
 const security = [{ adminKey: [] }];
 
@@ -34,10 +40,10 @@ export const adminPaths: Record<string, Schema> = {
       security,
       parameters: [
         query('step', 'Only jobs parked at this step.', bodyRef('JobStep')),
-        query('errorType', 'Only this error type, e.g. `ModelRequestInvalidError`.'),
-        query('tenant', 'Only this tenant.'),
-        query('olderThan', 'Parked at least this long, e.g. `2h`, `3d`.'),
-        query('newerThan', 'Parked at most this long.'),
+        query('errorType', 'Only this error type, e.g. `ModelRequestInvalidError`.', { type: 'string', pattern: ERROR_TYPE_PATTERN.source }),
+        query('tenant', 'Only this tenant.', tenantId),
+        query('olderThan', 'Parked at least this long, e.g. `2h`, `3d`.', duration),
+        query('newerThan', 'Parked at most this long.', duration),
         query('limit', 'At most this many (1–1000, default 100).', { type: 'integer', minimum: 1, maximum: 1000 }),
       ],
       responses: {
@@ -69,6 +75,7 @@ export const adminPaths: Record<string, Schema> = {
         '200': { description: 'Done (or, in a dry run, what would be done).', headers: requestIdHeader, content: json(bodyRef('ReplayOutcome')) },
         '400': errors[400],
         '401': problem('`unauthorized`: send your operator token or an OIDC identity token with the operator role as a Bearer token.'),
+        '403': errors[403],
         '404': problem('`not_found`: no such job.'),
         '409': problem('`not_replayable`: the job is running and not parked, or it finished; `details.detail` says which.'),
         '413': errors[413],
@@ -90,7 +97,7 @@ export const adminPaths: Record<string, Schema> = {
       responses: {
         '200': { description: 'How many waiting jobs were woken.', headers: requestIdHeader, content: json(bodyRef('SpendCapRaised')) },
         '401': problem('`unauthorized`: send your operator token or an OIDC identity token with the operator role as a Bearer token.'),
-        '404': problem('`not_found`: no such tenant.'),
+        '404': problem('`not_found`: no such tenant, or a `pageToken` this list did not give out.'),
         '500': errors[500],
         '503': auditUnavailable,
       },
@@ -156,6 +163,7 @@ export const adminPaths: Record<string, Schema> = {
         '200': { description: 'Abandoned.', headers: requestIdHeader, content: json(bodyRef('AbandonOutcome')) },
         '400': errors[400],
         '401': unauthorized,
+        '403': errors[403],
         '404': problem('`not_found`: no such job.'),
         '409': problem('`not_abandonable`: the job is not a parked dead letter; `details.detail` says what it is.'),
         '413': errors[413],
@@ -174,13 +182,14 @@ export const adminPaths: Record<string, Schema> = {
       tags: ['admin'],
       security,
       parameters: [
-        { name: 'tenant', in: 'query', required: true, description: 'The tenant whose records to read.', schema: text },
+        { name: 'tenant', in: 'query', required: true, description: 'The tenant whose records to read; one this deployment does not have is a 404.', schema: tenantId },
         ...queryParameters(ListAuditQuery, auditQueryDescriptions),
       ],
       responses: {
         '200': { description: 'A page of records, newest first.', content: json(bodyRef('AuditList')) },
         '400': errors[400],
         '401': unauthorized,
+        '404': problem('`not_found`: no such tenant.'),
         '500': errors[500],
         '503': errors[503],
       },
