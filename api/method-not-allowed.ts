@@ -18,7 +18,8 @@ function pathMethods(paths: Record<string, Schema>): PathMethods[] {
     const declared = OPERATION_METHODS.filter((method) => method in item).map((method) => method.toUpperCase());
     const allow = declared.includes('GET') && !declared.includes('HEAD') ? [...declared, 'HEAD'] : declared;
     const literal = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
-    return { pattern: new RegExp(`^${literal.join('[^/]+')}/?$`), parameters: literal.length - 1, allow };
+    // Exact: `/jobs/` (what a client's `/jobs/.` becomes) is no documented path, so it stays a 404.
+    return { pattern: new RegExp(`^${literal.join('[^/]+')}$`), parameters: literal.length - 1, allow };
   });
 }
 
