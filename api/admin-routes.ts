@@ -1,13 +1,19 @@
 import { Router, type Request, type Response } from 'express';
 import { PLATFORM_TRAIL } from '../common/api-contract/audit';
-import type { AbandonOutcome, DeadLetterList, GivenUpWebhookList, SpendCapRaised, WebhookRedelivery } from '../common/api-contract/admin';
+import type {
+  AbandonOutcome,
+  DeadLetterList,
+  GivenUpWebhookList,
+  SpendCapRaised,
+  WebhookRedelivery,
+} from '../common/api-contract/admin';
 import type { JobStep } from '../common/job';
-import { parseJobId } from '../common/job-id';
+import { parseJobId, TENANT_ID_PATTERN } from '../common/job-id';
 import { webhookDeliveryParts } from '../common/webhooks';
 import type { AuditTrail } from '../lib/audit/audit-trail';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
-import { parseDurationMs } from '../lib/duration';
+import { DURATION_PATTERN, parseDurationMs } from '../lib/duration';
 import { type DeadLetterFilter, InvalidFilterError } from '../ops/dead-letter-query';
 import type { ReplayAction } from '../ops/replay';
 import { ApiError, apiErrors } from './api-error';
@@ -31,14 +37,20 @@ const REPLAY_STATUS: Record<ReplayAction, number> = {
 };
 
 /** `/admin/*`: the dead-letter view and replay for operators, across tenants, behind the admin key. */
-export function adminRouter(deps: { admin: AdminService; audit: AuditTrail; config: Pick<Config, 'api' | 'tenants' | 'people'>; log: Logger }): Router {
+export function adminRouter(deps: {
+  admin: AdminService;
+  audit: AuditTrail;
+  config: Pick<Config, 'api' | 'tenants' | 'people'>;
+  log: Logger;
+}): Router {
   const router = Router();
   router.use('/admin', requireOperator(deps.config));
 
   /** The tenant an operator's action on a job is recorded under; an id that names no tenant's job is no job. */
   const tenantOfJob = (jobId: string, what = jobId): string => {
     const tenantId = parseJobId(jobId)?.tenantId;
-    if (tenantId === undefined || !deps.config.tenants.some((tenant) => tenant.id === tenantId)) throw new ApiError(404, 'not_found', `${what}: no such job`);
+    if (tenantId === undefined || !deps.config.tenants.some((tenant) => tenant.id === tenantId))
+      throw new ApiError(404, 'not_found', `${what}: no such job`);
     return tenantId;
   };
   /** A retried request names the same record by its Idempotency-Key, else by its X-Request-Id. */
@@ -61,17 +73,25 @@ export function adminRouter(deps: { admin: AdminService; audit: AuditTrail; conf
   router.post('/admin/jobs/:id/replay', async (req: Request, res: Response) => {
     // The body is optional: `?dryRun=true` alone is a whole request.
     const body = req.body === undefined ? {} : checkRequest(requestValidators.replayRequest, req.body);
-    const text = (value: string | undefined, fallback: string) => (value !== undefined && value.trim() !== '' ? value.trim().slice(0, 200) : fallback);
+    const text = (value: string | undefined, fallback: string) =>
+      value !== undefined && value.trim() !== '' ? value.trim().slice(0, 200) : fallback;
     // The operator recorded is who signed in; a body naming someone else is refused rather than believed.
     const operator = operatorOf(res);
     if (body.operator !== undefined && body.operator.trim() !== operator.id) {
-      throw apiErrors.invalidRequest(`"operator" must be left out or be you (${operator.id}): the signed-in operator is recorded`, { field: 'operator' });
+      throw apiErrors.notYou('operator', operator.id);
     }
     const jobId = String(req.params.id);
     const dryRun = body.dryRun === true || req.query.dryRun === 'true';
     const replay = async () => {
-      const outcome = await deps.admin.replay(jobId, { operator: operator.id, reason: text(body.reason, 'replay after a fix'), dryRun });
-      deps.log.info({ audit: 'replay', jobId, operator: operator.id, via: operator.via, dryRun, action: outcome.action }, 'operator replayed a job');
+      const outcome = await deps.admin.replay(jobId, {
+        operator: operator.id,
+        reason: text(body.reason, 'replay after a fix'),
+        dryRun,
+      });
+      deps.log.info(
+        { audit: 'replay', jobId, operator: operator.id, via: operator.via, dryRun, action: outcome.action },
+        'operator replayed a job',
+      );
       const status = REPLAY_STATUS[outcome.action];
       if (status >= 400) {
         const code = outcome.action === 'refused' ? 'not_replayable' : outcome.action;
@@ -85,7 +105,14 @@ export function adminRouter(deps: { admin: AdminService; audit: AuditTrail; conf
       ? await replay()
       : await audited(
           deps.audit,
-          { action: 'job.replay', tenantId: tenantOfJob(jobId), jobId, actor: actorOfOperator(operator), requestId, idempotencyKey: idempotencyKeyOf(req, requestId) },
+          {
+            action: 'job.replay',
+            tenantId: tenantOfJob(jobId),
+            jobId,
+            actor: actorOfOperator(operator),
+            requestId,
+            idempotencyKey: idempotencyKeyOf(req, requestId),
+          },
           replay,
         );
     res.status(status).set('X-Request-Id', requestId).json(outcome);
@@ -93,15 +120,26 @@ export function adminRouter(deps: { admin: AdminService; audit: AuditTrail; conf
 
   router.post('/admin/tenants/:tenantId/spend-cap-raised', async (req: Request, res: Response) => {
     const tenantId = String(req.params.tenantId);
-    if (!deps.config.tenants.some((tenant) => tenant.id === tenantId)) throw new ApiError(404, 'not_found', `no tenant ${tenantId}`);
+    if (!deps.config.tenants.some((tenant) => tenant.id === tenantId))
+      throw new ApiError(404, 'not_found', `no tenant ${tenantId}`);
     const operator = operatorOf(res);
     const requestId = requestIdOf(req);
     const { woken, query } = await audited(
       deps.audit,
-      { action: 'tenant.spend-cap-raised', tenantId, target: tenantId, actor: actorOfOperator(operator), requestId, idempotencyKey: idempotencyKeyOf(req, requestId) },
+      {
+        action: 'tenant.spend-cap-raised',
+        tenantId,
+        target: tenantId,
+        actor: actorOfOperator(operator),
+        requestId,
+        idempotencyKey: idempotencyKeyOf(req, requestId),
+      },
       () => deps.admin.spendCapRaised(tenantId, operator.id),
     );
-    deps.log.info({ audit: 'spend-cap-raised', tenantId, operator: operator.id, via: operator.via, woken }, 'operator woke jobs waiting for a spend cap');
+    deps.log.info(
+      { audit: 'spend-cap-raised', tenantId, operator: operator.id, via: operator.via, woken },
+      'operator woke jobs waiting for a spend cap',
+    );
     const body: SpendCapRaised = { tenantId, woken, query };
     res.set('X-Request-Id', requestId).json(body);
   });
@@ -117,14 +155,34 @@ export function adminRouter(deps: { admin: AdminService; audit: AuditTrail; conf
     const jobId = webhookDeliveryParts(deliveryId).jobId ?? '';
     const tenantId = tenantOfJob(jobId, deliveryId);
     const requestId = requestIdOf(req);
-    const entry = { action: 'webhook.redeliver', tenantId, jobId, target: deliveryId, actor: actorOfOperator(operator), requestId } as const;
-    const body = await audited(deps.audit, { ...entry, idempotencyKey: idempotencyKeyOf(req, requestId) }, async (): Promise<WebhookRedelivery> => {
-      const outcome = await deps.admin.redeliverWebhook(deliveryId, operator.id);
-      deps.log.info({ audit: 'redeliver-webhook', deliveryId, operator: operator.id, via: operator.via, action: outcome.action }, 'operator redelivered a webhook');
-      if (outcome.action === 'not_found') throw new ApiError(404, 'not_found', `${deliveryId}: ${outcome.detail}`);
-      if (outcome.action === 'refused') throw new ApiError(409, 'not_redeliverable', `${deliveryId}: ${outcome.detail}`, { ...outcome });
-      return { deliveryId, action: outcome.action, detail: outcome.detail, ...(outcome.runId ? { runId: outcome.runId } : {}) };
-    });
+    const entry = {
+      action: 'webhook.redeliver',
+      tenantId,
+      jobId,
+      target: deliveryId,
+      actor: actorOfOperator(operator),
+      requestId,
+    } as const;
+    const body = await audited(
+      deps.audit,
+      { ...entry, idempotencyKey: idempotencyKeyOf(req, requestId) },
+      async (): Promise<WebhookRedelivery> => {
+        const outcome = await deps.admin.redeliverWebhook(deliveryId, operator.id);
+        deps.log.info(
+          { audit: 'redeliver-webhook', deliveryId, operator: operator.id, via: operator.via, action: outcome.action },
+          'operator redelivered a webhook',
+        );
+        if (outcome.action === 'not_found') throw new ApiError(404, 'not_found', `${deliveryId}: ${outcome.detail}`);
+        if (outcome.action === 'refused')
+          throw new ApiError(409, 'not_redeliverable', `${deliveryId}: ${outcome.detail}`, { ...outcome });
+        return {
+          deliveryId,
+          action: outcome.action,
+          detail: outcome.detail,
+          ...(outcome.runId ? { runId: outcome.runId } : {}),
+        };
+      },
+    );
     res.set('X-Request-Id', requestId).json(body);
   });
 
@@ -132,19 +190,30 @@ export function adminRouter(deps: { admin: AdminService; audit: AuditTrail; conf
     const body = req.body === undefined ? {} : checkRequest(requestValidators.abandonRequest, req.body);
     const operator = operatorOf(res);
     if (body.operator !== undefined && body.operator.trim() !== operator.id) {
-      throw apiErrors.invalidRequest(`"operator" must be left out or be you (${operator.id}): the signed-in operator is recorded`, { field: 'operator' });
+      throw apiErrors.notYou('operator', operator.id);
     }
     const jobId = String(req.params.id);
     const reason = body.reason?.trim().slice(0, 200);
     const requestId = requestIdOf(req);
     const answer = await audited(
       deps.audit,
-      { action: 'job.abandon', tenantId: tenantOfJob(jobId), jobId, actor: actorOfOperator(operator), requestId, idempotencyKey: idempotencyKeyOf(req, requestId) },
+      {
+        action: 'job.abandon',
+        tenantId: tenantOfJob(jobId),
+        jobId,
+        actor: actorOfOperator(operator),
+        requestId,
+        idempotencyKey: idempotencyKeyOf(req, requestId),
+      },
       async (): Promise<AbandonOutcome> => {
         const outcome = await deps.admin.abandon(jobId, { operator: operator.id, ...(reason ? { reason } : {}) });
-        deps.log.info({ audit: 'abandon', jobId, operator: operator.id, via: operator.via, action: outcome.action }, 'operator abandoned a dead letter');
+        deps.log.info(
+          { audit: 'abandon', jobId, operator: operator.id, via: operator.via, action: outcome.action },
+          'operator abandoned a dead letter',
+        );
         if (outcome.action === 'not_found') throw new ApiError(404, 'not_found', `${jobId}: ${outcome.detail}`);
-        if (outcome.action === 'refused') throw new ApiError(409, 'not_abandonable', `${jobId}: ${outcome.detail}`, { ...outcome });
+        if (outcome.action === 'refused')
+          throw new ApiError(409, 'not_abandonable', `${jobId}: ${outcome.detail}`, { ...outcome });
         return { jobId, action: outcome.action, detail: outcome.detail };
       },
     );
@@ -154,9 +223,14 @@ export function adminRouter(deps: { admin: AdminService; audit: AuditTrail; conf
   router.get('/admin/audit', async (req: Request, res: Response) => {
     const tenantId = req.query.tenant;
     // The platform's trail (key rotations) is read like a tenant's, under a name no tenant can have.
-    if (typeof tenantId !== 'string' || !(tenantId === PLATFORM_TRAIL || deps.config.tenants.some((tenant) => tenant.id === tenantId))) {
-      throw apiErrors.invalidRequest(`tenant must name one tenant, or ${PLATFORM_TRAIL}, given once`, { field: 'tenant' });
+    if (typeof tenantId !== 'string' || !(tenantId === PLATFORM_TRAIL || TENANT_ID_PATTERN.test(tenantId))) {
+      throw apiErrors.invalidRequest(`tenant must name one tenant, or ${PLATFORM_TRAIL}, given once`, {
+        field: 'tenant',
+      });
     }
+    // A well-formed id this deployment does not have names nothing: no such tenant, as for a job id.
+    if (tenantId !== PLATFORM_TRAIL && !deps.config.tenants.some((tenant) => tenant.id === tenantId))
+      throw apiErrors.notFound(`tenant ${tenantId}`);
     res.json(await listAudit(deps.audit, deps.config.api.pageTokenSecret, tenantId, auditQueryOf(req)));
   });
 
@@ -175,14 +249,17 @@ function parseFilter(query: Request['query']): DeadLetterFilter {
   const text = (name: string): string | undefined => {
     const value = query[name];
     if (value === undefined) return undefined;
-    if (typeof value !== 'string' || value === '') throw apiErrors.invalidRequest(`${name} must be given once, not empty`);
+    if (typeof value !== 'string' || value === '')
+      throw apiErrors.invalidRequest(`${name} must be given once, not empty`);
     return value;
   };
   const age = (name: string): number | undefined => {
     const value = text(name);
     if (value === undefined) return undefined;
-    const ms = parseDurationMs(value);
-    if (ms === undefined) throw apiErrors.invalidRequest(`${name} must be a duration such as 30m, 2h or 7d`, { field: name });
+    // The pattern the document states, so a padded value is refused here as the document says.
+    const ms = DURATION_PATTERN.test(value) ? parseDurationMs(value) : undefined;
+    if (ms === undefined)
+      throw apiErrors.invalidRequest(`${name} must be a duration such as 30m, 2h or 7d`, { field: name });
     return ms;
   };
   const step = text('step');

@@ -21,6 +21,15 @@ export const apiErrors = {
   unauthorized: () =>
     new ApiError(401, 'unauthorized', 'send your API key as "Authorization: Bearer <key>"'),
   notFound: (what: string) => new ApiError(404, 'not_found', `${what} was not found`),
+  /**
+   * A body naming a reviewer or operator other than the one the credential proves: it asks to act as someone else,
+   * which no credential may, so it is refused as forbidden rather than believed (the schema cannot know who signed in).
+   */
+  notYou: (field: 'reviewer' | 'operator', you: string) =>
+    new ApiError(403, 'not_you', `"${field}" must be left out or be you (${you}): the signed-in ${field} is recorded`, { field }),
+  /** A page token of the right shape that this list did not give out (forged, or another tenant's or filter's). */
+  unknownPage: () =>
+    new ApiError(404, 'not_found', 'pageToken names no page of this list (it did not give it out); start again without it', { field: 'pageToken' }),
   invalidRequest: (message: string, details?: Record<string, unknown>) =>
     new ApiError(400, 'invalid_request', message, details),
   payloadTooLarge: (limitBytes: number) =>

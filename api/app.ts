@@ -6,6 +6,8 @@ import type { Logger } from '../lib/logger';
 import { measureRequests, type ApiMetrics } from '../lib/metrics-api';
 import { traceRequests } from '../lib/tracing-http';
 import { limitJsonDepth } from './json-depth';
+import { methodNotAllowed } from './method-not-allowed';
+import { documentedPaths } from './openapi/document';
 import { adminRouter } from './admin-routes';
 import { codecRouter, type CodecRouteDeps } from './codec-routes';
 import type { AdminService } from './admin-service';
@@ -65,6 +67,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(reviewPageRouter(deps));
   app.use(openApiRouter(deps));
 
+  app.use(methodNotAllowed(documentedPaths()));
   app.use((_req: Request, _res: Response, next: NextFunction) => {
     next(new ApiError(404, 'not_found', 'no such route; see /openapi.json'));
   });

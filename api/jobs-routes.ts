@@ -235,7 +235,7 @@ const isAboutFieldValues = (error: ErrorObject): boolean =>
 function parseReview(body: unknown, reviewer: string): SubmitReviewInput {
   const request = checkRequest(requestValidators.reviewRequest, body, { example: REVIEW_EXAMPLE, deferred: isAboutFieldValues });
   if (request.reviewer !== undefined && request.reviewer.trim() !== reviewer) {
-    throw apiErrors.invalidRequest(`"reviewer" must be left out or be you (${reviewer}): the signed-in reviewer is recorded`, { field: 'reviewer' });
+    throw apiErrors.notYou('reviewer', reviewer);
   }
   if (request.decision === 'approve') return { decision: 'approve', fields: request.fields, reviewer };
   return { decision: 'reject', reason: request.reason.trim().slice(0, 1000), reviewer };

@@ -61,8 +61,8 @@ export function checkRequest<T>(validate: ValidateFunction<T>, value: unknown, o
   const problems = (validate.errors ?? []).filter((error) => !options.deferred?.(error));
   // Every remaining problem was deferred: the shape is right, the route's use case judges the rest.
   if (problems.length === 0) return value as T;
-  const first = problems[0] as ErrorObject;
-  const field = fieldOf(first);
+  // A whole-object rule (a oneOf) names no field: the first problem that does is the one to point at.
+  const field = problems.map(fieldOf).find((name) => name !== undefined);
   throw apiErrors.invalidRequest(problems.map((error) => describe(error, validate, options)).join('; '), field ? { field } : undefined);
 }
 

@@ -1,5 +1,8 @@
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+/** A duration as parseDurationMs reads it, untrimmed: what an API parameter of a duration may be. */
+export const DURATION_PATTERN = /^(?:\d+|(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+)$/;
+
 /** Parses '48h', '90s', '1500ms', '7d', '1h30m' into milliseconds; undefined when malformed. */
 export function parseDurationMs(text: string): number | undefined {
   const trimmed = text.trim();

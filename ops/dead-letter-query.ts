@@ -4,7 +4,7 @@ import { JOB_STEPS, type JobStep } from '../common/job';
 import { TENANT_ID_PATTERN } from '../common/job-id';
 import { recordedNamesOf } from '../common/job-steps';
 
-const ERROR_TYPE_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
+export const ERROR_TYPE_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
 
 export interface DeadLetterFilter {
   step?: JobStep;
@@ -46,11 +46,11 @@ export function deadLetterQuery(filter: DeadLetterFilter, now = new Date()): str
     if (!TENANT_ID_PATTERN.test(filter.tenantId)) throw new InvalidFilterError('tenant must be a tenant id');
     clauses.push(`TenantId = '${filter.tenantId}'`);
   }
+  // An age reaching back before 1970 means "since ever": nothing was parked earlier, and Temporal cannot read a
+  // negative year (a 500 once), nor can toISOString make a date beyond the calendar.
   const before = (ms: number) => {
-    const at = new Date(now.getTime() - ms);
-    // An age beyond the calendar (999999999d) makes no date at all; toISOString would throw a RangeError.
-    if (!Number.isFinite(at.getTime())) throw new InvalidFilterError('olderThan and newerThan must be ages, e.g. 2h or 3d');
-    return at.toISOString();
+    if (Number.isNaN(ms)) throw new InvalidFilterError('olderThan and newerThan must be ages, e.g. 2h or 3d');
+    return new Date(Math.max(0, now.getTime() - ms)).toISOString();
   };
   if (filter.olderThanMs !== undefined) clauses.push(`StatusSince <= '${before(filter.olderThanMs)}'`);
   if (filter.newerThanMs !== undefined) clauses.push(`StatusSince >= '${before(filter.newerThanMs)}'`);

@@ -26,14 +26,14 @@ export function auditQueryOf(req: Request): { filter: AuditFilter; limit: number
   // RFC 3339 allows a leap second (23:59:60), which Date cannot hold.
   if (Number.isNaN(fromMs)) throw apiErrors.invalidRequest('from is not a time this API can read', { field: 'from' });
   if (Number.isNaN(toMs)) throw apiErrors.invalidRequest('to is not a time this API can read', { field: 'to' });
-  if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) throw apiErrors.invalidRequest('from must not be after to', { field: 'from' });
+  // `from` after `to` is an empty window, not a malformed one: it lists nothing (no schema can compare the two).
   const filter: AuditFilter = compact({ jobId: query.jobId, action: query.action, actorId: query.actor, fromMs, toMs });
   return { filter, limit: query.limit ?? LIST_PAGE_SIZE.default, ...(query.pageToken !== undefined ? { pageToken: query.pageToken } : {}) };
 }
 
 /**
  * A page of one tenant's audit records. The page token is the key the next page starts after, under the same HMAC
- * as the job list's tokens and bound to the tenant and the filter: a token from another tenant or filter is a 400.
+ * as the job list's tokens and bound to the tenant and the filter: a token from another tenant or filter is a 404.
  */
 export async function listAudit(
   trail: AuditTrail,
@@ -43,7 +43,7 @@ export async function listAudit(
 ): Promise<AuditList> {
   const tokens = pageTokensFor(secret, `audit\n${tenantId}\n${canonicalJson(query.filter)}`);
   const after = query.pageToken === undefined ? undefined : tokens.read(query.pageToken);
-  if (after === null) throw apiErrors.invalidRequest('pageToken is not one this list gave out; start again without it', { field: 'pageToken' });
+  if (after === null) throw apiErrors.unknownPage();
   const page = await trail.list(tenantId, query.filter, { limit: query.limit, ...(after ? { after: after.toString('utf8') } : {}) });
   return compact({ records: page.records, nextPageToken: page.after === undefined ? undefined : tokens.write(Buffer.from(page.after, 'utf8')) });
 }

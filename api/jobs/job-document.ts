@@ -1,17 +1,21 @@
+import { Readable } from 'node:stream';
 import { jobTypeOfWorkflow } from '../../common/job-types/registry';
 import { objectKeys, type StoredObject } from '../../lib/object-store';
-import { apiErrors } from '../api-error';
+import { ApiError, apiErrors } from '../api-error';
 import type { JobReader } from './job-reader';
 import type { JobsDeps } from './jobs-deps';
 
-/** `GET /jobs/:id/document`: the uploaded document, streamed from the object store (the reviewer page shows it beside the fields). */
+/**
+ * `GET /jobs/:id/document`: what the job was given. A file job's upload, streamed from the object store (the
+ * reviewer page shows it beside the fields); a JSON-input job's input as JSON, read from the job's state, so every
+ * job's document link (and every path under a job the API answered a `Location` for) leads somewhere.
+ */
 export function createOpenDocument(deps: Pick<JobsDeps, 'store'>, reader: JobReader) {
   return async function openDocument(tenantId: string, jobId: string): Promise<StoredObject & { fileName: string }> {
     const job = await reader.getOwnedJob(tenantId, jobId);
+    if (jobTypeOfWorkflow(job.type)?.input.kind !== 'file') return inputDocument(reader, job);
     const memo = reader.memoOf(job);
-    // A JSON-input job (order.score) has no uploaded document: its input's hash names nothing in the store.
-    const takesFile = jobTypeOfWorkflow(job.type)?.input.kind === 'file';
-    if (!memo.inputSha256 || !takesFile) throw apiErrors.notFound(`the document of job ${jobId}`);
+    if (!memo.inputSha256) throw apiErrors.notFound(`the document of job ${jobId}`);
     const stored = await deps.store.open(objectKeys.input(tenantId, memo.inputSha256)).catch((error: unknown) => {
       // Removed from the bucket (retention, a manual clean-up) while the job is still listed.
       if ((error as { name?: string }).name === 'NoSuchKey') throw apiErrors.notFound(`the document of job ${jobId}`);
@@ -19,4 +23,14 @@ export function createOpenDocument(deps: Pick<JobsDeps, 'store'>, reader: JobRea
     });
     return { ...stored, fileName: memo.fileName ?? 'document' };
   };
+}
+
+async function inputDocument(reader: JobReader, job: Awaited<ReturnType<JobReader['getOwnedJob']>>): Promise<StoredObject & { fileName: string }> {
+  const state = await reader.stateOf(job).catch(() => undefined);
+  // The input lives in the workflow's state: until a worker answers for it, it cannot be read.
+  if (state?.input === undefined) {
+    throw new ApiError(503, 'temporal_unavailable', 'the job’s input cannot be read until a worker answers for the job; retry shortly', { retryAfterSeconds: 2 });
+  }
+  const bytes = Buffer.from(JSON.stringify(state.input), 'utf8');
+  return { body: Readable.from([bytes]), contentType: 'application/json', contentLength: bytes.length, fileName: 'input.json' };
 }

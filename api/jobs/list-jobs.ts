@@ -36,9 +36,7 @@ export function createListJobs(deps: Pick<JobsDeps, 'client' | 'config'>) {
     const query = clauses.join(' AND ');
     const pageTokens = pageTokensFor(config.api.pageTokenSecret, query);
     const nextPageToken = filter.pageToken === undefined ? undefined : pageTokens.read(filter.pageToken);
-    if (nextPageToken === null) {
-      throw apiErrors.invalidRequest('pageToken is not one this list gave out; start again without it', { field: 'pageToken' });
-    }
+    if (nextPageToken === null) throw apiErrors.unknownPage();
     const response = await client.workflowService.listWorkflowExecutions({
       namespace: config.temporal.namespace,
       query,

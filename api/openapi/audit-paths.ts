@@ -24,7 +24,7 @@ export const auditPaths: Record<string, Schema> = {
       tags: ['audit'],
       security: [{ apiKey: [] }],
       parameters: queryParameters(ListAuditQuery, auditQueryDescriptions),
-      responses: responses({ '200': { description: 'A page of records, newest first.', content: json(bodyRef('AuditList')) } }, 400, 401, 503),
+      responses: responses({ '200': { description: 'A page of records, newest first.', content: json(bodyRef('AuditList')) } }, 400, 401, 404, 503),
     },
   },
 };

@@ -10,7 +10,8 @@ import { errors, json } from './responses';
 const DESCRIPTION = `Slowlane runs slow AI steps (invoice extraction, order scoring, support-ticket digests, …: one job type each) durably on Temporal,
 outside the HTTP request. Submit a job (a file, or a JSON input), then follow the job by polling \`GET /jobs/{id}\` (honour \`Retry-After\`), by Server-Sent
 Events on \`GET /jobs/{id}/events\`, or by signed webhooks to a \`callbackUrl\`. Errors are
-\`{ "error": { "code", "message", "details" } }\` with a stable code. See docs/clients.md.`;
+\`{ "error": { "code", "message", "details" } }\` with a stable code. A method a path does not list here answers \`405 method_not_allowed\`
+with an \`Allow\` header naming the methods it has. See docs/clients.md.`;
 
 /** The webhooks Slowlane sends (OpenAPI 3.1 `webhooks`): Standard Webhooks headers, HMAC-SHA256 with the tenant secret. */
 const webhooks: Record<string, Schema> = {
@@ -56,6 +57,11 @@ function withHeaderLimit(paths: Record<string, Schema>): Record<string, Schema> 
   );
 }
 
+/** Every path the API serves and the operations on it, as the document lists them. */
+export function documentedPaths(): Record<string, Schema> {
+  return withHeaderLimit({ ...jobPaths, ...schedulePaths, ...auditPaths, ...pagePaths, ...adminPaths });
+}
+
 /**
  * The whole contract: every route the API serves, its errors, and the webhooks it sends. Its bodies are the API
  * contract's schema objects themselves (common/api-contract), the ones the request validators are compiled from.
@@ -80,7 +86,7 @@ export function openApiDocument(options: { serverUrl: string }): Schema {
       { name: 'meta', description: 'Health and this document.' },
       { name: 'webhooks', description: 'What Slowlane sends to callback URLs.' },
     ],
-    paths: withHeaderLimit({ ...jobPaths, ...schedulePaths, ...auditPaths, ...pagePaths, ...adminPaths }),
+    paths: documentedPaths(),
     webhooks,
     components: {
       schemas: apiComponents,

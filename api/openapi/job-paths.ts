@@ -63,7 +63,7 @@ export const jobPaths: Record<string, Schema> = {
       tags: ['jobs'],
       security: apiKeyOrReviewer,
       parameters: queryParameters(ListJobsQuery),
-      responses: responses({ '200': { description: 'A page of jobs, newest first.', content: json(bodyRef('JobList')) } }, 400, 401, 503),
+      responses: responses({ '200': { description: 'A page of jobs, newest first.', content: json(bodyRef('JobList')) } }, 400, 401, 404, 503),
     },
   },
   '/jobs/{id}': {
@@ -175,7 +175,9 @@ export const jobPaths: Record<string, Schema> = {
     get: {
       operationId: 'getJobDocument',
       summary: 'Download the uploaded document',
-      description: 'The file as uploaded (PDF, text, or a PNG/JPEG scan), streamed from object storage; the reviewer page shows it beside the fields.',
+      description:
+        'What the job was given. A file job’s file as uploaded (PDF, text, or a PNG/JPEG scan), streamed from object storage; the reviewer page shows it beside the fields. ' +
+        'A JSON-input job’s input (`JobInput`) as JSON, read from the job, so a 503 while no worker answers for it.',
       tags: ['jobs'],
       security: apiKeyOrReviewer,
       parameters: [jobIdParameter],
@@ -188,6 +190,7 @@ export const jobPaths: Record<string, Schema> = {
               'text/plain': { schema: { type: 'string' } },
               'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
               'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } },
+              'application/json': { schema: bodyRef('JobInput') },
             },
           },
         },
@@ -217,7 +220,7 @@ export const jobPaths: Record<string, Schema> = {
         },
       ],
       requestBody: { required: true, content: json(bodyRef('ReviewRequest')) },
-      responses: responses({ '200': { description: 'Accepted; the job as it is now.', content: json(bodyRef('Job')) } }, 400, 401, 404, 409, 413, 415, 422, 503),
+      responses: responses({ '200': { description: 'Accepted; the job as it is now.', content: json(bodyRef('Job')) } }, 400, 401, 403, 404, 409, 413, 415, 422, 503),
     },
   },
 };

@@ -10,7 +10,8 @@ const problem = (description: string): Schema => ({ description, content: json(b
 export const errors = {
   400: problem('`invalid_request`: the request is malformed; `details.field` names the field when there is one (and `details.line` the first bad line of a digest’s tickets).'),
   401: problem('`unauthorized`: no or an unknown key; send `Authorization: Bearer <key>`.'),
-  404: problem('`not_found`: no such job or schedule for this tenant (another tenant’s answers the same way), or no such route.'),
+  403: problem('`not_you`: the body names a reviewer or operator other than the one the credential proves; leave the field out, the signed-in identity is recorded (`details.field`).'),
+  404: problem('`not_found`: no such job or schedule for this tenant (another tenant’s answers the same way), or no such route; on a list, a `pageToken` of the right shape it did not give out (`details.field`).'),
   409: problem(
     '`idempotency_key_reused` (same key, different file or input; `details.jobId`), `not_awaiting_review` (the job already moved on; `details.status`), `job_finished` (a cancel of a finished job; `details.status`) or `schedule_exists` (the tenant already has a schedule with that id; `details.scheduleId`).',
   ),

@@ -36,6 +36,7 @@ export const schedulePaths: Record<string, Schema> = {
         },
         400,
         401,
+        404,
         409,
         413,
         503,

@@ -1,10 +1,9 @@
 import type { ScheduleSpec } from '@temporalio/client';
-import type { ScheduleRequest } from '../../common/api-contract/schedule';
+import { CRON_FIELD, type ScheduleRequest } from '../../common/api-contract/schedule';
 import { apiErrors } from '../api-error';
 
 const CRON_MACROS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@hourly']);
-/** One cron field: numbers, names (JAN, MON), `*`, `?`, lists, ranges and steps; the server judges the values. */
-const CRON_FIELD = /^(?:\*|\?|[0-9A-Za-z]+(?:-[0-9A-Za-z]+)?)(?:\/[0-9]+)?(?:,(?:\*|[0-9A-Za-z]+(?:-[0-9A-Za-z]+)?)(?:\/[0-9]+)?)*$/;
+const CRON_FIELD_PATTERN = new RegExp(`^${CRON_FIELD}$`);
 
 const invalid = (field: string, message: string) => apiErrors.invalidRequest(message, { field });
 
@@ -13,7 +12,7 @@ export function checkCron(cron: string): string {
   const trimmed = cron.trim().replace(/\s+/g, ' ');
   if (CRON_MACROS.has(trimmed.toLowerCase())) return trimmed.toLowerCase();
   const fields = trimmed.split(' ');
-  if (fields.length !== 5 || !fields.every((field) => CRON_FIELD.test(field))) {
+  if (fields.length !== 5 || !fields.every((field) => CRON_FIELD_PATTERN.test(field))) {
     throw invalid('cron', `"cron" must be five fields, minute hour day-of-month month day-of-week (e.g. "0 6 * * *"), or @daily/@hourly/@weekly/@monthly; got "${cron}"`);
   }
   return trimmed;

@@ -20,7 +20,11 @@ export function schedulesRouter(deps: { schedules: SchedulesService; config: Pic
   const idOf = (req: Request): string => String(req.params.id);
 
   router.post('/schedules', apiCallers, async (req: Request, res: Response) => {
-    const request = checkRequest(requestValidators.scheduleRequest, req.body, { example: SCHEDULE_EXAMPLE });
+    // Both or neither of cron and every: scheduleSpecOf says so in words, where the schema's oneOf would not.
+    const request = checkRequest(requestValidators.scheduleRequest, req.body, {
+      example: SCHEDULE_EXAMPLE,
+      deferred: (error) => error.schemaPath.startsWith('#/oneOf') || (error.keyword === 'oneOf' && error.instancePath === ''),
+    });
     const tenant = callerOf(res).tenant;
     const callbackUrl = request.callbackUrl ?? tenant.defaultCallbackUrl;
     if (callbackUrl !== undefined) {

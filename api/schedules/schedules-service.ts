@@ -66,7 +66,10 @@ export function createSchedulesService(deps: SchedulesDeps) {
     try {
       description = await reader.getOwnedJob(tenantId, request.input.jobId);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) throw refused(`names no job of this tenant: ${request.input.jobId}`);
+      // No such job for this tenant: a 404 as for its id in a path (another tenant's answers alike).
+      if (error instanceof ApiError && error.status === 404) {
+        throw new ApiError(404, 'not_found', `"input.jobId" names no job of this tenant: ${request.input.jobId}`, { field: 'input' });
+      }
       throw error;
     }
     const memo = reader.memoOf(description) as ReturnType<JobReader['memoOf']> & { sizeBytes?: number };

@@ -28,7 +28,7 @@ export type DeadLetterList = Static<typeof DeadLetterList>;
 
 export const ReplayRequest = closed({
   operator: Type.Optional(
-    Type.String({ description: 'Leave it out: the operator recorded is the one signed in. When given it must be that id, else 400.' }),
+    Type.String({ description: 'Leave it out: the operator recorded is the one signed in. When given it must be that id, else 403 `not_you`.' }),
   ),
   reason: Type.Optional(Type.String()),
   dryRun: Type.Optional(Type.Boolean()),
@@ -82,7 +82,7 @@ export type WebhookRedelivery = Static<typeof WebhookRedelivery>;
 
 export const AbandonRequest = closed({
   operator: Type.Optional(
-    Type.String({ description: 'Leave it out: the operator recorded is the one signed in. When given it must be that id, else 400.' }),
+    Type.String({ description: 'Leave it out: the operator recorded is the one signed in. When given it must be that id, else 403 `not_you`.' }),
   ),
   reason: Type.Optional(Type.String({ description: 'Kept in the job’s (encrypted) history, not in the audit trail.' })),
 });

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { closed, dateTime, nextPageToken, pageLimit, ref, stringEnum } from './schema-kit';
+import { closed, dateTime, nextPageToken, pageLimit, pageToken, ref, stringEnum } from './schema-kit';
 
 /** The audit trail's bodies: `GET /audit` (a tenant's own) and `GET /admin/audit` (an operator's, any tenant). */
 
@@ -88,6 +88,6 @@ export const ListAuditQuery = closed({
   from: Type.Optional(dateTime()),
   to: Type.Optional(dateTime()),
   limit: pageLimit(),
-  pageToken: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  pageToken: pageToken(),
 });
 export type ListAuditQuery = Static<typeof ListAuditQuery>;

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Links } from './job-parts';
-import { closed, dateTime, nextPageToken, pageLimit, ref } from './schema-kit';
+import { closed, dateTime, nextPageToken, pageLimit, pageToken, ref } from './schema-kit';
 import { JobStatus, JobStep, JobType, Priority } from './vocabulary';
 
 /** One job in `GET /jobs`: what Temporal visibility knows without asking a worker. */
@@ -29,6 +29,6 @@ export const ListJobsQuery = closed({
   type: Type.Optional(ref('JobType', JobType)),
   status: Type.Optional(ref('JobStatus', JobStatus)),
   limit: pageLimit(),
-  pageToken: Type.Optional(Type.String()),
+  pageToken: pageToken(),
 });
 export type ListJobsQuery = Static<typeof ListJobsQuery>;

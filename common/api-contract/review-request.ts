@@ -5,7 +5,7 @@ import { closed, ref } from './schema-kit';
 const reviewer = Type.Optional(
   Type.String({
     description:
-      'Leave it out: the reviewer recorded is the identity the credential authenticates (a reviewer’s id, the OIDC `sub`, or `api-key`). When given it must be that identity, else 400.',
+      'Leave it out: the reviewer recorded is the identity the credential authenticates (a reviewer’s id, the OIDC `sub`, or `api-key`). When given it must be that identity, else 403 `not_you`.',
   }),
 );
 

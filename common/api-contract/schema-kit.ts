@@ -21,7 +21,7 @@ export function ref<T extends TSchema>(name: string, _schema: T, options: { desc
 }
 
 /** An object that lists every member it may have: an unlisted field is an error, in the tests and in requests. */
-export function closed<T extends TProperties>(properties: T, options: { description?: string } = {}) {
+export function closed<T extends TProperties>(properties: T, options: { description?: string; oneOf?: readonly TSchema[] } = {}) {
   return Type.Object(properties, { ...options, additionalProperties: false });
 }
 
@@ -32,6 +32,18 @@ export const count = () => Type.Integer({ minimum: 0 });
 export const LIST_PAGE_SIZE = { default: 50, max: 200 } as const;
 /** A list query's `limit`. */
 export const pageLimit = () => Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_PAGE_SIZE.max, default: LIST_PAGE_SIZE.default }));
+/**
+ * A list query's `pageToken`: the shape every `nextPageToken` has (the list's bytes, a dot, a 16-byte HMAC, both
+ * base64url; api/jobs/page-tokens.ts). A token of that shape this list did not give out names no page: a 404.
+ */
+export const pageToken = () =>
+  Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{22}$',
+      maxLength: 4000,
+      description: 'The `nextPageToken` of the previous page, with the same filters; any other token of its shape is a 404.',
+    }),
+  );
 /** A list body's `nextPageToken`. */
 export const nextPageToken = () =>
   Type.Optional(Type.String({ description: 'Pass as `pageToken` for the next page; absent on the last.' }));

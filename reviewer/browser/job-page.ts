@@ -174,7 +174,7 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
     );
   };
 
-  /** Only a type with a document has one to fetch (GET /jobs/:id/document answers 404 for a JSON input). */
+  /** A file type shows its document; a JSON type its facts (GET /jobs/:id/document would only repeat its input). */
   const renderSide = (loaded: Job, type: ReviewerView) => {
     if (type.showsDocument) return void showDocument(sidePane, ctx.api, loaded, () => open);
     const facts = h('section', { class: 'facts', 'aria-label': type.title }, renderJobFacts(type, loaded));

@@ -15,16 +15,9 @@ const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 25);
 const SEED = Number(process.env.SCHEMATHESIS_SEED ?? 20_261_203);
 const DEADLINE_MS = 240_000;
 
-/**
- * Every check Schemathesis has, but three that cannot hold for this API whatever it does:
- *  - positive_data_acceptance expects every schema-valid request to be taken, but a page token is valid only if
- *    this list gave it out (HMAC), and a file only if its bytes are a PDF or UTF-8 text — no schema can say that;
- *  - unsupported_method expects 405 for a method the document does not list; the API answers such requests with
- *    its documented 404 `not_found` ("no such route");
- *  - ensure_resource_availability follows POST /jobs to every /jobs/{id}/… route, but `/document` exists only for
- *    jobs that uploaded a file: a JSON-input job (order.score) answers its documented 404 there.
- */
-const EXCLUDED_CHECKS = ['positive_data_acceptance', 'unsupported_method', 'ensure_resource_availability'];
+
+/** Schemathesis's default for a schema-valid request, with the two statuses a file's content can earn (see configToml). */
+const SUBMIT_JOB_EXPECTED_STATUSES = ['2xx', '3xx', '400', '401', '403', '404', '409', '415', '429', '5xx'];
 
 /** The subset of Schemathesis's JSON report (`--report json`) this test reads. */
 interface RunReport {
@@ -65,6 +58,13 @@ function configToml(apiKey: string, schedules: FuzzSchedules): string {
     '[[operations]]',
     'include-operation-id = "deleteSchedule"',
     `parameters = { id = ${JSON.stringify(schedules.deleted)} }`,
+    '',
+    // The one rule the document states only in words: an upload's bytes must be what its type reads (a PDF, an image
+    // or UTF-8 text; a digest's tickets one JSON object a line). JSON Schema has no keyword for the content of a
+    // multipart file, so a generated file may meet the documented 400 (a bad ticket line) or 415 (no such kind of file).
+    '[[operations]]',
+    'include-operation-id = "submitJob"',
+    `checks.positive_data_acceptance.expected-statuses = ${JSON.stringify(SUBMIT_JOB_EXPECTED_STATUSES)}`,
     '',
   ].join('\n');
 }
@@ -119,7 +119,7 @@ function run(
 
 describe('the API under Schemathesis, an outside client reading /openapi.json', () => {
   test(
-    'when Schemathesis generates valid and invalid requests for every operation and follows the links between them, then it reports no failure',
+    'when Schemathesis runs its default checks on valid and invalid requests for every operation and follows the links between them, then it reports no failure',
     async () => {
       const { apiUrl, artifactsDir } = testEnv();
       assert.ok(apiUrl, 'the fuzz tier needs the stack that `npm test` starts');
@@ -144,10 +144,6 @@ describe('the API under Schemathesis, an outside client reading /openapi.json', 
           '--no-color',
           'run',
           `${apiUrl}/openapi.json`,
-          '--checks',
-          'all',
-          '--exclude-checks',
-          EXCLUDED_CHECKS.join(','),
           '--max-examples',
           String(MAX_EXAMPLES),
           '--seed',

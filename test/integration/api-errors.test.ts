@@ -241,7 +241,7 @@ describe('API errors: a status, a stable code, a message that says what to fix',
     assert.equal(bad.status, 400);
   });
 
-  test('when the list is paged, then the nextPageToken leads on; a pageToken it did not give out is a 400 naming it', async () => {
+  test('when the list is paged, then the nextPageToken leads on; a pageToken not of its shape is a 400, one of its shape it did not give out a 404, each naming it', async () => {
     const page = async (query: string) => {
       const response = await fetch(`${apiUrl()}/jobs?limit=1${query}`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
       return { status: response.status, body: (await response.json()) as { jobs?: Array<{ jobId: string }>; nextPageToken?: string; error?: { code: string; details?: { field?: string } } } };
@@ -260,5 +260,12 @@ describe('API errors: a status, a stable code, a message that says what to fix',
       assert.equal(refused.body.error?.code, 'invalid_request');
       assert.equal(refused.body.error?.details?.field, 'pageToken');
     }
+    // The shape the document states, with a tag this list never made: a page that does not exist.
+    const [body, tag] = first.body.nextPageToken.split('.') as [string, string];
+    const forged = `${body}.${tag.startsWith('A') ? 'B' : 'A'}${tag.slice(1)}`;
+    const unknown = await page(`&pageToken=${encodeURIComponent(forged)}`);
+    assert.equal(unknown.status, 404, forged);
+    assert.equal(unknown.body.error?.code, 'not_found');
+    assert.equal(unknown.body.error?.details?.field, 'pageToken');
   });
 });

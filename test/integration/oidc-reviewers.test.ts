@@ -49,7 +49,7 @@ describe('reviewers and operators signed in through OIDC, on an API of the test 
     const otherTenant = await idp.token('kim@acme.example', { claims: { slowlane_tenant: 'acme' } });
     assert.equal((await call('POST', path, otherTenant, { decision: 'approve', fields })).status, 404, "another tenant's reviewer sees no such job");
     const carol = await idp.token('carol@demo.example');
-    assert.equal((await call('POST', path, carol, { decision: 'approve', fields, reviewer: 'the-boss' })).status, 400);
+    assert.equal((await call('POST', path, carol, { decision: 'approve', fields, reviewer: 'the-boss' })).status, 403);
 
     const approved = await call('POST', path, carol, { decision: 'approve', fields });
     assert.equal(approved.status, 200, JSON.stringify(approved.body));

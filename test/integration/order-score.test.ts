@@ -21,6 +21,11 @@ describe('order.score end to end on the real stack', () => {
     assert.deepEqual(done.result, { score: 0, decision: 'approve', reasons: ['returning customer (5+ orders)'], decidedBy: 'model' });
     assert.equal(done.usage?.calls, 1);
     assert.deepEqual(done.input, order);
+    // Its document, where every job links, is the input it was given.
+    const document = await fetch(`${apiUrl()}/jobs/${encodeURIComponent(jobId)}/document`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
+    assert.equal(document.status, 200);
+    assert.match(document.headers.get('content-type') ?? '', /^application\/json/);
+    assert.deepEqual(await document.json(), order);
 
     const again = await submitJson({ type: 'order.score', input: order }, { key });
     assert.equal(again.status, 202);

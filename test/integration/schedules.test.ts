@@ -145,7 +145,7 @@ describe('schedules: real Temporal Schedules whose runs are ordinary jobs', () =
       assert.deepEqual(answer.body.error?.code, missing.body.error?.code);
     }
     const borrowed = await schedulesApi('POST', '/schedules', { ...scheduleBody(), scheduleId: 'borrowed' }, acme.apiKey);
-    assert.equal(borrowed.status, 400, 'another tenant cannot schedule on demo’s upload');
+    assert.equal(borrowed.status, 404, 'another tenant cannot schedule on demo’s upload: it is no job of theirs');
     assert.equal(borrowed.body.error?.details?.field, 'input');
   });
 

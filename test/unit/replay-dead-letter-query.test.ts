@@ -40,8 +40,9 @@ describe('deadLetterQuery', () => {
     assert.throws(() => deadLetterQuery({ step: 'nope' as JobStep }, now), InvalidFilterError);
   });
 
-  test('when an age reaches beyond any date, then the filter is refused rather than failing', () => {
-    assert.throws(() => deadLetterQuery({ olderThanMs: 999_999_999 * 86_400_000 }, now), InvalidFilterError);
+  test('when an age reaches back before 1970 or beyond any date, then it means since ever; a non-number is refused', () => {
+    assert.match(deadLetterQuery({ olderThanMs: 999_999_999 * 86_400_000 }, now), /StatusSince <= '1970-01-01T00:00:00\.000Z'/);
+    assert.match(deadLetterQuery({ newerThanMs: 60 * 365 * 86_400_000 }, now), /StatusSince >= '1970-01-01T00:00:00\.000Z'/);
     assert.throws(() => deadLetterQuery({ newerThanMs: Number.NaN }, now), InvalidFilterError);
   });
 });

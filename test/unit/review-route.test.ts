@@ -127,11 +127,12 @@ describe('POST /jobs/:id/review: the Idempotency-Key and the Update id the route
     assert.equal(calls.at(-1)?.updateId, undefined);
   });
 
-  test('when the body names another reviewer, then it is a 400 naming the field, and nothing reaches the job', async () => {
+  test('when the body names another reviewer, then it is a 403 not_you naming the field, and nothing reaches the job', async () => {
     const before = calls.length;
     const answer = await post({ decision: 'reject', reason: 'duplicate', reviewer: 'someone-else' });
-    assert.equal(answer.status, 400, answer.text);
+    assert.equal(answer.status, 403, answer.text);
     const error = (JSON.parse(answer.text) as { error: { code: string; details?: { field?: string } } }).error;
+    assert.equal(error.code, 'not_you');
     assert.equal(error.details?.field, 'reviewer');
     assert.equal(calls.length, before, 'the service was not called');
   });
