@@ -150,10 +150,11 @@ describe('admin routes', () => {
     assert.deepEqual(admin.asked.replays.at(-1), { jobId: 'invoice:demo:c', dryRun: true, operator: TEST_OPERATOR.id });
   });
 
-  test('when the body names another operator, then it is a 400 and nothing is replayed', async () => {
+  test('when the body names another operator, then it is a 403 not_you and nothing is replayed', async () => {
     const before = admin.asked.replays.length;
     const answer = await call('/admin/jobs/invoice:demo:c/replay', { method: 'POST', body: { operator: 'rita' } });
-    assert.equal(answer.status, 400);
+    assert.equal(answer.status, 403);
+    assert.equal(answer.body.error?.code, 'not_you');
     assert.equal(answer.body.error?.details?.field, 'operator');
     assert.equal(admin.asked.replays.length, before);
     const same = await call('/admin/jobs/invoice:demo:c/replay', { method: 'POST', body: { operator: TEST_OPERATOR.id, dryRun: true } });
@@ -267,9 +268,10 @@ describe('admin routes', () => {
     assert.ok(![...audit.store.objects.keys()].some((key) => key.startsWith('audit/nobody/')));
   });
 
-  test('when the operators\' audit route is asked without a known tenant, then 400; a tenant key is a 401', async () => {
+  test('when the operators\' audit route is asked without a tenant, then 400; an unknown tenant 404; a tenant key is a 401', async () => {
     assert.equal((await call('/admin/audit')).status, 400);
-    assert.equal((await call('/admin/audit?tenant=nobody')).status, 400);
+    assert.equal((await call('/admin/audit?tenant=Not_A_Tenant')).status, 400);
+    assert.equal((await call('/admin/audit?tenant=nobody')).status, 404);
     assert.equal((await call('/admin/audit?tenant=demo', { key: testTenant('demo').apiKey })).status, 401);
   });
 });
