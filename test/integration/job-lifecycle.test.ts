@@ -82,7 +82,7 @@ describe('a job through the real stack (API, Temporal, S3, simulator, ledger)', 
     const foreign = await review(jobId, { decision: 'approve', fields }, acme.reviewerToken);
     assert.equal(foreign.status, 404, JSON.stringify(foreign.body));
     const claimed = await review(jobId, { decision: 'approve', fields, reviewer: 'somebody-else' });
-    assert.equal(claimed.status, 400, JSON.stringify(claimed.body));
+    assert.equal(claimed.status, 403, JSON.stringify(claimed.body));
     assert.equal((await getJob(jobId)).body.status, 'awaiting_review');
     const approved = await review(jobId, { decision: 'approve', fields });
     assert.equal(approved.status, 200, JSON.stringify(approved.body));
