@@ -1,4 +1,5 @@
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { NoSuchKey } from '@aws-sdk/client-s3';
+import type { ObjectStore } from '../../lib/object-store';
 import type { PendingSettlement, PendingSettlementLog } from './pending-settlements';
 
 /** The prefix of pending settlements in the bucket: one small JSON object per hold id. */
@@ -8,34 +9,31 @@ const PAGE = 200;
 
 /**
  * Pending settlements as objects in the worker's bucket: they outlive the worker that recorded them, and any
- * worker's settler settles them (the store counts a hold id once, so two settlers racing count it once).
+ * worker's settler settles them (the store counts a hold id once, so two settlers racing count it once). Written
+ * through the object store, so they are encrypted at rest like every other object (OBJECT_STORE_ENCRYPTION).
  */
-export function s3PendingSettlements(client: S3Client, bucket: string, prefix = PENDING_SETTLEMENTS_PREFIX): PendingSettlementLog {
+export function s3PendingSettlements(store: ObjectStore, prefix = PENDING_SETTLEMENTS_PREFIX): PendingSettlementLog {
   const keyOf = (hold: { tenantId: string; id: string }) => `${prefix}${encodeURIComponent(hold.tenantId)}/${encodeURIComponent(hold.id)}.json`;
   return {
     durable: true,
     async record(pending) {
-      await client.send(
-        new PutObjectCommand({ Bucket: bucket, Key: keyOf(pending.hold), Body: JSON.stringify(pending), ContentType: 'application/json' }),
-      );
+      await store.put(keyOf(pending.hold), JSON.stringify(pending), { contentType: 'application/json' });
     },
     async list() {
-      const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, MaxKeys: PAGE }));
       const records: PendingSettlement[] = [];
-      for (const object of listed.Contents ?? []) {
-        if (!object.Key) continue;
+      for await (const key of store.list(prefix)) {
         try {
-          const response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }));
-          records.push(JSON.parse((await response.Body?.transformToString('utf8')) ?? 'null') as PendingSettlement);
+          records.push(JSON.parse((await store.getBytes(key)).toString('utf8')) as PendingSettlement);
         } catch (error) {
           // Settled and removed by another worker between the list and the read.
           if (!(error instanceof NoSuchKey)) throw error;
         }
+        if (records.length >= PAGE) break;
       }
       return records;
     },
     async remove(hold) {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(hold) }));
+      await store.deleteMany([keyOf(hold)]);
     },
   };
 }

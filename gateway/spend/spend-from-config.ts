@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { Config } from '../../lib/config';
-import { createS3Client } from '../../lib/object-store';
+import { createObjectStore } from '../../lib/object-store';
 import type { Logger } from '../../lib/logger';
 import type { EmbeddingsGateway } from '../embeddings/embeddings-call';
 import type { ModelGateway } from '../model-call';
@@ -32,7 +32,7 @@ export interface WiredSpendCaps {
  * take wait in the bucket and are settled by a pass every few seconds (spend-settler.ts).
  */
 export async function spendCapsFromConfig(
-  config: Pick<Config, 'anthropic' | 'embeddings' | 'gateway' | 'spend' | 's3' | 'deployment'>,
+  config: Pick<Config, 'anthropic' | 'embeddings' | 'gateway' | 'spend' | 's3' | 'deployment' | 'temporal'>,
   doors: { gateway: ModelGateway; embeddings: EmbeddingsGateway },
   log: Logger,
   registry?: Registry,
@@ -55,7 +55,7 @@ export async function spendCapsFromConfig(
   const spend = createTenantSpend({
     store,
     caps: config.spend.caps,
-    pending: s3PendingSettlements(createS3Client(config.s3), config.s3.bucket),
+    pending: s3PendingSettlements(createObjectStore(config)),
     log: log.child({ component: 'spend-caps' }),
     ...(onEvent ? { onEvent } : {}),
   });
