@@ -10,13 +10,23 @@ import type { BatchLaneAllowance } from '../../common/job';
 import { modelCallOptions } from '../activity-options';
 import { type SpendCapRefusal, spendCapRefusalOf } from '../spend-cap-wait';
 import { BatchLaneWait } from '../batch-lane/batch-lane-wait';
-import { summarizeFailure } from './step-failure';
+import { type FailureSummary, summarizeFailure } from './step-failure';
 import { PATCHES } from '../patches';
 
 const steps = proxyActivities<JobActivities>(modelCallOptions);
 
 /** A chunk whose last attempt could not get the token budget is scheduled again (it never reached a provider) this long. */
 const BUDGET_WAIT_LIMIT_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Whether a step that failed for want of the token budget is scheduled again: its last attempt could not get the
+ * budget, or a Redis outage (BudgetUnavailableError) took attempts before another retryable error; for at most
+ * BUDGET_WAIT_LIMIT_MS after the step first started. No recorded history holds either.
+ */
+function waitsOutBudget(failure: FailureSummary, startedAt: number): boolean {
+  const outageTookAttempts = failure.retryable && (failure.budgetUnavailableAttempts ?? 0) > 0;
+  return (waitsForBudget(failure.type) || outageTookAttempts) && Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS;
+}
 
 export interface ChunkGroupInput {
   jobId: string;
@@ -95,10 +105,7 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
           waiting.push(chunk.index);
           return;
         }
-        // A Redis outage (BudgetUnavailableError, or attempts it took before another retryable error) is waited out
-        // the same way; no recorded history holds either.
-        const outageTookAttempts = failure.retryable && (failure.budgetUnavailableAttempts ?? 0) > 0;
-        if ((waitsForBudget(failure.type) || outageTookAttempts) && Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS) {
+        if (waitsOutBudget(failure, startedAt)) {
           log.info('the last attempt could not get the token budget; scheduling the chunk again', { chunk: chunk.index, errorType: failure.type });
           continue;
         }
@@ -136,8 +143,7 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
           waiting.push(...indexes);
           return;
         }
-        const outageTookAttempts = failure.retryable && (failure.budgetUnavailableAttempts ?? 0) > 0;
-        if ((waitsForBudget(failure.type) || outageTookAttempts) && Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS) {
+        if (waitsOutBudget(failure, startedAt)) {
           log.info('the last attempt could not get the token budget; embedding the group again', { errorType: failure.type });
           continue;
         }
