@@ -12,6 +12,8 @@ export interface TemporalDevConfig {
   port: number;
   ui: { enabled: boolean; port: number };
   dbFile: string;
+  /** SQLite pragmas of that file (`--sqlite-pragma`), e.g. the write-ahead log. */
+  sqlitePragmas: Record<string, string>;
   retentionMs: number;
   logLevel: string;
   searchAttributes: Record<string, string>;
@@ -41,6 +43,10 @@ export function loadTemporalDevConfig(path = TEMPORAL_DEV_YAML): TemporalDevConf
   const ui = (raw.ui ?? {}) as { enabled?: unknown; port?: unknown };
   const retentionMs = parseDurationMs(str('retention')) ?? fail('retention must be a duration such as 168h');
   const searchAttributes = (raw.searchAttributes ?? {}) as Record<string, string>;
+  const sqlitePragmas = (raw.sqlitePragmas ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(sqlitePragmas)) {
+    if (typeof value !== 'string' || !/^[a-z_]+$/.test(name)) fail(`sqlitePragmas.${name} must be a word naming a string value`);
+  }
   const allowed = ['Keyword', 'Text', 'Int', 'Double', 'Bool', 'Datetime', 'KeywordList'];
   for (const [name, type] of Object.entries(searchAttributes)) {
     if (!allowed.includes(type)) fail(`searchAttributes.${name}: ${type} is not one of ${allowed.join(', ')}`);
@@ -51,6 +57,7 @@ export function loadTemporalDevConfig(path = TEMPORAL_DEV_YAML): TemporalDevConf
     port: int(raw.port, 'port'),
     ui: { enabled: ui.enabled !== false, port: int(ui.port ?? 8233, 'ui.port') },
     dbFile: str('dbFile'),
+    sqlitePragmas: sqlitePragmas as Record<string, string>,
     retentionMs,
     logLevel: str('logLevel'),
     searchAttributes,
@@ -91,6 +98,7 @@ export function devServerArgs(config: TemporalDevConfig, run: DevServerRun): str
     args.push('--ui-codec-endpoint', run.codecEndpoint);
   }
   if (run.metricsPort !== undefined) args.push('--metrics-port', String(run.metricsPort));
+  for (const [name, value] of Object.entries(config.sqlitePragmas)) args.push('--sqlite-pragma', `${name}=${value}`);
   for (const [name, type] of Object.entries(config.searchAttributes)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(config.dynamicConfig)) {
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);

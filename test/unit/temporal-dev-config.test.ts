@@ -29,4 +29,10 @@ describe('temporal-dev.yaml', () => {
     assert.match(devConfig.dbFile, /\.db$/);
     for (const name of ['TenantId', 'JobType', 'JobStatus', 'NeedsReview']) assert.ok(devConfig.searchAttributes[name], name);
   });
+
+  test('when the shipped file is read, then its SQLite file is written through a write-ahead log, not a journal synced per write', () => {
+    const args = devServerArgs(devConfig, { port: 7233, dataDir: '/tmp/x' });
+    const pragmas = args.flatMap((arg, i) => (args[i - 1] === '--sqlite-pragma' ? [arg] : []));
+    assert.deepEqual(pragmas.sort(), ['journal_mode=wal', 'synchronous=normal']);
+  });
 });
