@@ -154,13 +154,17 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
       .filter(([tool]) => MODEL_TOOLS.has(tool))
       .reduce((sum, [, stats]) => sum + stats.ok, 0);
     const modelStepsCompleted = histories.reduce((sum, history) => sum + history.modelStepsCompleted, 0);
+    const productConfig = loadConfig(stack.productEnv);
     const spend = await checkSpend({
       redisUrl: redis.url,
-      keyPrefix: loadConfig(stack.productEnv).spend.redisKeyPrefix,
+      keyPrefix: productConfig.spend.redisKeyPrefix,
       tenantId: TENANT_ID,
       apiUrl: stack.urls.api,
       apiKey: API_KEY,
       jobIds: kept.map((job) => job.jobId),
+      simulatorUrl: stack.urls.simulator,
+      prices: productConfig.anthropic.prices,
+      embeddingsPricePerMTok: productConfig.embeddings.pricePerMTok,
     }).catch((error: unknown) => ({ error: String(error) }));
 
     const slowlaneFigures = () => ({

@@ -1,14 +1,49 @@
 import { Redis } from 'ioredis';
+import { BATCH_PRICE_FACTOR, costOf } from '../../gateway/pricing';
 import { RedisSpendStore } from '../../gateway/spend/redis-spend-store';
+import type { ModelPrice } from '../../lib/config';
+import { CALL_LOG_LIMIT, type CallRecord, type StatsSnapshot } from '../../local/simulator/stats';
+import type { EmbeddingStats } from '../../local/simulator/state';
 
 export interface SpendCheck {
   /** The tenant's month total in the spend store (Redis), after the chaos. */
   storeUsd: number;
+  /**
+   * What the provider billed, priced from the simulator's log of answered calls (batch entries at the batch price)
+   * and its embedded tokens: the figure the store must equal to the cent, whatever the kills lost on the way.
+   */
+  providerBilledUsd: number;
+  /** storeUsd − providerBilledUsd: above 0, a call settled twice; below, a settlement lost. */
+  storeMinusBilledUsd: number;
   /** The sum of the jobs' recorded usage (GET /jobs/:id `usage.costUsd`); jobs whose view did not answer are left out. */
   jobsUsd: number;
   jobsRead: number;
-  /** storeUsd − jobsUsd: above 0, calls paid but recorded on no job (a result lost with a worker); below, settles lost. */
+  /**
+   * storeUsd − jobsUsd: calls paid but recorded on no job, which is expected under kills (a worker killed after its
+   * call was paid; the step's retry pays again) and for the jobs erased mid-run, whose views are gone.
+   */
   differenceUsd: number;
+}
+
+/**
+ * The provider's bill for the run: every answered call in the simulator's log at its model's price, and every
+ * embedded token at the embeddings price. The simulator serves one tenant's run here, so it is that tenant's bill.
+ */
+export async function providerBill(
+  simulatorUrl: string,
+  prices: Record<string, ModelPrice>,
+  embeddingsPricePerMTok: number,
+): Promise<number> {
+  const stats = (await (await fetch(`${simulatorUrl}/_sim/stats`)).json()) as StatsSnapshot;
+  if (stats.requests > CALL_LOG_LIMIT) throw new Error(`the simulator logged only the last ${CALL_LOG_LIMIT} of ${stats.requests} calls`);
+  const { calls } = (await (await fetch(`${simulatorUrl}/_sim/calls?status=200`)).json()) as { calls: CallRecord[] };
+  const embedded = (await (await fetch(`${simulatorUrl}/_sim/embeddings/stats`)).json()) as EmbeddingStats;
+  const models = calls.reduce((sum, call) => {
+    const price = call.model ? prices[call.model] : undefined;
+    if (!price) throw new Error(`no price for model ${call.model}`);
+    return sum + costOf(call, price) * (call.lane === 'batch' ? BATCH_PRICE_FACTOR : 1);
+  }, 0);
+  return models + (embedded.tokens * embeddingsPricePerMTok) / 1_000_000;
 }
 
 /**
@@ -22,7 +57,11 @@ export async function checkSpend(options: {
   apiUrl: string;
   apiKey: string;
   jobIds: string[];
+  simulatorUrl: string;
+  prices: Record<string, ModelPrice>;
+  embeddingsPricePerMTok: number;
 }): Promise<SpendCheck> {
+  const providerBilledUsd = await providerBill(options.simulatorUrl, options.prices, options.embeddingsPricePerMTok);
   // Read through the store itself: its keys and fields are its own business (it once moved the totals into a hash,
   // and a hand-built key then read 0).
   const store = new RedisSpendStore(new Redis(options.redisUrl, { maxRetriesPerRequest: 1 }), { keyPrefix: options.keyPrefix });
@@ -45,5 +84,12 @@ export async function checkSpend(options: {
     jobsRead += 1;
   }
   const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
-  return { storeUsd: round(storeUsd), jobsUsd: round(jobsUsd), jobsRead, differenceUsd: round(storeUsd - jobsUsd) };
+  return {
+    storeUsd: round(storeUsd),
+    providerBilledUsd: round(providerBilledUsd),
+    storeMinusBilledUsd: round(storeUsd - providerBilledUsd),
+    jobsUsd: round(jobsUsd),
+    jobsRead,
+    differenceUsd: round(storeUsd - jobsUsd),
+  };
 }
