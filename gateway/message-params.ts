@@ -38,6 +38,11 @@ export interface MessageParams {
   output_config?: { format: Anthropic.JSONOutputFormat };
 }
 
+/** `constrained` for the models that take `output_config.format` (MODEL_CONSTRAINED_OUTPUT), `tool` for the rest. */
+export function answerModeOf(model: string, constrainedModels: readonly string[] = []): AnswerMode {
+  return constrainedModels.includes(model) ? 'constrained' : 'tool';
+}
+
 /**
  * The request as the provider reads it, in its cache order: tools, system, then messages. The system block carries
  * a cache breakpoint, which caches the tool schema with it (the prefix runs tools → system); the document carries

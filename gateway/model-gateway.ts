@@ -6,13 +6,13 @@ import type { Logger } from '../lib/logger';
 import type { CallCost } from './budget/bucket-math';
 import { type BudgetSettings, poolFor, type TokenBudget } from './budget/token-budget';
 import { GatewayEvents } from './gateway-events';
-import type { AnswerMode, ModelGateway } from './model-call';
+import type { ModelGateway } from './model-call';
 import { constrainedAnswerOf } from './output-format';
 import { costOf } from './pricing';
 import { toProviderError } from './provider-errors';
 import { reserveCall } from './reserve-call';
 import { settleProviderAnswer, tokenUsageOf, totalInputTokens } from './provider-answer';
-import { messageParams, promptCharactersOf, toolCallParams } from './message-params';
+import { answerModeOf, messageParams, promptCharactersOf, toolCallParams } from './message-params';
 import { InputTokenEstimator } from './token-estimate';
 
 /** The gateway as the worker wires it: the door, plus events for metrics and poll pacing. */
@@ -53,7 +53,7 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
   return {
     events,
     async callTool(request) {
-      const mode: AnswerMode = deps.constrainedModels?.includes(request.model) ? 'constrained' : 'tool';
+      const mode = answerModeOf(request.model, deps.constrainedModels);
       const params = messageParams(request, mode);
       const characters = promptCharactersOf(params);
       const pool = deps.budget ? poolFor(request.model, deps.budget.settings) : request.model;

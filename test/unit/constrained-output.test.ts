@@ -5,11 +5,13 @@ import { SCORE_ORDER_TOOL } from '../../activities/order-score/score-order';
 import { CLASSIFY_TOOL, EXTRACT_TOOL } from '../../activities/prompts';
 import { answerWithRepairs } from '../../activities/repair-loop';
 import { NARRATIVE_TOOL, SUMMARISE_TOOL } from '../../activities/tickets-digest/prompts';
-import { ConstrainedAnswerInvalidError } from '../../common/errors';
+import { ApplicationFailure } from '@temporalio/common';
+import { ConstrainedAnswerInvalidError, NON_RETRYABLE_ERROR_TYPES } from '../../common/errors';
 import { validateExtraction } from '../../common/validation';
 import type { ToolCallResult } from '../../gateway/model-call';
 import { createAnthropicClient, createModelGateway } from '../../gateway/model-gateway';
 import { constrainedFormatOf } from '../../gateway/output-format';
+import { toApplicationFailure } from '../../lib/failures';
 import { createLogger } from '../../lib/logger';
 import { outputSchemaProblem, toolForSchema } from '../../local/simulator/output-format';
 import { type RunningSimulator, startSimulator } from '../../local/simulator/server';
@@ -148,5 +150,16 @@ describe('the repair loop and a constrained answer', () => {
     assert.ok(failure instanceof ConstrainedAnswerInvalidError);
     assert.equal(calls, 1);
     assert.equal(failure.details?.rawOutput, '{"invoice":{}}');
+  });
+});
+
+describe('a constrained answer that failed, at the activity boundary', () => {
+  test('when it leaves the activity, then Temporal is told not to retry it, and the billed call goes with it', () => {
+    const billedUsage = { inputTokens: 100, outputTokens: 40, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, costUsd: 0.01, calls: 1 };
+    const failure = toApplicationFailure(new ConstrainedAnswerInvalidError('cut short', { details: { billedUsage, rawOutput: '{"inv' } }), 1);
+    assert.ok(failure instanceof ApplicationFailure);
+    assert.deepEqual([failure.type, failure.nonRetryable], ['ConstrainedAnswerInvalidError', true]);
+    assert.deepEqual((failure.details?.[0] as { billedUsage: unknown }).billedUsage, billedUsage);
+    assert.ok(NON_RETRYABLE_ERROR_TYPES.includes('ConstrainedAnswerInvalidError'));
   });
 });
