@@ -1,12 +1,14 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { SUMMARIZE_CHUNK_TOOL, SUMMARIZE_DOCUMENT_TOOL, TRANSCRIBE_PAGE_TOOL } from '../../activities/document/document-prompts';
+import { askWithRepairs } from '../../activities/call-model-on-text';
 import { SCORE_ORDER_TOOL } from '../../activities/order-score/score-order';
-import { CLASSIFY_TOOL, EXTRACT_TOOL } from '../../activities/prompts';
-import { answerWithRepairs } from '../../activities/repair-loop';
+import { CLASSIFY_TOOL, EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from '../../activities/prompts';
+import { answerWithRepairs, type RepairedAnswer } from '../../activities/repair-loop';
 import { NARRATIVE_TOOL, SUMMARISE_TOOL } from '../../activities/tickets-digest/prompts';
 import { ApplicationFailure } from '@temporalio/common';
 import { ConstrainedAnswerInvalidError, NON_RETRYABLE_ERROR_TYPES } from '../../common/errors';
+import type { InvoiceExtraction } from '../../common/invoice';
 import { validateExtraction } from '../../common/validation';
 import type { ToolCallResult } from '../../gateway/model-call';
 import { createAnthropicClient, createModelGateway } from '../../gateway/model-gateway';
@@ -15,7 +17,8 @@ import { toApplicationFailure } from '../../lib/failures';
 import { createLogger } from '../../lib/logger';
 import { outputSchemaProblem, toolForSchema } from '../../local/simulator/output-format';
 import { type RunningSimulator, startSimulator } from '../../local/simulator/server';
-import { gatewayTestCall } from '../support/gateway-calls';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { gatewayTestCall, markedInvoiceText } from '../support/gateway-calls';
 import { localTestConfig } from '../support/test-credentials';
 
 const SUPPORTING = 'claude-sonnet-4-6';
@@ -105,6 +108,29 @@ describe('constrained answers against the simulator, through the gateway', () =>
     assert.match(failure.message, /stop reason max_tokens/);
     assert.equal((failure.details?.billedUsage as { calls: number }).calls, 1);
     assert.equal((await callsOf('constrained-cut')).length, 1);
+  });
+
+  test('when a batch answer (a forced tool call) is malformed and the model is listed, then the live repair is one fresh constrained ask, valid', async () => {
+    const fromBatch: ToolCallResult = {
+      toolInput: { invoice: { totalAmount: '12,50' } },
+      stopReason: 'tool_use',
+      model: SUPPORTING,
+      usage: { inputTokens: 100, outputTokens: 10, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, costUsd: 0.01, lane: 'batch' },
+    };
+    const result: RepairedAnswer<InvoiceExtraction> = await new MockActivityEnvironment().run(() =>
+      askWithRepairs<InvoiceExtraction>(
+        { gateway: gateway(), model: SUPPORTING, repairTries: 1 },
+        { jobId: 'test/constrained-batch', tenantId: 'demo', priority: 'bulk' },
+        { documentText: markedInvoiceText('constrained-batch') },
+        { system: EXTRACT_SYSTEM, instruction: EXTRACT_INSTRUCTION, tool: EXTRACT_TOOL, maxTokens: EXTRACT_MAX_TOKENS },
+        validateExtraction,
+        fromBatch,
+      ),
+    );
+    assert.ok(result.checked.ok, JSON.stringify(result.checked));
+    assert.deepEqual([result.repairs, result.call.mode, result.usage.calls], [1, 'constrained', 2]);
+    const calls = await callsOf('constrained-batch');
+    assert.deepEqual(calls.map((call) => [call.status, call.constrained]), [[200, true]]);
   });
 
   test('when the schema sent has a keyword the API refuses, then the simulator answers 400 invalid_request_error', async () => {
