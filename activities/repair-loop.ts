@@ -1,3 +1,4 @@
+import { ConstrainedAnswerInvalidError } from '../common/errors';
 import type { Usage } from '../common/job';
 import { addUsage } from '../common/usage-sum';
 import type { ValidationResult } from '../common/validation';
@@ -7,6 +8,8 @@ import { usageOfCall } from './usage';
 /** The validator's errors the model is shown: the first few, each short, so a wild answer cannot bloat the prompt. */
 const MAX_ERRORS_SHOWN = 8;
 const MAX_ERROR_CHARACTERS = 200;
+/** The raw answer a failure carries: enough to see what went wrong, small enough for a Temporal failure. */
+const MAX_RAW_OUTPUT_CHARACTERS = 2_000;
 
 export interface RepairedAnswer<T> {
   /** The last answer the model gave, valid or not. */
@@ -32,7 +35,9 @@ export function briefErrors(errors: readonly string[]): string[] {
  * Asks the model, checks its answer and, while it fails the schema and tries remain, asks again showing it its
  * own answer and the validator's errors. Inside one activity, so workflows issue the same commands as before
  * and recorded histories replay unchanged. A repair call that fails (budget, provider) ends the loop with the
- * last answer: the caller treats it as it treated an invalid answer before the loop existed.
+ * last answer: the caller treats it as it treated an invalid answer before the loop existed. An answer the provider
+ * constrained to the schema (`mode: 'constrained'`) that still fails it is not repaired: it throws
+ * ConstrainedAnswerInvalidError, since asking again under the same constraint gets the same answer.
  */
 export async function answerWithRepairs<T>(input: {
   ask: (repair: RepairRequest | undefined, moreCallsFollow: boolean) => Promise<ToolCallResult>;
@@ -44,6 +49,7 @@ export async function answerWithRepairs<T>(input: {
   let checked = input.validate(call.toolInput);
   let repairs = 0;
   let repairError: unknown;
+  if (!checked.ok && call.mode === 'constrained') throw constrainedAnswerInvalid(call, checked.errors, usage);
   while (!checked.ok && repairs < input.repairTries) {
     const repair: RepairRequest = { previousInput: call.toolInput, errors: briefErrors(checked.errors) };
     try {
@@ -55,6 +61,22 @@ export async function answerWithRepairs<T>(input: {
     repairs += 1;
     usage = addUsage(usage, usageOfCall(call.usage));
     checked = input.validate(call.toolInput);
+    if (!checked.ok && call.mode === 'constrained') throw constrainedAnswerInvalid(call, checked.errors, usage);
   }
   return { call, checked, usage, repairs, ...(repairError !== undefined ? { repairError } : {}) };
+}
+
+function constrainedAnswerInvalid(call: ToolCallResult, errors: readonly string[], usage: Usage): ConstrainedAnswerInvalidError {
+  const raw = typeof call.toolInput === 'string' ? call.toolInput : JSON.stringify(call.toolInput) ?? 'undefined';
+  return new ConstrainedAnswerInvalidError(
+    `the answer constrained to the schema still failed it (stop reason ${call.stopReason ?? 'none'}): ${briefErrors(errors).join('; ')}`,
+    {
+      details: {
+        // Billed all the same: the job counts it (workflows/job-run.ts, failureDetailsOf).
+        billedUsage: usage,
+        rawOutput: raw.slice(0, MAX_RAW_OUTPUT_CHARACTERS),
+        ...(call.requestId ? { requestId: call.requestId } : {}),
+      },
+    },
+  );
 }

@@ -122,6 +122,16 @@ export class ModelOutputInvalidError extends SlowlaneError {
   static override readonly retryable = true;
 }
 
+/**
+ * An answer asked for under the provider's schema constraint (`output_config.format`) still failed the schema: cut
+ * short at max_tokens, or a constraint the provider does not enforce (a number's bounds). The constraint means the
+ * same request answers the same way, so neither a repair nor a retry is spent on it; the billed call travels in
+ * `details.billedUsage` and the raw answer in `details.rawOutput`.
+ */
+export class ConstrainedAnswerInvalidError extends SlowlaneError {
+  static override readonly retryable = false;
+}
+
 /** The ledger refused the entry (4xx other than a replay): a person must look at it. */
 export class LedgerRejectedError extends SlowlaneError {
   static override readonly retryable = false;
@@ -173,6 +183,7 @@ export const ERROR_CLASSES = [
   TenantSpendCapReachedError,
   ContentRefusedError,
   ModelOutputInvalidError,
+  ConstrainedAnswerInvalidError,
   LedgerRejectedError,
   LedgerUnavailableError,
   WebhookRejectedError,

@@ -90,6 +90,7 @@ export function gatewayFromConfig(
     client: createAnthropicClient(config.anthropic),
     prices: config.anthropic.prices,
     log: gatewayLog,
+    constrainedModels: config.anthropic.constrainedOutputModels,
     ...(budget ? { budget: { budget, settings } } : {}),
   });
   const embeddings = createEmbeddingsGateway({

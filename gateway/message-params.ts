@@ -1,7 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { DocumentTooLargeError } from '../common/errors';
 import { mediaLimitProblem, type DocumentMedia } from '../common/model-media';
-import type { ToolCallRequest } from './model-call';
+import type { AnswerMode, ToolCallRequest } from './model-call';
+import { constrainedFormatOf } from './output-format';
 
 /** Marks the end of a prefix the provider may cache for 5 minutes (Messages API `cache_control`). */
 const CACHE_BREAKPOINT = { type: 'ephemeral' } as const;
@@ -32,7 +33,14 @@ function decodedBytes(base64: string): number {
 export interface MessageParams {
   system: Anthropic.TextBlockParam[];
   messages: Anthropic.MessageParam[];
+  /** The forced tool; empty when the answer is constrained by `output_config` instead. */
   tools: Anthropic.Tool[];
+  output_config?: { format: Anthropic.JSONOutputFormat };
+}
+
+/** `constrained` for the models that take `output_config.format` (MODEL_CONSTRAINED_OUTPUT), `tool` for the rest. */
+export function answerModeOf(model: string, constrainedModels: readonly string[] = []): AnswerMode {
+  return constrainedModels.includes(model) ? 'constrained' : 'tool';
 }
 
 /**
@@ -41,7 +49,8 @@ export interface MessageParams {
  * one when the caller expects more calls on it. A repair repeats the model's answer as its tool call and returns
  * the validator's errors as that call's error result, so the document prefix stays the same as the first call's.
  */
-export function messageParams(request: ToolCallRequest): MessageParams {
+export function messageParams(request: ToolCallRequest, mode: AnswerMode = 'tool'): MessageParams {
+  if (mode === 'constrained') return constrainedParams(request);
   const tools: Anthropic.Tool[] = [
     {
       name: request.tool.name,
@@ -50,10 +59,7 @@ export function messageParams(request: ToolCallRequest): MessageParams {
     },
   ];
   const system: Anthropic.TextBlockParam[] = [{ type: 'text', text: request.system, cache_control: CACHE_BREAKPOINT }];
-  const cache = request.cacheDocument ? { cache_control: CACHE_BREAKPOINT } : {};
-  const document: DocumentContent = request.documentMedia
-    ? { ...mediaBlock(request.documentMedia), ...cache }
-    : { type: 'text', text: `<document>\n${request.documentText}\n</document>`, ...cache };
+  const document = documentBlock(request);
   const ask: Anthropic.MessageParam = { role: 'user', content: [document, { type: 'text', text: request.instruction }] };
   const repair = request.repair;
   if (!repair) return { system, messages: [ask], tools };
@@ -79,6 +85,30 @@ export function messageParams(request: ToolCallRequest): MessageParams {
   };
 }
 
+/** The document as text in tags or as its scan, with a cache breakpoint when more calls on it follow. */
+function documentBlock(request: ToolCallRequest): DocumentContent {
+  const cache = request.cacheDocument ? { cache_control: CACHE_BREAKPOINT } : {};
+  return request.documentMedia
+    ? { ...mediaBlock(request.documentMedia), ...cache }
+    : { type: 'text', text: `<document>\n${request.documentText}\n</document>`, ...cache };
+}
+
+/**
+ * A constrained ask: the same system, document and instruction, no tool, the tool's schema as `output_config`. A
+ * repair is asked as a fresh call: a constrained answer cannot fail the schema the way a repair would explain, and
+ * a `tool_use` turn would name a tool the request does not define.
+ */
+function constrainedParams(request: ToolCallRequest): MessageParams {
+  const system: Anthropic.TextBlockParam[] = [{ type: 'text', text: request.system, cache_control: CACHE_BREAKPOINT }];
+  const document = documentBlock(request);
+  return {
+    system,
+    messages: [{ role: 'user', content: [document, { type: 'text', text: request.instruction }] }],
+    tools: [],
+    output_config: { format: constrainedFormatOf(request.tool) },
+  };
+}
+
 /**
  * The characters of what the provider tokenizes as text: system prompt, message text and the tools as sent (JSON).
  * A scan's base64 is left out: the provider counts an image by its pixels, not its encoding (mediaTokenEstimate).
@@ -86,19 +116,20 @@ export function messageParams(request: ToolCallRequest): MessageParams {
 export function promptCharactersOf(params: MessageParams): number {
   const system = params.system.reduce((sum, block) => sum + block.text.length, 0);
   const messages = JSON.stringify(params.messages, (key, value: unknown) => (key === 'data' && typeof value === 'string' ? '' : value));
-  return system + messages.length + JSON.stringify(params.tools).length;
+  const format = params.output_config ? JSON.stringify(params.output_config).length : 0;
+  return system + messages.length + JSON.stringify(params.tools).length + format;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The whole Messages request of a forced tool call: the live call sends it, a batch entry carries it as `params`. */
-export function toolCallParams(request: ToolCallRequest): Anthropic.MessageCreateParamsNonStreaming {
-  return {
-    model: request.model,
-    max_tokens: request.maxTokens,
-    ...messageParams(request),
-    tool_choice: { type: 'tool', name: request.tool.name },
-  };
+/**
+ * The whole Messages request: a forced tool call, or (constrained) JSON output with no tool. The live call sends
+ * it; a batch entry carries the tool form as `params`.
+ */
+export function toolCallParams(request: ToolCallRequest, mode: AnswerMode = 'tool'): Anthropic.MessageCreateParamsNonStreaming {
+  const { tools, ...params } = messageParams(request, mode);
+  if (mode === 'constrained') return { model: request.model, max_tokens: request.maxTokens, ...params };
+  return { model: request.model, max_tokens: request.maxTokens, ...params, tools, tool_choice: { type: 'tool', name: request.tool.name } };
 }

@@ -40,6 +40,13 @@ export interface ToolCallRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * How an answer is asked for: `tool`, a forced tool call whose input is checked and repaired afterwards;
+ * `constrained`, JSON text held to the same schema by the provider (`output_config.format`), on the models
+ * MODEL_CONSTRAINED_OUTPUT names.
+ */
+export type AnswerMode = 'tool' | 'constrained';
+
 /** `live`: the Messages API at list price; `batch`: the Message Batches API at half of it (gateway/batch). */
 export type ModelLane = 'live' | 'batch';
 
@@ -52,8 +59,13 @@ export interface CallUsage extends TokenUsage {
 }
 
 export interface ToolCallResult {
-  /** The forced tool's input as the model wrote it: unvalidated, the caller checks it against the schema. */
+  /**
+   * The answer as the model wrote it, unvalidated (the caller checks it against the schema): the forced tool's input,
+   * or a constrained answer's JSON parsed (its text when it is not JSON).
+   */
   toolInput: unknown;
+  /** Absent: `tool`. A `constrained` answer that fails the schema is not repaired (activities/repair-loop.ts). */
+  mode?: AnswerMode;
   stopReason: string | null;
   model: string;
   requestId?: string;

@@ -7,11 +7,12 @@ import type { CallCost } from './budget/bucket-math';
 import { type BudgetSettings, poolFor, type TokenBudget } from './budget/token-budget';
 import { GatewayEvents } from './gateway-events';
 import type { ModelGateway } from './model-call';
+import { constrainedAnswerOf } from './output-format';
 import { costOf } from './pricing';
 import { toProviderError } from './provider-errors';
 import { reserveCall } from './reserve-call';
 import { settleProviderAnswer, tokenUsageOf, totalInputTokens } from './provider-answer';
-import { messageParams, promptCharactersOf, toolCallParams } from './message-params';
+import { answerModeOf, messageParams, promptCharactersOf, toolCallParams } from './message-params';
 import { InputTokenEstimator } from './token-estimate';
 
 /** The gateway as the worker wires it: the door, plus events for metrics and poll pacing. */
@@ -33,6 +34,8 @@ export interface ModelGatewayDeps {
   client: Anthropic;
   prices: Record<string, ModelPrice>;
   log: Logger;
+  /** Models that take `output_config.format` (MODEL_CONSTRAINED_OUTPUT); every other model gets a forced tool. */
+  constrainedModels?: readonly string[];
   /** The shared token budget; without it calls go straight out (the benchmark's naive mode). */
   budget?: { budget: TokenBudget; settings: BudgetSettings };
   events?: GatewayEvents;
@@ -50,7 +53,8 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
   return {
     events,
     async callTool(request) {
-      const params = messageParams(request);
+      const mode = answerModeOf(request.model, deps.constrainedModels);
+      const params = messageParams(request, mode);
       const characters = promptCharactersOf(params);
       const pool = deps.budget ? poolFor(request.model, deps.budget.settings) : request.model;
       const reserved: CallCost = {
@@ -68,7 +72,7 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
       let requestId: string | undefined;
       try {
         const { data, request_id, response } = await client.messages
-          .create(toolCallParams(request), request.signal ? { signal: request.signal } : undefined)
+          .create(toolCallParams(request, mode), request.signal ? { signal: request.signal } : undefined)
           .withResponse();
         message = data;
         requestId = request_id ?? undefined;
@@ -96,6 +100,16 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
           // Billed all the same: the job counts it (workflows/invoice-workflow.ts, failureDetailsOf).
           details: { requestId, billedUsage: { ...usage, calls: 1 } },
         });
+      }
+      if (mode === 'constrained') {
+        return {
+          toolInput: constrainedAnswerOf(message),
+          mode,
+          stopReason: message.stop_reason,
+          model: message.model,
+          ...(requestId ? { requestId } : {}),
+          usage,
+        };
       }
       const toolUse = message.content.find(
         (block): block is Anthropic.ToolUseBlock => block.type === 'tool_use' && block.name === request.tool.name,

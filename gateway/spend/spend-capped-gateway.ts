@@ -1,6 +1,6 @@
 import { mediaTokenEstimate } from '../../common/model-media';
 import type { ModelPrice } from '../../lib/config';
-import { messageParams, promptCharactersOf } from '../message-params';
+import { answerModeOf, messageParams, promptCharactersOf } from '../message-params';
 import type { ModelGateway, ToolCallRequest } from '../model-call';
 import { costOf } from '../pricing';
 import { InputTokenEstimator } from '../token-estimate';
@@ -34,7 +34,15 @@ export function mostItCostsOf(
  * the most it can cost fits, then settled to its real cost. A refused call never reaches the token budget or the
  * provider. Calls without a tenant (benchmarks, tools) pass through uncounted.
  */
-export function withSpendCaps(inner: ModelGateway, deps: { spend: TenantSpend; prices: Record<string, ModelPrice> }): ModelGateway {
+export function withSpendCaps(
+  inner: ModelGateway,
+  deps: {
+    spend: TenantSpend;
+    prices: Record<string, ModelPrice>;
+    /** As the inner gateway has them: a constrained request is measured as it is sent. */
+    constrainedModels?: readonly string[];
+  },
+): ModelGateway {
   const estimator = new InputTokenEstimator();
   const mostItCosts = (request: ToolCallRequest, characters: number) =>
     mostItCostsOf(request, characters, deps.prices[request.model], estimator);
@@ -43,7 +51,7 @@ export function withSpendCaps(inner: ModelGateway, deps: { spend: TenantSpend; p
     async callTool(request) {
       const { tenantId } = request;
       if (tenantId === undefined) return inner.callTool(request);
-      const characters = promptCharactersOf(messageParams(request));
+      const characters = promptCharactersOf(messageParams(request, answerModeOf(request.model, deps.constrainedModels)));
       return deps.spend.spend(tenantId, {
         mostItCosts: () => mostItCosts(request, characters),
         run: () => inner.callTool(request),

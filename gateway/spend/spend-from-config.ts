@@ -61,7 +61,11 @@ export async function spendCapsFromConfig(
   });
   spend.settler.start();
   return {
-    gateway: withSpendCaps(doors.gateway, { spend, prices: config.anthropic.prices }),
+    gateway: withSpendCaps(doors.gateway, {
+      spend,
+      prices: config.anthropic.prices,
+      constrainedModels: config.anthropic.constrainedOutputModels,
+    }),
     embeddings: withEmbeddingsSpendCaps(doors.embeddings, {
       spend,
       model: config.embeddings.model,

@@ -1,5 +1,5 @@
 import { setting, type SettingsArea } from '../settings/setting';
-import { duration, int, secret, text, url } from '../settings/setting-types';
+import { duration, int, names, secret, text, url } from '../settings/setting-types';
 import { MESSAGES_API_MEDIA_LIMITS } from '../../common/model-media';
 import { modelPricesType } from './model-prices';
 
@@ -69,6 +69,13 @@ export const modelArea = {
       type: int({ min: 0, max: 3 }),
       default: '1',
       doc: 'when an answer fails its schema, how many more calls in the same activity show the model its answer and the validator\'s errors before the answer counts as invalid (0 = none)',
+    }),
+    constrainedOutputModels: setting({
+      env: 'MODEL_CONSTRAINED_OUTPUT',
+      type: names(),
+      default: '',
+      defaultDoc: 'none (the provider lists claude-opus-4-6, claude-sonnet-4-6, claude-sonnet-4-5, claude-opus-4-5, claude-haiku-4-5)',
+      doc: "models that take the Messages API's `output_config.format` (JSON schema): their JSON answers are constrained to the step's schema instead of being repaired, and a schema-invalid one fails the step (`ConstrainedAnswerInvalidError`); other models keep the repair loop (docs/gateway.md)",
     }),
     maxRetries: setting({
       env: 'ANTHROPIC_MAX_RETRIES',

@@ -120,6 +120,14 @@ export function oneOf<const T extends string>(allowed: readonly T[]): SettingTyp
   };
 }
 
+/** A comma-separated list of names (model ids, say), any names; empty means none. */
+export function names(): SettingType<string[]> {
+  return {
+    description: 'comma-separated list of names, or empty',
+    parse: (raw) => ok(raw.split(',').map((item) => item.trim()).filter((item) => item !== '')),
+  };
+}
+
 /** A comma-separated list of allowed words, at least one. */
 export function listOf<const T extends string>(allowed: readonly T[]): SettingType<T[]> {
   return {

@@ -57,6 +57,7 @@ function record(
     cacheReadInputTokens: input.cacheReadInputTokens,
     outputTokens: output.tokens,
     requestId: call.requestId,
+    ...(facts.request?.output_config?.format ? { constrained: true as const } : {}),
   };
   call.state.stats.recordCall(entry, facts.documentText);
 }
@@ -92,6 +93,9 @@ export function modelAnswer(facts: CallFacts, request: MessagesRequest, repairRa
   const kind = facts.fault?.fault.kind;
   if (kind === 'refusal') return { kind: 'refusal', text: "I can't help with this request." };
   const answer = hasMediaDocument(request) ? answerForScan(facts.tool) : answerFor(facts.tool, facts.documentText);
+  // Constrained decoding cannot write what the schema forbids, so a malformed fault has nothing to break here: the
+  // answer is the reader's, as JSON text (a real model may still be wrong in value, never in shape).
+  if (request.output_config?.format) return answer.kind === 'tool_use' ? { kind: 'text', text: JSON.stringify(answer.input) } : answer;
   // Told what was wrong, the model gets it right at the configured rate, whatever the random draw said; a
   // malformed answer a header or rule asked for stays malformed (the test wants exactly that).
   const forced = facts.fault !== null && facts.fault.source !== 'random';

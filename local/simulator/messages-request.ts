@@ -1,3 +1,5 @@
+import { outputSchemaProblem } from './output-format';
+
 /**
  * The subset of the Messages API request the simulator understands, and its validation. Messages
  * follow the provider's wording ("messages: Field required") so client errors look familiar.
@@ -25,6 +27,12 @@ export type ToolChoice =
   | { type: 'auto' | 'any' | 'none'; [field: string]: unknown }
   | { type: 'tool'; name: string; [field: string]: unknown };
 
+/** Structured outputs: the answer's text is JSON held to `schema` (the API's `output_config.format`). */
+export interface OutputConfig {
+  format?: { type: 'json_schema'; schema: Record<string, unknown> } | null;
+  [field: string]: unknown;
+}
+
 export interface MessagesRequest {
   model: string;
   max_tokens: number;
@@ -32,6 +40,7 @@ export interface MessagesRequest {
   system?: MessageContent;
   tools?: ToolDefinition[];
   tool_choice?: ToolChoice;
+  output_config?: OutputConfig;
   stream?: boolean;
 }
 
@@ -84,10 +93,20 @@ function checkTools(tools: unknown, toolChoice: unknown): string | null {
   return null;
 }
 
+function checkOutputConfig(value: unknown): string | null {
+  if (value === undefined) return null;
+  if (!isRecord(value)) return 'output_config: Input should be a valid dictionary';
+  const format = value.format;
+  if (format === undefined || format === null) return null;
+  if (!isRecord(format) || format.type !== 'json_schema') return "output_config.format.type: Input should be 'json_schema'";
+  if (!isRecord(format.schema)) return 'output_config.format.schema: Field required';
+  return outputSchemaProblem(format.schema);
+}
+
 function checkCommon(body: Record<string, unknown>): string | null {
   if (typeof body.model !== 'string' || body.model === '') return 'model: Field required';
   if (body.system !== undefined && !isContent(body.system)) return 'system: Input should be a string or text blocks';
-  return checkMessages(body.messages) ?? checkTools(body.tools, body.tool_choice);
+  return checkMessages(body.messages) ?? checkTools(body.tools, body.tool_choice) ?? checkOutputConfig(body.output_config);
 }
 
 export function parseMessagesRequest(body: unknown): Parsed<MessagesRequest> {

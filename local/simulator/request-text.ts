@@ -1,4 +1,5 @@
 import type { CountTokensRequest, MessageContent } from './messages-request';
+import { toolForSchema } from './output-format';
 
 /** The text a person would see in a content value: the string itself, or its text blocks joined. */
 export function textOfContent(content: MessageContent | undefined): string {
@@ -23,8 +24,13 @@ export function documentTextOf(request: CountTokensRequest): string {
   return (tagged?.[1] ?? text).trim();
 }
 
-/** The tool the request makes the model use, or null when it leaves the model free to answer in text. */
+/**
+ * The tool the request makes the model use, or null when it leaves the model free to answer in text. A request
+ * with `output_config.format` names none: its schema's fields say which task it is.
+ */
 export function requestedToolName(request: CountTokensRequest, knownTools: readonly string[]): string | null {
+  const format = request.output_config?.format;
+  if (format) return toolForSchema(format.schema);
   const choice = request.tool_choice;
   if (choice?.type === 'tool') return choice.name;
   if (choice?.type === 'none' || !request.tools?.length) return null;

@@ -13,6 +13,8 @@ export interface CallRecord {
   cacheReadInputTokens: number;
   outputTokens: number;
   requestId: string;
+  /** Set when the request asked for JSON held to a schema (`output_config.format`); absent for a tool call. */
+  constrained?: true;
   /** Set for an entry of a Message Batch (billed at the batch price); absent for a live call. */
   lane?: 'batch';
 }

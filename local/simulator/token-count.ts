@@ -47,5 +47,7 @@ export function countInputTokens(request: CountTokensRequest): number {
     media += contentMediaTokens(message.content);
   }
   if (request.tools?.length) chars += JSON.stringify(request.tools).length;
+  // The schema of a constrained answer is read as part of the prompt, like a tool's.
+  if (request.output_config?.format) chars += JSON.stringify(request.output_config.format).length;
   return Math.max(1, tokensForChars(chars) + media);
 }
