@@ -73,8 +73,9 @@ export const modelArea = {
     constrainedOutputModels: setting({
       env: 'MODEL_CONSTRAINED_OUTPUT',
       type: names(),
-      default: '',
-      defaultDoc: 'none (the provider lists claude-opus-4-6, claude-sonnet-4-6, claude-sonnet-4-5, claude-opus-4-5, claude-haiku-4-5)',
+      default: 'claude-opus-4-6,claude-sonnet-4-6,claude-sonnet-4-5,claude-opus-4-5,claude-haiku-4-5',
+      // Locally the simulator's malformed-answer fault is how the demo and the tests reach review and repair.
+      localDefault: '',
       doc: "models that take the Messages API's `output_config.format` (JSON schema): their JSON answers are constrained to the step's schema instead of being repaired, and a schema-invalid one fails the step (`ConstrainedAnswerInvalidError`); other models keep the repair loop (docs/gateway.md)",
     }),
     maxRetries: setting({
