@@ -12,6 +12,8 @@ import { closedLoop, type LoadRun } from './load';
 export interface BareCeiling {
   /** Starts `count` bare workflows from `submitters` closed-loop callers; the ids to wait for. */
   flood(count: number, submitters: number, round: string): Promise<LoadRun>;
+  /** Its client, without the product's payload codec: the bare workflows' results are plaintext, which the codec refuses. */
+  client: Client;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export async function startBareCeiling(stackClient: Client, address: string, act
   });
   const running = worker.run();
   return {
+    client,
     flood: (count, submitters, round) =>
       closedLoop(count, submitters, async (index) => {
         const startedAt = performance.now();

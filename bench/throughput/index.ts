@@ -132,7 +132,7 @@ export async function runThroughputBenchmark(argv: string[]): Promise<void> {
             side === 'product'
               ? await closedLoop(count, submitters, (index) => submit(`flood-${round}-${index}`))
               : await bare.flood(count, submitters, String(round));
-          const settled = await waitSettled(client, load.ids, SETTLE_DEADLINE_MS);
+          const settled = await waitSettled(side === 'product' ? client : bare.client, load.ids, SETTLE_DEADLINE_MS);
           const totals = side === 'product' ? product : ceiling;
           addCpu(totals.cpu, cpuSpent(cpuBefore, readCpu(stack)));
           totals.windows.push([startedAtEpoch, Date.now()]);
