@@ -1,6 +1,9 @@
-import { validateInvoice } from '../common/validation';
+import { approvalFieldsErrors } from '../common/approval-fields';
+import { jobTypeNamed } from '../common/job-types/registry';
 
 export interface ValidateReviewFieldsInput {
+  /** Absent when a worker of an older build asks: only invoices took fields then. */
+  jobType?: string;
   fields: unknown;
 }
 
@@ -10,11 +13,12 @@ export interface ValidateReviewFieldsResult {
 }
 
 /**
- * A reviewer's fields from the `reviewed` signal, checked against the invoice schema as this worker has it. The
- * workflow runs it as a local activity: its answer is recorded in history, so a later edit of the schema cannot
- * change the decision an old job replays (workflow code that validated inline would).
+ * A reviewer's fields from the `reviewed` signal, checked against the job type's editable result as this worker has
+ * it. The workflow runs it as a local activity: its answer is recorded in history, so a later edit of the schema
+ * cannot change the decision an old job replays (workflow code that validated inline would).
  */
-export async function validateReviewFields({ fields }: ValidateReviewFieldsInput): Promise<ValidateReviewFieldsResult> {
-  const checked = validateInvoice(fields);
-  return { errors: checked.ok ? [] : checked.errors };
+export async function validateReviewFields({ jobType = 'invoice', fields }: ValidateReviewFieldsInput): Promise<ValidateReviewFieldsResult> {
+  const definition = jobTypeNamed(jobType);
+  if (!definition) return { errors: [`unknown job type ${jobType}`] };
+  return { errors: approvalFieldsErrors(definition.reviewer, fields) };
 }

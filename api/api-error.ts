@@ -58,7 +58,7 @@ export const apiErrors = {
   jobFinished: (status: string) =>
     new ApiError(409, 'job_finished', `the job is already ${status}; a finished job cannot be cancelled`, { status }),
   invalidFields: (errors: string[]) =>
-    new ApiError(422, 'invalid_fields', 'the fields do not match the invoice schema; fix the listed fields', { errors }),
+    new ApiError(422, 'invalid_fields', 'the fields do not match the result this job type’s reviewer edits; fix the listed fields', { errors }),
   temporalUnavailable: () =>
     new ApiError(503, 'temporal_unavailable', 'the job service is unreachable; retry with the same Idempotency-Key'),
   reviewNotTaken: (waitedMs: number) =>

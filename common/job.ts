@@ -1,5 +1,4 @@
 import type { BudgetWait, DeadLetter, JobError, JobProgress, ReviewDecision, Usage } from './api-contract/job-parts';
-import type { Invoice, InvoiceExtraction } from './invoice';
 import type { ScoreBand } from './job-types/job-type';
 import { JOB_TYPE_DEFINITIONS, JOB_TYPES, type JobType, type RegisteredResult, type RegisteredStep } from './job-types/registry';
 import type { Priority } from './task-queues';
@@ -54,12 +53,8 @@ export interface JobStart {
   jobId: string;
   tenantId: string;
   priority: Priority;
-  /** Below this overall confidence a person reviews the fields (0..1). */
-  confidenceThreshold: number;
   /** How long a job waits for a reviewer before it ends as review_expired. */
   reviewTimeoutMs: number;
-  /** Schema-invalid model output is re-asked this many times in total before it goes to review. */
-  maxExtractionTries: number;
   /** How long a job whose step failed for good waits for an operator's retry or abandon. */
   deadLetterTimeoutMs: number;
   /** Where signed webhooks go (the job's own, or the tenant's default); none when absent. */
@@ -75,10 +70,6 @@ export interface JobStart {
 export interface BatchLaneAllowance {
   deadlineMarginMs: number;
   maxWaitMs: number;
-}
-
-export interface InvoiceJobInput extends JobStart {
-  document: DocumentRef;
 }
 
 /** A job whose input is a JSON body (the type's input schema), with its review band when the type has one. */
@@ -103,22 +94,16 @@ export interface JobState {
   status: JobStatus;
   step?: JobStep;
   attempts: Partial<Record<JobStep, number>>;
-  textKey?: string;
-  documentType?: string;
-  extraction?: InvoiceExtraction;
   /** Model output that failed the schema, kept for the reviewer (truncated). */
   rawModelOutput?: string;
   validationErrors?: string[];
-  confidence?: number;
-  fields?: Invoice;
   reviewDeadline?: string;
   review?: ReviewDecision;
-  ledgerEntryId?: string;
   /** JSON-input types: the input, for the reviewer page and GET /jobs/:id. */
   input?: unknown;
   /** What the model proposed while a person decides (the type's `proposal` schema). */
   proposal?: unknown;
-  /** The type's result once it finished well (invoice jobs show `fields` and `ledgerEntryId` instead). */
+  /** The type's result once it finished well. */
   result?: RegisteredResult;
   error?: JobError;
   deadLetter?: DeadLetter;

@@ -1,12 +1,12 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Invoice } from './invoice';
 import type { JobState, JobStatus } from './job';
 
-/** The job as the workflow sees it: step, attempts, fields, confidence, error, usage. */
+/** The job as the workflow sees it: status, step, attempts, error, usage, and what its type keeps beside them. */
 export const statusQuery = defineQuery<JobState>('status');
 
 export interface ReviewedSignalInput {
-  fields: Invoice;
+  /** The job type's editable result (its reviewer view's `editable`). */
+  fields: unknown;
   reviewer: string;
 }
 export interface RejectedSignalInput {
@@ -20,7 +20,8 @@ export const reviewedSignal = defineSignal<[ReviewedSignalInput]>('reviewed');
 export const rejectedSignal = defineSignal<[RejectedSignalInput]>('rejected');
 
 export type SubmitReviewInput =
-  | { decision: 'approve'; fields?: Invoice; reviewer: string }
+  /** `fields`: the job type's editable result, required when it declares one, else absent (common/approval-fields.ts). */
+  | { decision: 'approve'; fields?: unknown; reviewer: string }
   | { decision: 'reject'; reason: string; reviewer: string };
 
 export interface SubmitReviewResult {

@@ -1,5 +1,5 @@
 import type { Invoice } from '../common/invoice';
-import type { InvoiceJobInput } from '../common/job';
+import type { InvoiceJobInput } from '../common/job-types/invoice/invoice-job';
 
 /**
  * One line per activity for the Temporal Web UI's event list, so an operator can tell steps and jobs apart

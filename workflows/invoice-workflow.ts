@@ -3,7 +3,8 @@ import type { JobActivities } from '../activities';
 import type { ExtractInvoiceFieldsResult, ExtractTextResult, ModelStepInput } from '../activities/contracts';
 import type { FromBatch } from '../common/batch-lane';
 import type { Invoice } from '../common/invoice';
-import type { InvoiceJobInput, JobState } from '../common/job';
+import type { JobState } from '../common/job';
+import type { InvoiceJobInput, InvoiceJobState } from '../common/job-types/invoice/invoice-job';
 import { invoiceJobType } from '../common/job-types/invoice/definition';
 import {
   entryTextOptions,
@@ -29,7 +30,8 @@ const ledgerSteps = proxyActivities<JobActivities>(ledgerOptions);
  */
 export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState> {
   const job = new JobRun(input, invoiceJobType);
-  const { state, tracker, review, run, notify } = job;
+  const { tracker, review, run, notify } = job;
+  const state: InvoiceJobState = job.state;
   const batchLane = new BatchLaneWait(input);
 
   return job.settle(async () => {
@@ -88,13 +90,12 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
         state.review = { decision: 'rejected', reviewer: decision.reviewer, reason: decision.reason, decidedAt };
         return await job.finish('rejected');
       }
-      // The review validator (approvalFields: 'Invoice') accepts no approval without valid fields.
+      // The review validator accepts no approval without fields that match the definition's editable result.
       const approvedFields = decision.fields as Invoice;
       state.review = { decision: 'approved', reviewer: decision.reviewer, fields: approvedFields, decidedAt };
       fields = approvedFields;
     }
 
-    state.fields = fields;
     const approved = fields;
     // A cancel that arrives while the post runs is too late: the entry may exist, so the job ends posted.
     return beyondCancel(async () => {
@@ -104,7 +105,7 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
           [{ ...jobContext(input), invoice: approved }],
         ),
       );
-      state.ledgerEntryId = posted.entryId;
+      state.result = { fields: approved, ledgerEntryId: posted.entryId };
       return await job.finish('posted');
     });
   });

@@ -61,7 +61,7 @@ export class JobRun {
   ) {
     this.tracker = new JobTracker(input);
     this.state = this.tracker.state;
-    this.review = new Review(input, this.tracker, jobType.reviewer.approvalFields);
+    this.review = new Review(input, this.tracker, jobType);
     this.deadLetters = new DeadLetters(input, this.tracker);
     this.spendCapWait = new SpendCapWait(this.tracker);
     setHandler(statusQuery, () => this.state);

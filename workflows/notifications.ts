@@ -35,7 +35,7 @@ export async function notifyClient(input: JobStart, tracker: JobTracker, jobType
             jobType: jobType.name as JobType,
             status: state.status,
             ...(state.error ? { error: state.error } : {}),
-            ...(state.ledgerEntryId ? { ledgerEntryId: state.ledgerEntryId } : {}),
+            ...resultFieldsOf(state.result, jobType.webhook.fromResult),
             ...(state.status === 'budget_wait' && state.budgetWait ? { budgetWait: state.budgetWait } : {}),
             ...(jobType.webhook.includesResult && state.result !== undefined ? { result: state.result } : {}),
           },
@@ -43,4 +43,11 @@ export async function notifyClient(input: JobStart, tracker: JobTracker, jobType
       },
     ],
   });
+}
+
+/** The result's fields an event carries beside `status`, those the result has so far. */
+function resultFieldsOf(result: unknown, names: readonly 'ledgerEntryId'[] = []): Partial<Record<'ledgerEntryId', string>> {
+  if (typeof result !== 'object' || result === null) return {};
+  const fields = result as Partial<Record<'ledgerEntryId', unknown>>;
+  return Object.fromEntries(names.flatMap((name) => (typeof fields[name] === 'string' ? [[name, fields[name]]] : [])));
 }

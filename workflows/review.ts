@@ -9,7 +9,7 @@ import {
 } from '@temporalio/workflow';
 import type { InvoiceActivities } from '../activities';
 import type { JobStart } from '../common/job';
-import type { ReviewerView } from '../common/job-types/job-type';
+import type { JobTypeDefinition } from '../common/job-types/job-type';
 import {
   rejectedSignal,
   reviewedSignal,
@@ -17,7 +17,7 @@ import {
   type SubmitReviewInput,
 } from '../common/messages';
 import { NeedsReviewKey, ReviewDeadlineKey } from '../common/search-attributes';
-import { validateInvoice } from '../common/validation';
+import { approvalFieldsErrors } from '../common/approval-fields';
 import { reviewCheckOptions } from './activity-options';
 import { jobMetrics } from './job-metrics';
 import type { JobTracker } from './job-tracker';
@@ -36,8 +36,9 @@ export class Review {
   constructor(
     private readonly input: JobStart,
     private readonly tracker: JobTracker,
-    approvalFields: ReviewerView['approvalFields'],
+    jobType: JobTypeDefinition,
   ) {
+    const view = jobType.reviewer;
     const awaiting = () => this.tracker.state.status === 'awaiting_review' && this.decision === undefined;
     setHandler(
       submitReviewUpdate,
@@ -58,17 +59,13 @@ export class Review {
               details: [{ status: state.status }],
             });
           }
-          if (review.decision === 'approve' && approvalFields === undefined) {
-            if (review.fields !== undefined) {
-              throw ApplicationFailure.create({ type: 'InvalidReviewFields', message: 'this job is approved as it is: send no fields' });
-            }
-          } else if (review.decision === 'approve') {
-            const checked = validateInvoice(review.fields);
-            if (!checked.ok) {
+          if (review.decision === 'approve') {
+            const errors = approvalFieldsErrors(view, review.fields);
+            if (errors.length > 0) {
               throw ApplicationFailure.create({
                 type: 'InvalidReviewFields',
-                message: `the fields do not match the invoice schema: ${checked.errors.join('; ')}`,
-                details: [{ errors: checked.errors }],
+                message: `the fields do not match what this job type's reviewer edits: ${errors.join('; ')}`,
+                details: [{ errors }],
               });
             }
           } else if (review.reason.trim() === '') {
@@ -85,7 +82,7 @@ export class Review {
     // this workflow (no task queue, no deploy ordering).
     setHandler(reviewedSignal, async ({ fields, reviewer }) => {
       if (!awaiting()) return log.warn('reviewed signal ignored: job is not awaiting review', { status: this.tracker.state.status });
-      const errors = patched(PATCHES.reviewSignalCheckedByLocalActivity.id) ? await checkFields(fields) : errorsAsBeforeReviewSignalCheck(fields);
+      const errors = patched(PATCHES.reviewSignalCheckedByLocalActivity.id) ? await checkFields(jobType.name, fields) : errorsAsBeforeReviewSignalCheck(fields);
       if (errors.length > 0) return log.warn('reviewed signal ignored: invalid fields', { errors });
       // Another decision may have been taken while the check ran; the first valid one counts.
       if (!awaiting()) return log.warn('reviewed signal ignored: job is not awaiting review', { status: this.tracker.state.status });
@@ -121,9 +118,9 @@ export class Review {
   }
 }
 
-async function checkFields(fields: unknown): Promise<string[]> {
+async function checkFields(jobType: string, fields: unknown): Promise<string[]> {
   try {
-    return (await checks.validateReviewFields({ fields })).errors;
+    return (await checks.validateReviewFields({ jobType, fields })).errors;
   } catch (error) {
     // A failure thrown from a signal handler would fail the whole job; an unchecked signal is only ignored.
     log.warn('reviewed signal ignored: its fields could not be checked', { error: String(error) });

@@ -7,14 +7,20 @@ export type JobBase = Pick<
   'jobId' | 'type' | 'status' | 'step' | 'priority' | 'fileName' | 'name' | 'scheduleId' | 'submittedAt' | 'closedAt' | 'error' | 'currentAttempt' | 'progress'
 >;
 
-/** A type's result once it finished well; an invoice's is what it posted (its workflow keeps the fields apart). */
-function resultOf(state: JobState): Job['result'] {
+/**
+ * What a type's state may carry beyond JobState for the Job's own fields, and what an invoice's state held before
+ * its result moved into `result` (a worker of an older build may still answer the query during a deploy).
+ */
+type ShownState = JobState & Partial<Pick<Job, 'documentType' | 'confidence' | 'extraction'>> & { fields?: unknown; ledgerEntryId?: string };
+
+/** A type's result once it finished well. */
+function resultOf(state: ShownState): Job['result'] {
   if (state.result !== undefined) return state.result;
-  return state.fields && state.status === 'posted' ? { fields: state.fields, ledgerEntryId: state.ledgerEntryId } : undefined;
+  return state.fields && state.status === 'posted' ? ({ fields: state.fields, ledgerEntryId: state.ledgerEntryId } as Job['result']) : undefined;
 }
 
 /** The job as a client sees it: the server's part, and the workflow's when a worker answered. */
-export function toJobView(base: JobBase, state: JobState | undefined, links: Record<string, string>): Job {
+export function toJobView(base: JobBase, state: ShownState | undefined, links: Record<string, string>): Job {
   if (!state) return { ...base, detailed: false, links };
   return {
     ...base,

@@ -4,7 +4,8 @@ import type { Job } from '../../common/api-contract/job';
 import type { JobState } from '../../common/job';
 import { submitReviewUpdate, type SubmitReviewInput } from '../../common/messages';
 import { ReviewDeadlineKey } from '../../common/search-attributes';
-import { validateInvoice } from '../../common/validation';
+import { approvalFieldsErrors } from '../../common/approval-fields';
+import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import { jobTypeNamed } from '../../common/job-types/registry';
 import { apiErrors } from '../api-error';
 import { canonicalJson } from '../../common/canonical-json';
@@ -18,7 +19,7 @@ import type { JobsDeps } from './jobs-deps';
 const REVIEW_DEADLINE_MS = 15_000;
 
 /** `POST /jobs/:id/review`: hands a decision to the workflow's Update, which says at once whether it counted. */
-export function createReviewJob(deps: Pick<JobsDeps, 'client'>, reader: JobReader) {
+export function createReviewJob(deps: Pick<JobsDeps, 'client'>, reader: JobReader, typeNamed: (name: string) => JobTypeDefinition | undefined = jobTypeNamed) {
   const { client } = deps;
 
   return async function reviewJob(tenantId: string, jobId: string, review: SubmitReviewInput, requestId?: string): Promise<Job> {
@@ -37,15 +38,10 @@ export function createReviewJob(deps: Pick<JobsDeps, 'client'>, reader: JobReade
     // Fields are judged only while the job awaits review; once it moved on they no longer matter, and the Update
     // below answers: the same Update id (a resend) gets its first answer, a new decision the validator's 409.
     if (status === 'awaiting_review' && review.decision === 'approve') {
-      // The type says whether approving means sending fields (an invoice's) or only saying yes.
-      const approvalFields = jobTypeNamed(reader.baseOf(description).type)?.reviewer.approvalFields;
-      if (approvalFields === undefined && review.fields !== undefined) {
-        throw apiErrors.invalidFields(['/fields: this job type is approved as it is; send no fields']);
-      }
-      if (approvalFields !== undefined) {
-        const checked = validateInvoice(review.fields);
-        if (!checked.ok) throw apiErrors.invalidFields(checked.errors);
-      }
+      // The type's reviewer view says whether approving sends an edited result (checked by its schema) or only yes.
+      const view = typeNamed(reader.baseOf(description).type)?.reviewer;
+      const errors = view ? approvalFieldsErrors(view, review.fields) : [];
+      if (errors.length > 0) throw apiErrors.invalidFields(errors);
     }
     const handle = client.workflow.getHandle(jobId);
     try {

@@ -10,6 +10,7 @@ import { nameFromInput } from '../../common/job-types/job-name';
 import type { JobTypeDefinition, ScoreBand } from '../../common/job-types/job-type';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { type Priority, taskQueueFor } from '../../common/task-queues';
+import { typeSettings } from './type-settings';
 import { batchLaneTerms } from './batch-lane-terms';
 import { objectKeys } from '../../lib/object-store';
 import { apiErrors } from '../api-error';
@@ -74,10 +75,9 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
       jobId,
       tenantId: base.tenantId,
       priority: base.priority,
-      confidenceThreshold: config.jobs.confidenceThreshold,
       reviewTimeoutMs: config.jobs.reviewTimeoutMs,
-      maxExtractionTries: config.jobs.maxExtractionTries,
       deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
+      ...typeSettings(jobType, config.jobs),
       ...(base.callbackUrl ? { callbackUrl: base.callbackUrl } : {}),
       ...(scoreBand ? { scoreBand } : {}),
       ...(base.deadline ? { deadline: base.deadline } : {}),

@@ -26,7 +26,7 @@ export const errors = {
     headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } },
   },
   431: problem('`request_header_fields_too_large`: the URL and headers together are over 16 KB.'),
-  422: problem('`invalid_fields`: the fields do not match the invoice schema; `details.errors` lists each problem.'),
+  422: problem('`invalid_fields`: the fields do not match the result the job type’s reviewer edits (`ReviewFields`); `details.errors` lists each problem.'),
   500: problem('`internal`: a fault on our side; retrying with the same Idempotency-Key is safe.'),
   503: problem(
     '`temporal_unavailable` (the job service is unreachable; retry shortly), `reviewer_unavailable`, or `audit_unavailable` (a decision or erasure could not be recorded in the audit trail, so it was not taken; send it again).',

@@ -4,6 +4,7 @@ import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { type Priority, taskQueueFor } from '../../common/task-queues';
 import { batchLaneTerms } from '../jobs/batch-lane-terms';
+import { typeSettings } from '../jobs/type-settings';
 import type { JobsDeps } from '../jobs/jobs-deps';
 import { tenantFairness } from '../jobs/tenant-fairness';
 
@@ -24,10 +25,9 @@ export function scheduledRunStart(config: JobsDeps['config'], jobType: JobTypeDe
   const args: Omit<JobStart, 'jobId' | 'submittedAt'> & { document: DocumentRef; scheduleId: string } = {
     tenantId: input.tenantId,
     priority: input.priority,
-    confidenceThreshold: config.jobs.confidenceThreshold,
     reviewTimeoutMs: config.jobs.reviewTimeoutMs,
-    maxExtractionTries: config.jobs.maxExtractionTries,
     deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
+    ...typeSettings(jobType, config.jobs),
     ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
     // Fixed when the schedule is made, like the rest of the action: a bulk digest's runs may take the batch lane.
     ...batchLaneTerms(config, input.priority),

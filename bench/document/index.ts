@@ -62,9 +62,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
         tenantId: 'demo',
         priority: 'bulk',
         document: { bucket: store.bucket, key, sha256, contentType: 'application/pdf', sizeBytes: pdf.length, fileName: LONG_DOCUMENT_FILE },
-        confidenceThreshold: productConfig.jobs.confidenceThreshold,
         reviewTimeoutMs: productConfig.jobs.reviewTimeoutMs,
-        maxExtractionTries: productConfig.jobs.maxExtractionTries,
         deadLetterTimeoutMs: productConfig.jobs.deadLetterTimeoutMs,
         submittedAt: new Date().toISOString(),
       };

@@ -6,7 +6,7 @@ import { Invoice, InvoiceExtraction } from './invoice';
 import { Job } from './job';
 import { JobEvent, JobProgressEvent, JobStreamEnd, JobStreamEvent } from './job-event';
 import { JobList, JobSummary } from './job-list';
-import { FileJobType, JobInput, JobProposal, JobResult, jobTypeComponents, SubmitJobRequest } from './job-types';
+import { FileJobType, JobInput, JobProposal, JobResult, jobTypeComponents, ReviewFields, SubmitJobRequest } from './job-types';
 import { BudgetWait, DeadLetter, JobError, JobProgress, Links, ReviewDecision, Usage } from './job-parts';
 import { Health, ReviewSession } from './meta';
 import { ReviewApproval, ReviewRejection, ReviewRequest } from './review-request';
@@ -41,6 +41,7 @@ const fixedComponents = {
   JobList,
   ReviewRequest,
   ReviewApproval,
+  ReviewFields,
   ReviewRejection,
   JobEvent,
   JobProgressEvent,

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { JOB_STEPS, type JobStep as Step } from '../job';
-import { Invoice } from './invoice';
+import { ReviewFields } from './job-types';
 import { closed, count, dateTime, ref, stringEnum } from './schema-kit';
 import { JobStep } from './vocabulary';
 
@@ -68,7 +68,7 @@ export const ReviewDecision = closed({
   reviewer: Type.String({
     description: 'Who decided, as their credential proved it: a reviewer’s id, the OIDC `sub`, or `api-key` for the tenant’s API key.',
   }),
-  fields: Type.Optional(ref('Invoice', Invoice)),
+  fields: Type.Optional(ref('ReviewFields', ReviewFields)),
   reason: Type.Optional(Type.String()),
   decidedAt: dateTime(),
 });

@@ -24,6 +24,7 @@ export const jobTypeComponentNames = {
 const definitions: readonly JobTypeDefinition[] = JOB_TYPE_DEFINITIONS;
 const jsonTypes = definitions.filter((definition) => definition.input.kind === 'json');
 const proposing = definitions.filter((definition) => definition.proposal !== undefined);
+const editing = definitions.flatMap((definition) => (definition.reviewer.editable ? [definition.reviewer.editable] : []));
 
 /** The types a multipart upload may name (the others take a JSON body). */
 export const FILE_JOB_TYPES = definitions.filter((definition) => definition.input.kind === 'file').map((definition) => definition.name);
@@ -69,6 +70,7 @@ function perType(): Record<string, TSchema> {
   for (const definition of definitions) {
     components[jobTypeComponentNames.result(definition)] = definition.result;
     if (definition.proposal) components[jobTypeComponentNames.proposal(definition)] = definition.proposal;
+    if (definition.reviewer.editable) components[definition.reviewer.editable.component] = definition.reviewer.editable.schema;
     if (definition.input.kind === 'json') {
       components[jobTypeComponentNames.input(definition)] = definition.input.schema;
       components[jobTypeComponentNames.submission(definition)] = submissionOf(definition);
@@ -90,6 +92,10 @@ export const SubmitJobRequest = Type.Unsafe<{ type: string; input: unknown; prio
 export const JobResult = oneOfRefs<RegisteredResult>(definitions.map(jobTypeComponentNames.result), 'The job type’s result (`<Type>Result`).');
 export const JobInput = oneOfRefs(jsonTypes.map(jobTypeComponentNames.input), 'The JSON input, for types that take one (`<Type>Input`).');
 export const JobProposal = oneOfRefs(proposing.map(jobTypeComponentNames.proposal), 'What the model proposed while a person decides (`<Type>Proposal`).');
+export const ReviewFields = oneOfRefs(
+  editing.map((editable) => editable.component),
+  'What a reviewer approves with: the result the job’s type declares editable (required then), absent for types approved as they are.',
+);
 export const FileJobType = stringEnum(FILE_JOB_TYPES, { description: 'The job types that take an uploaded file.' });
 
 /** Every body the registered types bring, by component name. */

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Invoice } from './invoice';
+import { ReviewFields } from './job-types';
 import { closed, ref } from './schema-kit';
 
 const reviewer = Type.Optional(
@@ -11,7 +11,7 @@ const reviewer = Type.Optional(
 
 export const ReviewApproval = closed({
   decision: Type.Literal('approve'),
-  fields: Type.Optional(ref('Invoice', Invoice, { description: 'The fields to post: required for invoices, absent for types approved as they are.' })),
+  fields: Type.Optional(ref('ReviewFields', ReviewFields)),
   reviewer,
 });
 export const ReviewRejection = closed({

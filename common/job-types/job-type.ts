@@ -25,6 +25,8 @@ export interface JobTypeDefinition<Name extends string = string, Step extends st
   /** What the model proposed while a person decides (shown on the reviewer page); absent when nothing is proposed. */
   proposal?: TSchema;
   review: ReviewRule;
+  /** The deployment's job settings its workflow input carries beyond every job's (lib/config/jobs-settings.ts). */
+  settings?: readonly JobSetting[];
   webhook: WebhookPayload;
   reviewer: ReviewerView;
   /** Where its jobs leave objects in S3 beyond the upload, its text and the batch lane's entries; an erasure reads it. */
@@ -99,24 +101,39 @@ export interface ScoreBand {
   declineFrom: number;
 }
 
+/** A setting of the deployment's `jobs` area that a type's input may carry, by its name there. */
+export type JobSetting = 'confidenceThreshold' | 'maxExtractionTries';
+
 /** Which statuses are told to the callback URL (as `job.<status>`), and whether the event carries the result. */
 export interface WebhookPayload {
   includesResult: boolean;
+  /** Fields of the result every event carries beside `status` once the result has them (the webhook contract's). */
+  fromResult?: readonly 'ledgerEntryId'[];
 }
 
 /**
  * How the reviewer page shows a job of this type: read-only fields picked from the job's `input` and `proposal`
- * by path, and whether approving means editing fields (the invoice form) or only saying yes or no.
+ * by path, and whether approving means editing a result (its schema) or only saying yes or no.
  */
 export interface ReviewerView {
   title: string;
   /** Shows the uploaded document beside the fields (file inputs only). */
   showsDocument: boolean;
-  /** The component a reviewer approves with, edited in the invoice form; absent: approve carries no fields. */
-  approvalFields?: 'Invoice';
+  /** What a reviewer edits and approves with; absent: approve carries no fields. */
+  editable?: EditableResult;
   /** Where a JSON input names the job (e.g. `order.id`), for the page's heading; file jobs go by their file's name. */
   namedBy?: string;
   sections: readonly ReviewerSection[];
+}
+
+/**
+ * A result a reviewer edits before approving, declared by schema: the reviewer page builds its form from it, and
+ * the API and the review Update check an approval's `fields` against it, so no type is named in either.
+ */
+export interface EditableResult {
+  /** Its name among the OpenAPI document's components (an approval's `fields` refers to it). */
+  component: string;
+  schema: TSchema;
 }
 
 export interface ReviewerSection {

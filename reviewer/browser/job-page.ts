@@ -116,7 +116,7 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
   const approve = () => {
     if (decided || !view) return;
     // A type approved as it is: yes is the whole decision.
-    if (view.approvalFields === undefined) return void decide({ decision: 'approve' });
+    if (view.editable === undefined) return void decide({ decision: 'approve' });
     if (!form) return;
     const { invoice, errors } = form.current();
     if (errors.length > 0) {
@@ -156,7 +156,7 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
   };
 
   const renderReview = (loaded: Job, type: ReviewerView) => {
-    const invoice = type.approvalFields === 'Invoice' ? createInvoiceReview(loaded, ctx.session.confidenceThreshold, () => message.replaceChildren()) : undefined;
+    const invoice = type.editable !== undefined ? createInvoiceReview(loaded, ctx.session.confidenceThreshold, () => message.replaceChildren()) : undefined;
     form = invoice?.form;
     mount(
       reviewPane,

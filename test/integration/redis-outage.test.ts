@@ -7,6 +7,7 @@ import type { JobState } from '../../common/job';
 import { statusQuery, submitReviewUpdate } from '../../common/messages';
 import { startLocalRedis, type LocalRedis } from '../../local/stack/redis-server';
 import { cleanTextInvoice, FaultHarness } from '../support/fault-harness';
+import { isInvoiceResult } from '../../common/job-types/invoice/result';
 import { sampleWith } from '../support/samples';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
@@ -99,7 +100,7 @@ describe('a Redis outage parks nothing, on the real stack', () => {
     await reviewed.executeUpdate(submitReviewUpdate, { args: [{ decision: 'approve', fields: REVIEWED_FIELDS, reviewer: 'rita' }] });
     const posted = await reviewed.result();
     assert.equal(posted.status, 'posted');
-    assert.ok(posted.ledgerEntryId, 'the ledger took the entry');
+    assert.ok(isInvoiceResult(posted.result) && posted.result.ledgerEntryId, 'the ledger took the entry');
     await receiver.waitFor((deliveries) => deliveries.some((delivery) => delivery.status < 300 && delivery.body.includes('"job.posted"')), 60_000);
     const stillWaiting = await waiting.query(statusQuery);
     assert.equal(stillWaiting.status, 'processing', 'the model step could not have run: Redis is still down');

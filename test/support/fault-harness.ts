@@ -3,7 +3,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { InvoiceJobInput, JsonJobInput } from '../../common/job';
+import type { JsonJobInput } from '../../common/job';
+import type { InvoiceJobInput } from '../../common/job-types/invoice/invoice-job';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import type { DocumentJobInput, DocumentJobSettings } from '../../common/job-types/document/document-job';
 import type { TicketsDigestInput } from '../../common/job-types/tickets-digest/definition';
@@ -189,9 +190,7 @@ export class FaultHarness {
       tenantId: 'demo',
       priority,
       input: order,
-      confidenceThreshold: config.jobs.confidenceThreshold,
       reviewTimeoutMs: config.jobs.reviewTimeoutMs,
-      maxExtractionTries: config.jobs.maxExtractionTries,
       deadLetterTimeoutMs: config.jobs.deadLetterTimeoutMs,
       submittedAt: new Date().toISOString(),
       ...extra,

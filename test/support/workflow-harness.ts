@@ -4,7 +4,8 @@ import type { DataConverter } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { JobActivities } from '../../activities';
-import type { InvoiceJobInput, JsonJobInput } from '../../common/job';
+import type { JsonJobInput } from '../../common/job';
+import type { InvoiceJobInput } from '../../common/job-types/invoice/invoice-job';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import { JobStatusKey, TenantIdKey } from '../../common/search-attributes';
 import { workerTelemetry, type WorkerTelemetry } from '../../lib/worker-telemetry';
@@ -113,9 +114,7 @@ export async function createWorkflowHarness(): Promise<WorkflowHarness> {
           priority: 'interactive',
           input: order,
           scoreBand: { approveBelow: 0.3, declineFrom: 0.7 },
-          confidenceThreshold: 0.9,
           reviewTimeoutMs: 60 * 60 * 1000,
-          maxExtractionTries: 3,
           deadLetterTimeoutMs: 60 * 60 * 1000,
           submittedAt: new Date().toISOString(),
           ...overrides,

@@ -60,9 +60,7 @@ describe('documentWorkflow with mocked activities', () => {
           fileName: 'report.pdf',
         },
         settings: overrides,
-        confidenceThreshold: 0.9,
         reviewTimeoutMs: 60 * 60 * 1000,
-        maxExtractionTries: 3,
         deadLetterTimeoutMs: 60 * 60 * 1000,
         submittedAt: new Date().toISOString(),
       };

@@ -41,7 +41,7 @@ describe('invoiceWorkflow with mocked activities', () => {
     const state = await harness.withWorker(fake.activities, async (start) => (await start()).result());
     assert.equal(state.status, 'posted');
     assert.deepEqual(fake.posted, [sampleInvoice]);
-    assert.equal(state.ledgerEntryId, 'led_1');
+    assert.deepEqual(state.result, { fields: sampleInvoice, ledgerEntryId: 'led_1' });
     assert.equal(state.usage.calls, 2);
     assert.equal(state.usage.inputTokens, 2000);
   });

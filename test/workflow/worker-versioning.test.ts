@@ -5,7 +5,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
-import type { InvoiceJobInput } from '../../common/job';
+import type { InvoiceJobInput } from '../../common/job-types/invoice/invoice-job';
 import { submitReviewUpdate } from '../../common/messages';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
 import { workerDeploymentOptions } from '../../workers/worker-deployment';

@@ -25,12 +25,13 @@ export const invoiceJobType = defineJobType({
   steps: ['extractText', 'classifyDocument', 'extractInvoiceFields', 'postInvoiceToLedger'],
   result: closed({ fields: ref('Invoice', Invoice), ledgerEntryId: Type.Optional(Type.String()) }),
   review: { kind: 'confidence' },
-  webhook: { includesResult: false },
+  settings: ['confidenceThreshold', 'maxExtractionTries'],
+  webhook: { includesResult: false, fromResult: ['ledgerEntryId'] },
   reviewer: {
     title: 'Invoice',
     showsDocument: true,
-    approvalFields: 'Invoice',
-    // The invoice form (reviewer/browser/fields-form.ts) shows the extraction itself, field by field.
+    editable: { component: 'Invoice', schema: Invoice },
+    // The form (reviewer/browser/fields-form.ts) shows the extraction itself, field by field.
     sections: [],
   },
 });
