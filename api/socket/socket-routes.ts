@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { SocketToken } from '../../common/api-contract/job-socket';
 import type { Config } from '../../lib/config';
-import { ApiError } from '../api-error';
+import { ApiError, apiErrors } from '../api-error';
 import { authenticate, callerOf } from '../auth';
 import type { SocketTokens } from './socket-tokens';
 
@@ -18,7 +18,9 @@ export function socketRouter(deps: { config: Pick<Config, 'tenants' | 'people' |
     const body: SocketToken = { token, expiresAt: expiresAt.toISOString(), url: url.href };
     res.status(201).set('cache-control', 'no-store').json(body);
   });
-  router.get(SOCKET_PATH, (_req, res) => {
+  router.get(SOCKET_PATH, (req, res) => {
+    // Without a token the answer is the upgrade's own (401); with one, the request only lacks the upgrade.
+    if (typeof req.query.token !== 'string') throw apiErrors.unauthorized();
     res.set('upgrade', 'websocket');
     throw new ApiError(426, 'upgrade_required', `${SOCKET_PATH} is a WebSocket: open it with a token from POST ${SOCKET_PATH}/tokens (docs/clients.md)`);
   });
