@@ -13,7 +13,7 @@ export function socketRouter(deps: { config: Pick<Config, 'tenants' | 'people' |
   const router = Router();
   router.post(`${SOCKET_PATH}/tokens`, authenticate(deps.config, ['api', 'reviewer']), (_req, res) => {
     const { token, expiresAt } = deps.tokens.mint(callerOf(res));
-    const url = new URL(`${SOCKET_PATH}?token=${token}`, deps.config.api.publicUrl);
+    const url = new URL(`${deps.config.api.publicUrl}${SOCKET_PATH}?token=${token}`);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     const body: SocketToken = { token, expiresAt: expiresAt.toISOString(), url: url.href };
     res.status(201).set('cache-control', 'no-store').json(body);
