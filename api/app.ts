@@ -22,6 +22,8 @@ import { openApiRouter } from './openapi-routes';
 import { reviewPageRouter } from './review-page-routes';
 import type { SchedulesService } from './schedules/schedules-service';
 import { schedulesRouter } from './schedules/schedules-routes';
+import { socketRouter } from './socket/socket-routes';
+import { createSocketTokens } from './socket/socket-tokens';
 
 export interface AppDeps {
   config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document' | 'anthropic' | 'deployment'>;
@@ -63,6 +65,7 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.codec) app.use(codecRouter(deps.codec));
   if (deps.admin) app.use(adminRouter({ admin: deps.admin, audit: deps.audit, config: deps.config, log: deps.log }));
   app.use(eventsRouter(deps));
+  app.use(socketRouter({ config: deps.config, tokens: createSocketTokens(deps.config) }));
   app.use(documentRouter(deps));
   app.use(reviewPageRouter(deps));
   app.use(openApiRouter(deps));

@@ -1,10 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Request, type Response, Router } from 'express';
-import type { JobProgressEvent, JobStreamEnd } from '../common/api-contract/job-event';
-import { isTerminal, type JobEvent, type JobProgress, type JobStatus, type JobStep } from '../common/job';
+import type { JobStreamEnd } from '../common/api-contract/job-event';
+import { isTerminal } from '../common/job';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { authenticate, callerOf } from './auth';
+import { JobEventCursor, newestSeq } from './jobs/job-event-cursor';
 import type { JobEvents } from './jobs/job-events';
 import type { JobsService } from './jobs-service';
 import { apiErrors } from './api-error';
@@ -90,72 +91,30 @@ export function eventsRouter(deps: { jobs: JobsService; config: Pick<Config, 'te
   return router;
 }
 
-/** Writes each event once, in order; remembers what the client has already seen. */
+/** Writes the cursor's events as Server-Sent Events. */
 class JobEventWriter {
-  private lastSeq: number;
-  private lastUnnumbered: string | undefined;
-  private lastUnnumberedProgress: number | undefined;
+  private readonly cursor: JobEventCursor;
 
   constructor(
     private readonly res: Response,
-    private readonly jobId: string,
+    jobId: string,
     after: number,
   ) {
-    this.lastSeq = after;
+    this.cursor = new JobEventCursor(jobId, after);
   }
 
   /** True when something was written. */
   write(snapshot: JobEvents): boolean {
-    if (snapshot.events) {
-      // Status events and the latest progress share one numbering: written in its order, each once.
-      const fresh: Array<{ seq: number; line: string }> = snapshot.events
-        .filter((event) => event.seq > this.lastSeq)
-        .map((event) => ({ seq: event.seq, line: `event: status\ndata: ${JSON.stringify({ jobId: this.jobId, ...event })}` }));
-      // Only a numbered progress is an event (a document's); a digest's batch count shows in GET /jobs/:id alone.
-      const seq = snapshot.progress?.seq;
-      if (snapshot.progress && seq !== undefined && seq > this.lastSeq) fresh.push({ seq, line: `event: progress\ndata: ${this.progressData(snapshot.progress)}` });
-      fresh.sort((a, b) => a.seq - b.seq);
-      for (const { seq, line } of fresh) {
-        this.res.write(`id: ${seq}\n${line}\n\n`);
-        this.lastSeq = seq;
-      }
-      return fresh.length > 0;
+    const events = this.cursor.next(snapshot);
+    for (const { event, id, data } of events) {
+      this.res.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     }
-    // No worker answered: say what the server knows, once per change, without an id (an id from the memo's
-    // progress would skip status events the client has not seen once a worker answers again).
-    let written = false;
-    const key = `${snapshot.status}/${snapshot.step ?? ''}`;
-    if (key !== this.lastUnnumbered) {
-      this.lastUnnumbered = key;
-      this.res.write(`event: status\ndata: ${JSON.stringify(unnumbered(this.jobId, snapshot.status, snapshot.step))}\n\n`);
-      written = true;
-    }
-    const seq = snapshot.progress?.seq;
-    if (snapshot.progress && seq !== undefined && seq > this.lastSeq && seq !== this.lastUnnumberedProgress) {
-      this.lastUnnumberedProgress = seq;
-      this.res.write(`event: progress\ndata: ${this.progressData(snapshot.progress)}\n\n`);
-      written = true;
-    }
-    return written;
+    return events.length > 0;
   }
 
   caughtUp(snapshot: JobEvents): boolean {
-    return !snapshot.events || newestSeq(snapshot) <= this.lastSeq;
+    return this.cursor.caughtUp(snapshot);
   }
-
-  private progressData(progress: JobProgress): string {
-    const data: JobProgressEvent = { jobId: this.jobId, progress };
-    return JSON.stringify(data);
-  }
-}
-
-/** The highest seq the snapshot holds, status events and progress together. */
-function newestSeq(snapshot: JobEvents): number {
-  return Math.max(snapshot.events?.at(-1)?.seq ?? 0, snapshot.progress?.seq ?? 0);
-}
-
-function unnumbered(jobId: string, status: JobStatus, step: JobStep | undefined): Omit<JobEvent, 'seq'> & { jobId: string; detailed: false } {
-  return { jobId, status, ...(step ? { step } : {}), at: new Date().toISOString(), detailed: false };
 }
 
 /** `Last-Event-ID` (EventSource sends it on reconnect) or `?lastEventId=` for clients that cannot set headers. */

@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats';
 import { type ApiComponentName, apiComponents } from '../common/api-contract/components';
 import { ListAuditQuery } from '../common/api-contract/audit';
 import { ListJobsQuery } from '../common/api-contract/job-list';
+import { SocketClientMessage } from '../common/api-contract/job-socket';
 import { COMPONENTS_PATH } from '../common/api-contract/schema-kit';
 import { apiErrors } from './api-error';
 
@@ -11,6 +12,9 @@ import { apiErrors } from './api-error';
 const CONTRACT_ID = 'https://slowlane.dev/api-contract';
 const QUERIES_PATH = '#/queries/';
 const queries = { ListJobsQuery, ListAuditQuery };
+const MESSAGES_PATH = '#/messages/';
+/** What a WebSocket client sends (api/socket): not an HTTP body, so not a component. */
+const messages = { SocketClientMessage };
 
 /**
  * The one ajv instance of the API. OpenAPI 3.1 schemas are JSON Schema 2020-12; `discriminator` is OpenAPI's and
@@ -19,8 +23,8 @@ const queries = { ListJobsQuery, ListAuditQuery };
  */
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, discriminator: true });
 addFormats(ajv);
-ajv.addKeyword('components').addKeyword('queries');
-ajv.addSchema({ $id: CONTRACT_ID, components: { schemas: apiComponents }, queries });
+ajv.addKeyword('components').addKeyword('queries').addKeyword('messages');
+ajv.addSchema({ $id: CONTRACT_ID, components: { schemas: apiComponents }, queries, messages });
 
 type Components = typeof apiComponents;
 
@@ -46,6 +50,7 @@ export const requestValidators = {
   scheduleStateRequest: validatorFor('ScheduleStateRequest'),
   listJobsQuery: compiled<Static<typeof ListJobsQuery>>(`${CONTRACT_ID}${QUERIES_PATH}ListJobsQuery`),
   listAuditQuery: compiled<Static<typeof ListAuditQuery>>(`${CONTRACT_ID}${QUERIES_PATH}ListAuditQuery`),
+  socketClientMessage: compiled<Static<typeof SocketClientMessage>>(`${CONTRACT_ID}${MESSAGES_PATH}SocketClientMessage`),
 };
 
 export interface CheckOptions {

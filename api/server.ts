@@ -2,6 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createApp, type AppDeps } from './app';
+import { attachJobSocket } from './socket/job-socket-server';
+import { createSocketTokens } from './socket/socket-tokens';
 
 export interface RunningApi {
   url: string;
@@ -35,12 +37,15 @@ export async function startApiServer(deps: AppDeps, listen: { host: string; port
   // A 25 MB upload on a slow link can take longer than Node's default 5 minutes to arrive.
   server.requestTimeout = 10 * 60 * 1000;
   server.on('clientError', answerUnparsableRequest);
+  // Its own token instance: any one keyed by the same secret checks another's tokens (as replicas do).
+  const sockets = attachJobSocket(server, { config: deps.config, jobs: deps.jobs, tokens: createSocketTokens(deps.config), log: deps.log });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${listen.host}:${port}`,
     port,
     close: () =>
       new Promise((resolve, reject) => {
+        sockets.close();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -4,12 +4,13 @@ import { auditPaths } from './audit-paths';
 import { jobPaths } from './job-paths';
 import { pagePaths } from './page-paths';
 import { schedulePaths } from './schedule-paths';
+import { socketPaths } from './socket-paths';
 import { bodyRef, type Schema } from './refs';
 import { errors, json } from './responses';
 
 const DESCRIPTION = `Slowlane runs slow AI steps (invoice extraction, order scoring, support-ticket digests, …: one job type each) durably on Temporal,
 outside the HTTP request. Submit a job (a file, or a JSON input), then follow the job by polling \`GET /jobs/{id}\` (honour \`Retry-After\`), by Server-Sent
-Events on \`GET /jobs/{id}/events\`, or by signed webhooks to a \`callbackUrl\`. Errors are
+Events on \`GET /jobs/{id}/events\`, many jobs at once over the WebSocket \`GET /events/socket\`, or by signed webhooks to a \`callbackUrl\`. Errors are
 \`{ "error": { "code", "message", "details" } }\` with a stable code. A method a path does not list here answers \`405 method_not_allowed\`
 with an \`Allow\` header naming the methods it has. See docs/clients.md.`;
 
@@ -59,7 +60,7 @@ function withHeaderLimit(paths: Record<string, Schema>): Record<string, Schema> 
 
 /** Every path the API serves and the operations on it, as the document lists them. */
 export function documentedPaths(): Record<string, Schema> {
-  return withHeaderLimit({ ...jobPaths, ...schedulePaths, ...auditPaths, ...pagePaths, ...adminPaths });
+  return withHeaderLimit({ ...jobPaths, ...socketPaths, ...schedulePaths, ...auditPaths, ...pagePaths, ...adminPaths });
 }
 
 /**
@@ -93,6 +94,12 @@ export function openApiDocument(options: { serverUrl: string }): Schema {
       securitySchemes: {
         adminKey: adminKeyScheme,
         apiKey: { type: 'http', scheme: 'bearer', description: 'A tenant’s API key (SLOWLANE_TENANTS; `npm start` prints the local one).' },
+        socketToken: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'token',
+          description: 'A short-lived, single-use token from `POST /events/socket/tokens`; only the WebSocket upgrade takes it.',
+        },
         reviewerToken: {
           type: 'http',
           scheme: 'bearer',

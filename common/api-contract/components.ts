@@ -6,6 +6,7 @@ import { Invoice, InvoiceExtraction } from './invoice';
 import { Job } from './job';
 import { JobEvent, JobProgressEvent, JobStreamEnd, JobStreamEvent } from './job-event';
 import { JobList, JobSummary } from './job-list';
+import { SocketToken } from './job-socket';
 import { FileJobType, JobInput, JobProposal, JobResult, jobTypeComponents, ReviewFields, SubmitJobRequest } from './job-types';
 import { BudgetWait, DeadLetter, JobError, JobProgress, Links, ReviewDecision, Usage } from './job-parts';
 import { Health, ReviewSession } from './meta';
@@ -47,6 +48,7 @@ const fixedComponents = {
   JobProgressEvent,
   JobStreamEnd,
   JobStreamEvent,
+  SocketToken,
   ReviewSession,
   Health,
   WebhookEvent,

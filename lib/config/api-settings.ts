@@ -47,7 +47,7 @@ export const apiArea = {
       env: 'API_PAGE_TOKEN_SECRET',
       type: strongSecret(),
       required: 'always',
-      doc: 'keys the HMAC on `GET /jobs` page tokens, so a forged token is a 400 at once and never reaches Temporal; the same on every API replica',
+      doc: 'keys the HMAC on `GET /jobs` page tokens, so a forged token is a 400 at once and never reaches Temporal, and (through a key derived from it) on WebSocket tokens; the same on every API replica',
     }),
   },
 } satisfies SettingsArea;

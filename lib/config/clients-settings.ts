@@ -1,7 +1,7 @@
 import { setting, type SettingsArea } from '../settings/setting';
-import { bool, duration } from '../settings/setting-types';
+import { bool, duration, int } from '../settings/setting-types';
 
-/** How results reach clients: webhooks and SSE (docs/clients.md). */
+/** How results reach clients: webhooks, SSE and the WebSocket channel (docs/clients.md). */
 export const clientsArea = {
   title: 'Webhooks and events',
   settings: {
@@ -17,7 +17,31 @@ export const clientsArea = {
       env: 'SSE_POLL_INTERVAL',
       type: duration(),
       default: '1s',
-      doc: 'how often an open event stream looks for new events',
+      doc: 'how often an open event stream or WebSocket subscription looks for new events',
+    }),
+    socketMaxConnectionsPerTenant: setting({
+      env: 'WS_MAX_CONNECTIONS_PER_TENANT',
+      type: int({ min: 1, max: 10_000 }),
+      default: '16',
+      doc: 'open `GET /events/socket` connections per tenant on one API process; past it the new connection is closed with code 4429',
+    }),
+    socketMaxSubscriptionsPerTenant: setting({
+      env: 'WS_MAX_SUBSCRIPTIONS_PER_TENANT',
+      type: int({ min: 1, max: 100_000 }),
+      default: '500',
+      doc: 'jobs and filters one tenant follows over its WebSockets on one API process (each job id counts one, each filter one); a subscribe past it closes the connection with code 4429',
+    }),
+    socketHeartbeat: setting({
+      env: 'WS_HEARTBEAT_INTERVAL',
+      type: duration(),
+      default: '30s',
+      doc: 'how often the server pings each WebSocket; a socket that has not answered the previous ping by then is dropped',
+    }),
+    socketTokenTtl: setting({
+      env: 'WS_TOKEN_TTL',
+      type: duration(),
+      default: '60s',
+      doc: 'how long a token from `POST /events/socket/tokens` may open a WebSocket (once)',
     }),
   },
 } satisfies SettingsArea;

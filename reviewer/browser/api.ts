@@ -1,5 +1,6 @@
 import type { Job } from '../../common/api-contract/job';
 import type { JobSummary } from '../../common/api-contract/job-list';
+import type { SocketToken } from '../../common/api-contract/job-socket';
 import type { ReviewSession } from '../../common/api-contract/meta';
 import { byOldest } from './time-left';
 
@@ -88,6 +89,9 @@ export function createApi(token: string) {
       }),
 
     job: (jobId: string) => json<Job>(`/jobs/${encodeURIComponent(jobId)}`),
+
+    /** Opens one WebSocket on /events/socket (reviewer/browser/live-queue.ts). */
+    socketToken: () => json<SocketToken>('/events/socket/tokens', { method: 'POST' }),
 
     document: (jobId: string) => send(`/jobs/${encodeURIComponent(jobId)}/document`),
 

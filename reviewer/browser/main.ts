@@ -2,12 +2,15 @@ import { ApiRequestError, createApi, type JobSummary, type ReviewSession } from 
 import { h, isTyping, mount } from './dom';
 import { type JobPage, renderJobPage } from './job-page';
 import { jobHash, type PageContext, queueHash } from './page-context';
+import { followQueue } from './live-queue';
 import { type QueuePage, renderQueuePage } from './queue-page';
 import { byOldest, formatTimeLeft, isUrgent } from './time-left';
 
 const TOKEN_KEY = 'slowlane.reviewer.token';
 /** Visibility is eventually consistent anyway; every few seconds is fresh enough and cheap. */
 const QUEUE_REFRESH_MS = 5_000;
+/** While the WebSocket says when the queue moves, polling is only the safety net. */
+const LIVE_QUEUE_REFRESH_MS = 30_000;
 
 const app = document.getElementById('app') as HTMLElement;
 const toasts = document.getElementById('toasts') as HTMLElement;
@@ -143,11 +146,15 @@ async function start(token: string): Promise<void> {
       element.classList.toggle('urgent', isUrgent(element.dataset.deadline || undefined, now));
     }
   }, 1_000);
-  const refresher = setInterval(() => void refresh(), QUEUE_REFRESH_MS);
+  const live = followQueue(api.socketToken, () => void refresh());
+  const refresher = setInterval(() => {
+    if (!live.live || loadedAt === undefined || Date.now() - loadedAt >= LIVE_QUEUE_REFRESH_MS) void refresh();
+  }, QUEUE_REFRESH_MS);
 
   function stop(message?: string): void {
     clearInterval(ticker);
     clearInterval(refresher);
+    live.stop();
     window.removeEventListener('hashchange', route);
     document.removeEventListener('keydown', onKey);
     jobPage?.close();

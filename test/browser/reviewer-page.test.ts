@@ -87,7 +87,7 @@ describe('the reviewer page in Chromium', () => {
   });
 
   test('when a job starts waiting for review while the queue is open, then it appears there without a reload', async () => {
-    const { context, page, problems } = await openReviewer(browser);
+    const { context, page, problems, socketMessages } = await openReviewer(browser);
     try {
       // The queue's first load has answered, and the job below does not exist yet.
       await page.getByText(/Refreshes by itself · updated/).waitFor({ timeout: 20_000 });
@@ -95,8 +95,15 @@ describe('the reviewer page in Chromium', () => {
         (globalThis as unknown as { loadedOnce?: string }).loadedOnce = 'this document';
       });
       const jobId = await jobAwaitingReview();
-      // reviewer/browser/main.ts refreshes the queue every QUEUE_REFRESH_MS (5 s).
+      // The page follows the queue over the WebSocket (reviewer/browser/live-queue.ts), polling only as a safety net.
       await page.locator(`tr[data-job-id="${jobId}"]`).waitFor({ timeout: 30_000 });
+      // Another job's news may have redrawn the queue first; this job's own comes over the socket too.
+      const told = () =>
+        socketMessages
+          .map((text) => JSON.parse(text) as { type: string; data?: { jobId?: string; status?: string } })
+          .some((message) => message.type === 'event' && message.data?.jobId === jobId && message.data.status === 'awaiting_review');
+      for (let tries = 0; tries < 120 && !told(); tries++) await new Promise((resolve) => setTimeout(resolve, 250));
+      assert.ok(told(), 'the socket told the page the job is awaiting review');
       assert.equal(
         await page.evaluate(() => (globalThis as unknown as { loadedOnce?: string }).loadedOnce),
         'this document',

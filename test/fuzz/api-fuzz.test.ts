@@ -56,7 +56,8 @@ async function send(base: string, request: FuzzRequest): Promise<Outcome> {
     problems.push(
       ...conformanceProblems({
         method: request.method,
-        path: request.path.split('?')[0] as string,
+        // The path the server saw: fetch resolves dot segments (an id of `.` or `..`) before sending.
+        path: new URL(`${base}${request.path}`).pathname,
         status: response.status,
         contentType,
         ...(text !== undefined ? { body: text } : {}),

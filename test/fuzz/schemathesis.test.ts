@@ -62,6 +62,11 @@ function configToml(apiKey: string, schedules: FuzzSchedules): string {
     // The one rule the document states only in words: an upload's bytes must be what its type reads (a PDF, an image
     // or UTF-8 text; a digest's tickets one JSON object a line). JSON Schema has no keyword for the content of a
     // multipart file, so a generated file may meet the documented 400 (a bad ticket line) or 415 (no such kind of file).
+    // The WebSocket's path answers a plain HTTP GET that carries a token with the documented 426: only an upgrade opens it.
+    '[[operations]]',
+    'include-operation-id = "openJobSocket"',
+    'checks.positive_data_acceptance.expected-statuses = ["426"]',
+    '',
     '[[operations]]',
     'include-operation-id = "submitJob"',
     `checks.positive_data_acceptance.expected-statuses = ${JSON.stringify(SUBMIT_JOB_EXPECTED_STATUSES)}`,

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { describe, test } from '@jest/globals';
 import { openApiDocument } from '../../api/openapi/document';
 import { acme, apiUrl, demo, submit, waitForJob } from '../support/api-client';
+import { openSocketAt, refusedStatus, socketToken } from '../support/job-socket-client';
 import { routeOf } from '../support/openapi-conformance';
 import { submitJobThatParks } from '../support/operations';
 import { sampleWith } from '../support/samples';
@@ -115,6 +116,17 @@ describe('the OpenAPI document', () => {
     await call('GET', `${done}/events`, { key: demo.apiKey, headers: { 'last-event-id': '999' } });
     await call('GET', `${unknown}/events`, { key: demo.apiKey });
     await call('GET', `${done}/events`);
+
+    // The WebSocket: its token, a plain GET (426), and the upgrade itself, which fetch cannot make (recorded by hand).
+    const minted = await call('POST', '/events/socket/tokens', { key: demo.reviewerToken });
+    assert.equal(minted.status, 201);
+    await call('POST', '/events/socket/tokens');
+    await call('GET', '/events/socket');
+    await call('GET', '/events/socket?token=not-an-upgrade');
+    const { url: socketUrl } = await socketToken(apiUrl(), demo.apiKey);
+    (await openSocketAt(socketUrl)).close();
+    calls.push({ method: 'GET', path: '/events/socket', status: 101 });
+    calls.push({ method: 'GET', path: '/events/socket', status: await refusedStatus(socketUrl) });
 
     await call('GET', `${review}/document`, { key: demo.reviewerToken });
     await call('GET', `${done}/document`, { key: demo.apiKey });

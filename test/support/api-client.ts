@@ -106,11 +106,11 @@ export async function getJob(jobId: string, apiKey = demo.apiKey): Promise<ApiAn
 }
 
 /** Polls GET /jobs/:id until the job reaches one of `statuses` (or fails the test with the last view). */
-export async function waitForJob(jobId: string, statuses: string[], timeoutMs = 60_000): Promise<ApiAnswer['body']> {
+export async function waitForJob(jobId: string, statuses: string[], timeoutMs = 60_000, apiKey = demo.apiKey): Promise<ApiAnswer['body']> {
   const deadline = Date.now() + timeoutMs;
   let last: ApiAnswer['body'] | undefined;
   while (Date.now() < deadline) {
-    last = (await getJob(jobId)).body;
+    last = (await getJob(jobId, apiKey)).body;
     if (last.status && statuses.includes(last.status)) return last;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -58,6 +58,8 @@ export function conformanceProblems(observed: ObservedResponse): string[] {
   const template = routeOf(observed.path);
   const operation = template ? document.paths[template]?.[observed.method.toLowerCase()] : undefined;
   if (!template || !operation || !METHODS.has(observed.method.toLowerCase())) {
+    // A method a documented path does not list is the 405 the document's description promises (api/method-not-allowed.ts).
+    if (template && observed.status === 405) return bodyProblems(where, 'ErrorBody', { $ref: '#/components/schemas/ErrorBody' }, observed);
     // Unknown routes are the API's generic 404 and must still be the documented error body.
     if (observed.status !== 404) return [`${where}: the route is not in the OpenAPI document`];
     return bodyProblems(where, 'ErrorBody', { $ref: '#/components/schemas/ErrorBody' }, observed);

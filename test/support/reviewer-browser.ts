@@ -20,6 +20,8 @@ export interface ReviewerTab {
   page: Page;
   /** Console errors and uncaught exceptions seen so far; a page that reads well has none. */
   problems: string[];
+  /** The text of every WebSocket message the page received (its live queue, reviewer/browser/live-queue.ts). */
+  socketMessages: string[];
 }
 
 /** A laptop-sized window (1366×800) signed in to /review with a demo reviewer's own token (the first by default). */
@@ -31,6 +33,8 @@ export async function openReviewer(browser: Browser, reviewer: LocalPerson = dem
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  const socketMessages: string[] = [];
+  page.on('websocket', (socket) => socket.on('framereceived', (frame) => socketMessages.push(String(frame.payload))));
   page.on('response', (response) => {
     // 409 and 422 are answers the page shows the reviewer; anything else failing is a defect of the page.
     if (response.status() >= 400 && ![409, 422].includes(response.status())) problems.push(`HTTP ${response.status()} ${response.url()}`);
@@ -41,7 +45,7 @@ export async function openReviewer(browser: Browser, reviewer: LocalPerson = dem
   await page.getByRole('heading', { name: /Awaiting review/ }).waitFor();
   // The page says who the token proved, the identity the API records with each decision.
   await page.locator('#signed-in-as').getByText(reviewer.id).waitFor();
-  return { context, page, problems };
+  return { context, page, problems, socketMessages };
 }
 
 /**
