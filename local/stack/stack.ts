@@ -187,7 +187,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         .start({
           name: 's3',
           command: versitygwBin,
-          args: ['--port', `${host}:${ports.s3}`, '--quiet', 'posix', join(dataDir, 's3')],
+          // Without --keep-alive versitygw closes every connection after one answer, so each S3 request paid a new
+          // TCP connection on both sides (docs/testing.md, backfill).
+          args: ['--port', `${host}:${ports.s3}`, '--keep-alive', '--quiet', 'posix', join(dataDir, 's3')],
           env: { ROOT_ACCESS_KEY_ID: S3_ACCESS_KEY, ROOT_SECRET_ACCESS_KEY: S3_SECRET_KEY },
           // Any HTTP answer (403 to an anonymous request) means it serves.
           ready: async () => (await fetch(urls.s3)).status > 0,
