@@ -202,6 +202,26 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    // Kept beside `posted` and `reviewed-by-signal` (recorded before): the posted invoice's fields and ledger entry
+    // are its `result`, and the signal's check names the job type whose editable result it validates.
+    name: 'posted-with-result',
+    what: 'a confident invoice posts without review, its fields and ledger entry kept as its result',
+    activities: fakeActivities(),
+    run: async ({ start }) => settle(await start()),
+  },
+  {
+    name: 'reviewed-by-signal-checked-by-type',
+    what: "the reviewed signal checked against the job type's editable result: fields that break it are ignored, valid ones post",
+    activities: lowConfidence(),
+    run: async ({ start }) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.signal('reviewed', { fields: { ...sampleInvoice, totalAmount: 'lots' }, reviewer: 'sam' });
+      await handle.signal('reviewed', { fields: sampleInvoice, reviewer: 'sam' });
+      return settle(handle);
+    },
+  },
+  {
     name: 'reviewed-approved',
     what: 'low confidence waits for review; the submitReview Update approves edited fields',
     activities: lowConfidence(),

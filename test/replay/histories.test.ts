@@ -50,7 +50,7 @@ describe('recorded histories replay on the current workflow code', () => {
     const paths = [
       // invoice
       'posted', 'reviewed-approved', 'reviewed-by-signal', 'reviewed-rejected', 'review-expired', 'dead-lettered-retried',
-      'dead-lettered-abandoned', 'abandoned-then-reset', 'input-error-fails-job',
+      'dead-lettered-abandoned', 'abandoned-then-reset', 'input-error-fails-job', 'posted-with-result', 'reviewed-by-signal-checked-by-type',
       // order.score, document, tickets.digest: review, the batch lane, a retried chunk, a schedule, a cancel
       'order-score-reviewed', 'order-score-through-batch-lane', 'order-score-on-batch-lane-wait', 'cancelled-order-score',
       'document-chunk-retried', 'chunk-group-with-failed-chunk', 'chunk-group-embeds-in-requests',
