@@ -2,8 +2,9 @@ import { Redis } from 'ioredis';
 import { BATCH_PRICE_FACTOR, costOf } from '../../gateway/pricing';
 import { RedisSpendStore } from '../../gateway/spend/redis-spend-store';
 import type { ModelPrice } from '../../lib/config';
-import { CALL_LOG_LIMIT, type CallRecord, type StatsSnapshot } from '../../local/simulator/stats';
+import { CALL_LOG_LIMIT, type CallRecord } from '../../local/simulator/stats';
 import type { EmbeddingStats } from '../../local/simulator/state';
+import { providerStats } from './faults';
 
 export interface SpendCheck {
   /** The tenant's month total in the spend store (Redis), after the chaos. */
@@ -34,7 +35,7 @@ export async function providerBill(
   prices: Record<string, ModelPrice>,
   embeddingsPricePerMTok: number,
 ): Promise<number> {
-  const stats = (await (await fetch(`${simulatorUrl}/_sim/stats`)).json()) as StatsSnapshot;
+  const stats = await providerStats(simulatorUrl);
   if (stats.requests > CALL_LOG_LIMIT) throw new Error(`the simulator logged only the last ${CALL_LOG_LIMIT} of ${stats.requests} calls`);
   const { calls } = (await (await fetch(`${simulatorUrl}/_sim/calls?status=200`)).json()) as { calls: CallRecord[] };
   const embedded = (await (await fetch(`${simulatorUrl}/_sim/embeddings/stats`)).json()) as EmbeddingStats;
