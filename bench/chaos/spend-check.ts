@@ -11,11 +11,19 @@ export interface SpendCheck {
   storeUsd: number;
   /**
    * What the provider billed, priced from the simulator's log of answered calls (batch entries at the batch price)
-   * and its embedded tokens: the figure the store must equal to the cent, whatever the kills lost on the way.
+   * and its embedded tokens, whatever the kills lost on the way.
    */
   providerBilledUsd: number;
-  /** storeUsd − providerBilledUsd: above 0, a call settled twice; below, a settlement lost. */
-  storeMinusBilledUsd: number;
+  /**
+   * Of the bill, the calls answered after their client had gone (a worker killed mid-call, a call aborted when its
+   * job was erased): billed, yet no worker ever learned their cost, so nothing can settle them.
+   */
+  billedUndeliveredUsd: number;
+  /**
+   * storeUsd − (providerBilledUsd − billedUndeliveredUsd): the store against every answer a worker received, the
+   * figure that must be 0 to the cent. Above 0, a call settled twice; below, a received answer never settled.
+   */
+  storeMinusDeliveredUsd: number;
   /** The sum of the jobs' recorded usage (GET /jobs/:id `usage.costUsd`); jobs whose view did not answer are left out. */
   jobsUsd: number;
   jobsRead: number;
@@ -26,6 +34,12 @@ export interface SpendCheck {
   differenceUsd: number;
 }
 
+/** The provider's bill for a run, and the part of it whose answers reached no client. */
+export interface ProviderBill {
+  billedUsd: number;
+  undeliveredUsd: number;
+}
+
 /**
  * The provider's bill for the run: every answered call in the simulator's log at its model's price, and every
  * embedded token at the embeddings price. The simulator serves one tenant's run here, so it is that tenant's bill.
@@ -34,17 +48,22 @@ export async function providerBill(
   simulatorUrl: string,
   prices: Record<string, ModelPrice>,
   embeddingsPricePerMTok: number,
-): Promise<number> {
+): Promise<ProviderBill> {
   const stats = await providerStats(simulatorUrl);
   if (stats.requests > CALL_LOG_LIMIT) throw new Error(`the simulator logged only the last ${CALL_LOG_LIMIT} of ${stats.requests} calls`);
   const { calls } = (await (await fetch(`${simulatorUrl}/_sim/calls?status=200`)).json()) as { calls: CallRecord[] };
   const embedded = (await (await fetch(`${simulatorUrl}/_sim/embeddings/stats`)).json()) as EmbeddingStats;
-  const models = calls.reduce((sum, call) => {
+  const priced = (call: CallRecord) => {
     const price = call.model ? prices[call.model] : undefined;
     if (!price) throw new Error(`no price for model ${call.model}`);
-    return sum + costOf(call, price) * (call.lane === 'batch' ? BATCH_PRICE_FACTOR : 1);
-  }, 0);
-  return models + (embedded.tokens * embeddingsPricePerMTok) / 1_000_000;
+    return costOf(call, price) * (call.lane === 'batch' ? BATCH_PRICE_FACTOR : 1);
+  };
+  const embeddingsUsd = (tokens: number) => (tokens * embeddingsPricePerMTok) / 1_000_000;
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  return {
+    billedUsd: sum(calls.map(priced)) + embeddingsUsd(embedded.tokens),
+    undeliveredUsd: sum(calls.filter((call) => call.undelivered).map(priced)) + embeddingsUsd(embedded.undeliveredTokens),
+  };
 }
 
 /**
@@ -62,7 +81,7 @@ export async function checkSpend(options: {
   prices: Record<string, ModelPrice>;
   embeddingsPricePerMTok: number;
 }): Promise<SpendCheck> {
-  const providerBilledUsd = await providerBill(options.simulatorUrl, options.prices, options.embeddingsPricePerMTok);
+  const bill = await providerBill(options.simulatorUrl, options.prices, options.embeddingsPricePerMTok);
   // Read through the store itself: its keys and fields are its own business (it once moved the totals into a hash,
   // and a hand-built key then read 0).
   const store = new RedisSpendStore(new Redis(options.redisUrl, { maxRetriesPerRequest: 1 }), { keyPrefix: options.keyPrefix });
@@ -87,8 +106,9 @@ export async function checkSpend(options: {
   const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
   return {
     storeUsd: round(storeUsd),
-    providerBilledUsd: round(providerBilledUsd),
-    storeMinusBilledUsd: round(storeUsd - providerBilledUsd),
+    providerBilledUsd: round(bill.billedUsd),
+    billedUndeliveredUsd: round(bill.undeliveredUsd),
+    storeMinusDeliveredUsd: round(storeUsd - (bill.billedUsd - bill.undeliveredUsd)),
     jobsUsd: round(jobsUsd),
     jobsRead,
     differenceUsd: round(storeUsd - jobsUsd),

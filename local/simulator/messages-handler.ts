@@ -28,6 +28,7 @@ export interface MessagesCall {
   headers: IncomingHttpHeaders;
   body: unknown;
   sleep: (ms: number) => Promise<void>;
+  clientGone: () => boolean;
 }
 
 export interface CallFacts {
@@ -58,6 +59,7 @@ function record(
     outputTokens: output.tokens,
     requestId: call.requestId,
     ...(facts.request?.output_config?.format ? { constrained: true as const } : {}),
+    ...(call.clientGone() ? { undelivered: true as const } : {}),
   };
   call.state.stats.recordCall(entry, facts.documentText);
 }

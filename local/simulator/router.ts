@@ -15,6 +15,11 @@ export interface RouteContext {
   query: URLSearchParams;
   body: unknown;
   sleep: (ms: number) => Promise<void>;
+  /**
+   * Whether the client went away before its answer (a killed worker, an aborted call). A provider bills the work it
+   * did all the same; the simulator logs such calls apart, since their client never learned what they cost.
+   */
+  clientGone: () => boolean;
 }
 
 type Route = (context: RouteContext, id: string) => HttpReply | Promise<HttpReply>;
@@ -22,7 +27,7 @@ type Route = (context: RouteContext, id: string) => HttpReply | Promise<HttpRepl
 const ROUTES: Record<string, Route> = {
   'POST /v1/messages': (context) => handleMessages({ ...context }),
   'POST /v1/messages/count_tokens': ({ state, headers, body }) => handleCountTokens(state, headers, body),
-  'POST /v1/embeddings': ({ state, headers, body, sleep }) => handleEmbeddings({ state, headers, body, sleep }),
+  'POST /v1/embeddings': ({ state, headers, body, sleep, clientGone }) => handleEmbeddings({ state, headers, body, sleep, clientGone }),
   'GET /_sim/embeddings/stats': ({ state }) => jsonReply(200, state.embeddingStats),
   'GET /healthz': () => jsonReply(200, { ok: true }),
   'GET /_sim/config': ({ state }) => admin.getConfig(state),

@@ -98,6 +98,8 @@ export async function startSimulator(
             query: url.searchParams,
             body: parsed.body,
             sleep,
+            // Destroyed before anything was written: the client closed the connection while its answer was made.
+            clientGone: () => response.destroyed && !response.writableFinished,
           })
         : parsed.reply;
       const extra = isApiPath(url.pathname) ? rateLimitHeaders(state.limiter.snapshot()) : {};

@@ -31,9 +31,11 @@ export interface EmbeddingStats {
   requests: number;
   byStatus: Record<string, number>;
   tokens: number;
+  /** Of `tokens`, those of answers whose client had gone away (RouteContext.clientGone). */
+  undeliveredTokens: number;
 }
 
-const emptyEmbeddingStats = (): EmbeddingStats => ({ requests: 0, byStatus: {}, tokens: 0 });
+const emptyEmbeddingStats = (): EmbeddingStats => ({ requests: 0, byStatus: {}, tokens: 0, undeliveredTokens: 0 });
 
 /** Everything the simulator remembers between requests: settings, buckets, fault rules, stats, random streams. */
 export class SimulatorState {

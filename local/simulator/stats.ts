@@ -17,6 +17,11 @@ export interface CallRecord {
   constrained?: true;
   /** Set for an entry of a Message Batch (billed at the batch price); absent for a live call. */
   lane?: 'batch';
+  /**
+   * Set when the client went away before the answer (a killed worker, an aborted call): billed all the same, as a
+   * provider bills the work it did, but its client never learned what it cost.
+   */
+  undelivered?: true;
 }
 
 interface LoggedCall extends CallRecord {

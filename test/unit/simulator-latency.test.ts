@@ -52,6 +52,7 @@ async function call(state: SimulatorState, body: unknown, headers: Record<string
     sleep: async (ms) => {
       delays.push(ms);
     },
+    clientGone: () => false,
   });
   assert.equal(delays.length, 1, 'one wait per call');
   const usage = (reply.body as { usage?: Usage }).usage;

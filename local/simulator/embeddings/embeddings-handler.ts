@@ -10,6 +10,7 @@ export interface EmbeddingsCall {
   headers: IncomingHttpHeaders;
   body: unknown;
   sleep: (ms: number) => Promise<void>;
+  clientGone: () => boolean;
 }
 
 /** Voyage AI answers errors as `{ "detail": "<message>" }`, not in the Messages API's error envelope. */
@@ -65,6 +66,7 @@ export async function handleEmbeddings(call: EmbeddingsCall): Promise<HttpReply>
   }
   await call.sleep(state.settings.embedLatencyBaseMs + (state.settings.embedLatencyPerThousandTokensMs * tokens) / 1000);
   stats.tokens += tokens;
+  if (call.clientGone()) stats.undeliveredTokens += tokens;
   return reply(
     jsonReply(200, {
       object: 'list',
