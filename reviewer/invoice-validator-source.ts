@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone';
-import invoiceSchema from '../common/schemas/invoice.schema.json';
+import { Invoice } from '../common/job-types/invoice/invoice';
 
 /**
  * The invoice schema compiled ahead of time into plain JavaScript (ajv standalone), with the same options as the
@@ -11,5 +11,5 @@ import invoiceSchema from '../common/schemas/invoice.schema.json';
 export function invoiceValidatorSource(): string {
   const ajv = new Ajv({ allErrors: true, strict: true, code: { source: true, esm: true } });
   addFormats(ajv, ['date']);
-  return standaloneCode(ajv, ajv.compile(invoiceSchema));
+  return standaloneCode(ajv, ajv.compile(Invoice));
 }

@@ -1,4 +1,4 @@
-/** Generated at bundle time by reviewer/build.ts from common/schemas/invoice.schema.json (ajv standalone). */
+/** Generated at bundle time by reviewer/build.ts from the invoice schema (ajv standalone). */
 declare module 'virtual:invoice-validator' {
   import type { SchemaError } from '../../common/schema-errors';
 

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { Invoice } from '../../api-contract/invoice';
 import { closed, ref } from '../../api-contract/schema-kit';
 import { IMAGE_MAX_BYTES, MESSAGES_API_MEDIA_LIMITS } from '../../model-media';
 import { defineJobType } from '../job-type';
+import { Invoice } from './invoice';
 
 /** The first type: an uploaded invoice, read, classified, extracted, reviewed when unsure, posted to the ledger. */
 export const invoiceJobType = defineJobType({
