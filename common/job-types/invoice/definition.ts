@@ -30,8 +30,8 @@ export const invoiceJobType = defineJobType({
   reviewer: {
     title: 'Invoice',
     showsDocument: true,
-    editable: { component: 'Invoice', schema: Invoice },
-    // The form (reviewer/browser/fields-form.ts) shows the extraction itself, field by field.
+    // The form (built from the schema) shows the extraction itself, field by field, each with its confidence.
+    editable: { component: 'Invoice', schema: Invoice, startsFrom: 'extraction.invoice', confidenceFrom: 'extraction.confidence' },
     sections: [],
   },
 });
