@@ -127,7 +127,8 @@ export function createFieldsForm(options: {
               const cell = list.itemIsObject ? (item as FormValues) : undefined;
               const value = cell ? (cell[column.name] as string) : (item as string);
               const set = (typed: string) => (cell ? (cell[column.name] = typed) : (items[index] = typed));
-              return h('td', {}, inputFor(column, key, `${list.label} ${index + 1} ${column.label}`, value, set), errorSlot(key));
+              const label = list.itemIsObject ? `${list.label} ${index + 1} ${column.label}` : `${list.label} ${index + 1}`;
+              return h('td', {}, inputFor(column, key, label, value, set), errorSlot(key));
             }),
             h('td', {}, h('button', { type: 'button', class: 'link', 'aria-label': `Remove ${list.label} ${index + 1}`, onclick: () => remove(index) }, '×')),
           ),
@@ -156,7 +157,7 @@ export function createFieldsForm(options: {
     const low = isLow(confidence);
     return h(
       'fieldset',
-      { class: `line-items${low ? ' low-confidence' : ''}`, 'data-field': list.key },
+      { class: `line-items${list.itemIsObject ? '' : ' single'}${low ? ' low-confidence' : ''}`, 'data-field': list.key },
       h('legend', {}, ...labelText(list), ' ', confidenceBadge(confidence, low)),
       h('table', {}, h('thead', {}, h('tr', {}, ...list.columns.map((column) => h('th', {}, list.itemIsObject ? column.label : '')), h('th', {}, ''))), body),
       errorSlot(list.key),
