@@ -1,22 +1,6 @@
-/** The invoice as posted to the ledger; mirrors schemas/invoice.schema.json. */
-export interface Invoice {
-  invoiceNumber: string;
-  issuer: string;
-  issueDate: string;
-  dueDate: string | null;
-  currency: string;
-  totalAmount: number;
-  subtotalAmount: number | null;
-  taxAmount: number | null;
-  lineItems: InvoiceLineItem[];
-}
+import type { Invoice, InvoiceLineItem } from './job-types/invoice/invoice';
 
-export interface InvoiceLineItem {
-  description: string;
-  quantity: number | null;
-  unitPrice: number | null;
-  amount: number | null;
-}
+export type { Invoice, InvoiceLineItem };
 
 export type InvoiceFieldName = keyof Invoice;
 

@@ -7,9 +7,9 @@ import chunkSummarySchema from './schemas/chunk-summary.schema.json';
 import classificationSchema from './schemas/classification.schema.json';
 import documentSummarySchema from './schemas/document-summary.schema.json';
 import extractionSchema from './schemas/invoice-extraction.schema.json';
-import invoiceSchema from './schemas/invoice.schema.json';
 import pageTranscriptionSchema from './schemas/page-transcription.schema.json';
-import type { Classification, Invoice, InvoiceExtraction } from './invoice';
+import type { Classification, InvoiceExtraction } from './invoice';
+import { Invoice } from './job-types/invoice/invoice';
 import { formatErrors } from './schema-errors';
 
 /**
@@ -23,8 +23,11 @@ import { formatErrors } from './schema-errors';
  */
 let sharedAjv: Ajv | undefined;
 
+/** The formats the schemas use; the reviewer page's ahead-of-time validators know the same ones. */
+export const SCHEMA_FORMATS: FormatName[] = ['date', 'date-time'];
+
 function ajv(): Ajv {
-  sharedAjv ??= newAjv(['date', 'date-time']);
+  sharedAjv ??= newAjv(SCHEMA_FORMATS);
   return sharedAjv;
 }
 
@@ -70,7 +73,8 @@ function check<T>(validate: ValidateFunction<T>, value: unknown): ValidationResu
   return { ok: false, errors: formatErrors(validate.errors ?? []) };
 }
 
-export const validateInvoice = compileOnFirstUse<Invoice>(invoiceSchema);
+/** The invoice as posted, by the same compiled validator as its reviewer's `editable` schema (one object). */
+export const validateInvoice = (value: unknown): ValidationResult<Invoice> => validateAgainst(Invoice, value);
 export const validateExtraction = compileOnFirstUse<InvoiceExtraction>(extractionSchema);
 export const validateClassification = compileOnFirstUse<Classification>(classificationSchema);
 
@@ -92,7 +96,6 @@ export const validatePageTranscription = compileOnFirstUse<PageTranscription>(pa
 export const validateDocumentSummary = compileOnFirstUse<DocumentSummary>(documentSummarySchema);
 
 export const schemas = {
-  invoice: invoiceSchema,
   extraction: extractionSchema,
   classification: classificationSchema,
   chunkSummary: chunkSummarySchema,

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { invoiceValidatorSource } from './invoice-validator-source';
+import { editableValidatorsSource } from './editable-validators-source';
 import { reviewerViewsSource } from './reviewer-views-source';
 
 const REPO_ROOT = join(__dirname, '..');
@@ -34,12 +34,12 @@ function virtualModule(name: string, source: () => string): Plugin {
   };
 }
 
-/** `import validateInvoice from 'virtual:invoice-validator'` in the page resolves to the generated validator. */
-export const invoiceValidatorPlugin = virtualModule('invoice-validator', invoiceValidatorSource);
+/** `import editableValidators from 'virtual:editable-validators'`: each editable result's validator, by type name. */
+export const editableValidatorsPlugin = virtualModule('editable-validators', editableValidatorsSource);
 /** `import reviewerViews from 'virtual:reviewer-views'`: each registered type's reviewer view, by type name. */
 export const reviewerViewsPlugin = virtualModule('reviewer-views', reviewerViewsSource);
 /** Every virtual module the page imports. */
-export const REVIEWER_PLUGINS: readonly Plugin[] = [invoiceValidatorPlugin, reviewerViewsPlugin];
+export const REVIEWER_PLUGINS: readonly Plugin[] = [editableValidatorsPlugin, reviewerViewsPlugin];
 
 /**
  * Bundles the reviewer page's script in memory (esbuild, well under a second). pdf.js is not bundled: the page

@@ -9,7 +9,8 @@ let validate: ValidateFunction<Invoice> | undefined;
 /**
  * How the `reviewed` signal was judged before `PATCHES.reviewSignalCheckedByLocalActivity` (workflows/review.ts): inline, against the
  * invoice schema as it was then, frozen in the JSON file beside this one. Only histories that took that path run
- * it, so editing common/schemas/invoice.schema.json cannot change their replay. Delete both files with the patch.
+ * it, so editing the invoice's schema (common/job-types/invoice/invoice.ts) cannot change their replay. Delete both
+ * files with the patch.
  */
 export function errorsAsBeforeReviewSignalCheck(fields: unknown): string[] {
   if (!validate) {

@@ -2,7 +2,8 @@ import { AbandonOutcome, AbandonRequest, DeadLetterList, GivenUpWebhook, GivenUp
 import { AuditActionName, AuditActor, AuditList, AuditRecord } from './audit';
 import { ErrorBody } from './error-body';
 import { JobErasure } from './erasure';
-import { Invoice, InvoiceExtraction } from './invoice';
+import { InvoiceExtraction } from './invoice';
+import { Invoice } from '../job-types/invoice/invoice';
 import { Job } from './job';
 import { JobEvent, JobProgressEvent, JobStreamEnd, JobStreamEvent } from './job-event';
 import { JobList, JobSummary } from './job-list';

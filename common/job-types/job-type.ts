@@ -129,11 +129,22 @@ export interface ReviewerView {
 /**
  * A result a reviewer edits before approving, declared by schema: the reviewer page builds its form from it, and
  * the API and the review Update check an approval's `fields` against it, so no type is named in either.
+ * The form shows objects, arrays of objects or of values, and string, number, integer, boolean and string-enum
+ * values, each nullable or not; `required` marks what must be filled in, `format` and `pattern` show as hints
+ * (docs/job-types.md#editable-results).
  */
 export interface EditableResult {
   /** Its name among the OpenAPI document's components (an approval's `fields` refers to it). */
   component: string;
   schema: TSchema;
+  /**
+   * Dot-separated path in the Job body of the value the form starts from (what the model proposed), e.g.
+   * `extraction.invoice`; absent: the form starts blank. When nothing is there and the model's answer failed its
+   * schema, whatever parses of its raw output stands in for the path's first part.
+   */
+  startsFrom?: string;
+  /** Dot-separated path in the Job body of the model's confidence (0..1) per top-level field, marked when low. */
+  confidenceFrom?: string;
 }
 
 export interface ReviewerSection {

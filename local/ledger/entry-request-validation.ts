@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import invoiceSchema from '../../common/schemas/invoice.schema.json';
+import { Invoice } from '../../common/job-types/invoice/invoice';
 import type { EntryRequest } from './ledger-entry';
 import { LedgerHttpError } from './ledger-http-error';
 
@@ -9,7 +9,6 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9._:~-]{1,200}$/;
 
 const ajv = new Ajv({ allErrors: true, strict: true });
 addFormats(ajv);
-ajv.addSchema(invoiceSchema);
 
 const validateEntryRequestShape = ajv.compile<EntryRequest>({
   type: 'object',
@@ -18,7 +17,7 @@ const validateEntryRequestShape = ajv.compile<EntryRequest>({
   properties: {
     tenantId: { type: 'string', minLength: 1, maxLength: 200 },
     jobId: { type: 'string', minLength: 1, maxLength: 500 },
-    invoice: { $ref: invoiceSchema.$id },
+    invoice: Invoice,
   },
 });
 

@@ -8,7 +8,7 @@ import { byOldest } from './time-left';
 // who the token belongs to (GET /review/session).
 export type { Job, JobSummary, ReviewSession };
 
-/** No reviewer field: the API records the signed-in identity. Fields only for a type approved with them (invoices). */
+/** No reviewer field: the API records the signed-in identity. Fields only for a type approved with them (its `editable`). */
 export type ReviewDecision = { decision: 'approve'; fields?: Record<string, unknown> } | { decision: 'reject'; reason: string };
 
 /** An error answer of the API: `{ error: { code, message, details } }`. */

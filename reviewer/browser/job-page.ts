@@ -2,7 +2,7 @@ import { ApiRequestError, type Job, type ReviewDecision } from './api';
 import { showDocument } from './document-view';
 import { h, mount } from './dom';
 import type { FieldsForm } from './fields-form';
-import { createInvoiceReview } from './invoice-review';
+import { createEditableReview } from './editable-review';
 import { renderJobFacts } from './job-facts';
 import { jobNameOf, reviewerViewOf, type ReviewerView, typeTitleOf } from './job-types';
 import { modelAnswerProblems } from './model-answer';
@@ -19,7 +19,7 @@ export interface JobPage {
 
 /**
  * One job, as its type's reviewer view says: the document (or the type's read-only facts, e.g. an order and the
- * model's reasons) beside what the reviewer decides on (the invoice's fields, or the decision alone).
+ * model's reasons) beside what the reviewer decides on (the fields its editable schema describes, or the decision alone).
  */
 export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string): JobPage {
   let open = true;
@@ -117,14 +117,14 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
     if (decided || !view) return;
     // A type approved as it is: yes is the whole decision.
     if (view.editable === undefined) return void decide({ decision: 'approve' });
-    if (!form) return;
-    const { invoice, errors } = form.current();
+    if (!form) return say('This page cannot show the fields this job is approved with. Nothing was sent.', 'error');
+    const { fields, errors } = form.current();
     if (errors.length > 0) {
       form.focusFirstError();
       say(`Fix ${errors.length === 1 ? 'the highlighted field' : `the ${errors.length} highlighted problems`} before approving. Nothing was sent.`, 'error');
       return;
     }
-    void decide({ decision: 'approve', fields: invoice });
+    void decide({ decision: 'approve', fields });
   };
 
   const reason = h('textarea', { id: 'reject-reason', rows: 2, placeholder: 'Why is this rejected? (the client sees this)', 'aria-label': 'Reason for rejecting' });
@@ -156,11 +156,11 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
   };
 
   const renderReview = (loaded: Job, type: ReviewerView) => {
-    const invoice = type.editable !== undefined ? createInvoiceReview(loaded, ctx.session.confidenceThreshold, () => message.replaceChildren()) : undefined;
-    form = invoice?.form;
+    const editing = type.editable && createEditableReview(loaded, loaded.type, type.title, type.editable, ctx.session.confidenceThreshold, () => message.replaceChildren());
+    form = editing ? editing.form : undefined;
     mount(
       reviewPane,
-      invoice?.summary ?? h('div', { class: 'review-summary' }, ...modelAnswerProblems(loaded, true)),
+      editing ? editing.summary : h('div', { class: 'review-summary' }, ...modelAnswerProblems(loaded, true)),
       form?.element,
       message,
       h(

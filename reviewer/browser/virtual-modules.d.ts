@@ -1,13 +1,13 @@
-/** Generated at bundle time by reviewer/build.ts from common/schemas/invoice.schema.json (ajv standalone). */
-declare module 'virtual:invoice-validator' {
+/** Generated at bundle time by reviewer/build.ts: each type's `reviewer.editable` schema compiled (ajv standalone). */
+declare module 'virtual:editable-validators' {
   import type { SchemaError } from '../../common/schema-errors';
 
-  interface InvoiceValidator {
+  export interface EditableValidator {
     (data: unknown): boolean;
     errors?: SchemaError[] | null;
   }
-  const validate: InvoiceValidator;
-  export default validate;
+  const validators: Readonly<Partial<Record<string, EditableValidator>>>;
+  export default validators;
 }
 
 /** Generated at bundle time by reviewer/build.ts from the job-type registry: each type's `reviewer` view, by name. */

@@ -70,7 +70,7 @@ describe('the built artifact (npm run build, then node dist/…)', () => {
     for (const file of [
       ...BUILT_ENTRYPOINTS,
       WORKFLOW_BUNDLE_FILE,
-      'common/schemas/invoice.schema.json',
+      'common/schemas/invoice-extraction.schema.json',
       'reviewer/static/index.html',
       'reviewer/assets/reviewer.js',
     ]) {

@@ -1,20 +1,21 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowBundle } from '@temporalio/worker';
+import { Invoice, InvoiceLineItem } from '../../common/job-types/invoice/invoice';
 import { bundleWorkflows, type WebpackPlugins, WORKFLOWS_PATH } from '../../workers/create-workers';
 
-export const INVOICE_SCHEMA_PATH = join(__dirname, '..', '..', 'common', 'schemas', 'invoice.schema.json');
+/** The module that holds the invoice's schema (TypeBox), which the bundle's review validator reads. */
+export const INVOICE_SCHEMA_PATH = join(__dirname, '..', '..', 'common', 'job-types', 'invoice', 'invoice.ts');
+
+const asJson = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
 
 /**
  * The invoice schema as a product change might edit it: a purchase-order number becomes required, so fields
  * that reviewers approved before the edit no longer pass.
  */
 export function editedInvoiceSchema(): Record<string, unknown> {
-  const schema = JSON.parse(readFileSync(INVOICE_SCHEMA_PATH, 'utf8')) as {
-    required: string[];
-    properties: Record<string, unknown>;
-  };
+  const schema = asJson(Invoice) as { required: string[]; properties: Record<string, unknown> };
   return {
     ...schema,
     required: [...schema.required, 'purchaseOrder'],
@@ -22,10 +23,14 @@ export function editedInvoiceSchema(): Record<string, unknown> {
   };
 }
 
-/** The workers' workflow bundle, built with the edited schema in place of common/schemas/invoice.schema.json. */
+/** The workers' workflow bundle, built with the edited schema's module in place of the invoice's schema module. */
 export async function bundleWithEditedSchema(): Promise<WorkflowBundle> {
-  const edited = join(mkdtempSync(join(tmpdir(), 'slowlane-schema-')), 'invoice.schema.json');
-  writeFileSync(edited, JSON.stringify(editedInvoiceSchema()));
+  const edited = join(mkdtempSync(join(tmpdir(), 'slowlane-schema-')), 'invoice.js');
+  // Plain JSON Schema objects: ajv compiles them as it compiles the TypeBox ones, which are JSON Schema too.
+  writeFileSync(
+    edited,
+    [`export const InvoiceLineItem = ${JSON.stringify(asJson(InvoiceLineItem))};`, `export const Invoice = ${JSON.stringify(editedInvoiceSchema())};`].join('\n'),
+  );
   let replaced = 0;
   // What webpack's NormalModuleReplacementPlugin does, matched on the resolved path so only the product's schema
   // file is swapped (and without importing webpack, which only @temporalio/worker depends on).
@@ -41,6 +46,6 @@ export async function bundleWithEditedSchema(): Promise<WorkflowBundle> {
     },
   };
   const bundle = await bundleWorkflows(WORKFLOWS_PATH, { plugins: [swapSchema] });
-  if (replaced === 0) throw new Error('the bundle never loaded common/schemas/invoice.schema.json; nothing was edited');
+  if (replaced === 0) throw new Error('the bundle never loaded common/job-types/invoice/invoice.ts; nothing was edited');
   return bundle;
 }

@@ -16,9 +16,10 @@ export interface ExtraWorker {
 
 /**
  * A second API process on the test stack (same Temporal, S3 and workers) with settings of its own, e.g. a
- * deployment that refuses private callback URLs, or tenants with a default callback URL.
+ * deployment that refuses private callback URLs, or tenants with a default callback URL. `preload`: a module the
+ * process imports before the API's own (a test's declaration, e.g. test/support/editable-order-decision.ts).
  */
-export async function startExtraApi(name: string, env: Record<string, string>): Promise<ExtraApi> {
+export async function startExtraApi(name: string, env: Record<string, string>, options: { preload?: string } = {}): Promise<ExtraApi> {
   const { productEnv, dataDir } = testEnv();
   assert.ok(productEnv && dataDir, 'needs the stack that `npm test` starts');
   const port = await freePort();
@@ -27,7 +28,7 @@ export async function startExtraApi(name: string, env: Record<string, string>): 
   await supervisor.start({
     name,
     command: process.execPath,
-    args: ['--import', 'tsx', join(__dirname, '..', '..', 'api', 'main.ts')],
+    args: ['--import', 'tsx', ...(options.preload ? ['--import', options.preload] : []), join(__dirname, '..', '..', 'api', 'main.ts')],
     env: { ...productEnv, API_PORT: String(port), API_PUBLIC_URL: url, API_METRICS_PORT: '0', ...env },
     ready: async () => (await fetch(`${url}/readyz`)).ok,
   });

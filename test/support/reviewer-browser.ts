@@ -24,8 +24,11 @@ export interface ReviewerTab {
   socketMessages: string[];
 }
 
-/** A laptop-sized window (1366×800) signed in to /review with a demo reviewer's own token (the first by default). */
-export async function openReviewer(browser: Browser, reviewer: LocalPerson = demo.reviewer): Promise<ReviewerTab> {
+/**
+ * A laptop-sized window (1366×800) signed in to /review with a demo reviewer's own token (the first by default), on
+ * the test stack's API unless another (test/support/extra-api.ts) is named.
+ */
+export async function openReviewer(browser: Browser, reviewer: LocalPerson = demo.reviewer, baseUrl: string = apiUrl()): Promise<ReviewerTab> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 800 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -39,7 +42,7 @@ export async function openReviewer(browser: Browser, reviewer: LocalPerson = dem
     // 409 and 422 are answers the page shows the reviewer; anything else failing is a defect of the page.
     if (response.status() >= 400 && ![409, 422].includes(response.status())) problems.push(`HTTP ${response.status()} ${response.url()}`);
   });
-  await page.goto(`${apiUrl()}/review`);
+  await page.goto(`${baseUrl}/review`);
   await page.getByLabel('Reviewer token').fill(reviewer.token);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: /Awaiting review/ }).waitFor();

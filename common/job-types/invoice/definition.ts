@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { Invoice } from '../../api-contract/invoice';
 import { closed, ref } from '../../api-contract/schema-kit';
 import { IMAGE_MAX_BYTES, MESSAGES_API_MEDIA_LIMITS } from '../../model-media';
 import { defineJobType } from '../job-type';
+import { Invoice } from './invoice';
 
 /** The first type: an uploaded invoice, read, classified, extracted, reviewed when unsure, posted to the ledger. */
 export const invoiceJobType = defineJobType({
@@ -30,8 +30,8 @@ export const invoiceJobType = defineJobType({
   reviewer: {
     title: 'Invoice',
     showsDocument: true,
-    editable: { component: 'Invoice', schema: Invoice },
-    // The form (reviewer/browser/fields-form.ts) shows the extraction itself, field by field.
+    // The form (built from the schema) shows the extraction itself, field by field, each with its confidence.
+    editable: { component: 'Invoice', schema: Invoice, startsFrom: 'extraction.invoice', confidenceFrom: 'extraction.confidence' },
     sections: [],
   },
 });
