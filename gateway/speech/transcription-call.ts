@@ -2,8 +2,6 @@ import type { Priority } from '../../common/task-queues';
 
 export interface TranscribeRequest {
   jobId: string;
-  /** The tenant whose spend the call counts against; none: uncounted (benchmarks, tools). */
-  tenantId?: string;
   priority: Priority;
   /** One chunk of a recording, below the provider's upload limit (SPEECH_MAX_UPLOAD_BYTES). */
   audio: Uint8Array;
