@@ -9,6 +9,7 @@ import type { TranscribeRequest } from '../../gateway/speech/transcription-call'
 import { createLogger } from '../../lib/logger';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
 import type { TranscriptionStats } from '../../local/simulator/transcriptions/transcription-stats';
+import { RedisConcurrencyLimit } from '../../gateway/budget/redis-concurrency-limit';
 import { startLocalRedis, type LocalRedis } from '../../local/stack/redis-server';
 import { type CallFile, spokenCall } from '../support/spoken-calls';
 import { localTestConfig } from '../support/test-credentials';
@@ -92,5 +93,16 @@ describe('the speech budget shared through Redis', () => {
     const seen = await stats();
     assert.equal(seen.requests, 2);
     assert.equal(seen.maxInFlight, 1);
+  });
+
+  test("when a lease's holder never gives it back (its worker died), then Redis lets it lapse after the hold time", async () => {
+    const limit = new RedisConcurrencyLimit(redis.client(), 1, `speech-lapse-${process.pid}`);
+    assert.ok(await limit.acquire('whisper-1', 300));
+    assert.equal(await limit.acquire('whisper-1', 300), undefined);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const after = await limit.acquire('whisper-1', 60_000);
+    assert.ok(after);
+    await limit.release(after);
+    assert.equal(await limit.inFlight('whisper-1'), 0);
   });
 });
