@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
 import { segmentsOf } from '../../local/simulator/transcriptions/pocketsphinx';
+import { ProcessSlots } from '../../local/simulator/transcriptions/process-slots';
 import { type CallFile, SHORT_CALL, spokenCall } from '../support/spoken-calls';
 
 describe('the simulator as an OpenAI-compatible transcription API', () => {
@@ -112,5 +113,33 @@ describe("pocketsphinx's output", () => {
       { start: 0.16, end: 1.18, text: 'are you the' },
       { start: 2.13, end: 2.52, text: 'do you' },
     ]);
+  });
+});
+
+describe('the transcriber slots', () => {
+  test('when more runs arrive than slots, then at most the limit run at once and every run finishes', async () => {
+    const slots = new ProcessSlots(() => 2);
+    let running = 0;
+    let most = 0;
+    let finished = 0;
+    const gates: Array<() => void> = [];
+    const runs = Array.from({ length: 5 }, () =>
+      slots
+        .run(async () => {
+          running += 1;
+          most = Math.max(most, running);
+          await new Promise<void>((resolve) => gates.push(resolve));
+          running -= 1;
+        })
+        .then(() => (finished += 1)),
+    );
+    // One run let go at a time, and a newcomer arriving just as a slot frees.
+    while (finished < 5) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gates.shift()?.();
+      if (finished === 2 && runs.length === 5) runs.push(slots.run(async () => (most = Math.max(most, running + 1))).then(() => 0));
+    }
+    await Promise.all(runs);
+    assert.equal(most, 2);
   });
 });

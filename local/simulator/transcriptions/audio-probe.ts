@@ -29,7 +29,9 @@ export async function probeAudio(path: string): Promise<AudioFacts | undefined> 
     const comment = Object.entries(tags).find(([name]) => name.toLowerCase() === 'comment')?.[1];
     const script = scriptOfTag(comment);
     return { durationSeconds, ...(script ? { script } : {}) };
-  } catch {
+  } catch (error) {
+    // A missing ffprobe is the machine's fault, not the upload's: a 500, never "invalid file format".
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('ffprobe is not installed (local/stack/tools.ts installs it)');
     return undefined;
   }
 }

@@ -4,13 +4,14 @@ import type { ScriptSegment } from './script-tag';
 
 const execFileAsync = promisify(execFile);
 
-/** Debian's pocketsphinx-en-us model, which pocketsphinx_continuous loads by default. */
+/** Tokens that are no words: utterance marks, silence and the model's noise fillers. */
 const FILLERS = new Set(['<s>', '</s>', '<sil>', '[noise]', '[laugh]', '[breath]', '[cough]', '[um]', '[uh]', '[smack]']);
 
 export class TranscriberTimeout extends Error {}
 
 /**
- * Transcribes a 16 kHz mono WAV with pocketsphinx_continuous (`-time yes`), one child process. Each utterance
+ * Transcribes a 16 kHz mono WAV with pocketsphinx_continuous (`-time yes`; by default it loads Debian's
+ * pocketsphinx-en-us model), one child process. Each utterance
  * (the words between `<s>` and `</s>`) becomes a segment; fillers and silences are dropped and alternate
  * pronunciations (`the(2)`) read as their word. Rough on synthetic voices, but real words from real audio.
  */

@@ -9,13 +9,15 @@ export class ProcessSlots {
   constructor(private readonly limit: () => number) {}
 
   async run<T>(work: () => Promise<T>): Promise<T> {
+    // A freed slot passes straight to the first in line, so a newcomer cannot slip in between.
     if (this.running >= this.limit()) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running += 1;
+    else this.running += 1;
     try {
       return await work();
     } finally {
-      this.running -= 1;
-      if (this.running < this.limit()) this.waiting.shift()?.();
+      const next = this.running <= this.limit() ? this.waiting.shift() : undefined;
+      if (next) next();
+      else this.running -= 1;
     }
   }
 }
