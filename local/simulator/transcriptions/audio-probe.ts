@@ -31,7 +31,7 @@ export async function probeAudio(path: string): Promise<AudioFacts | undefined> 
     return { durationSeconds, ...(script ? { script } : {}) };
   } catch (error) {
     // A missing ffprobe is the machine's fault, not the upload's: a 500, never "invalid file format".
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('ffprobe is not installed (local/stack/tools.ts installs it)');
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('ffprobe is not installed (local/stack/tools.ts installs it)', { cause: error });
     return undefined;
   }
 }
