@@ -30,7 +30,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # No SLOWLANE_ENV and no credentials here: every process refuses to start until the deployment gives
-# SLOWLANE_ENV, SLOWLANE_TENANTS, API_PAGE_TOKEN_SECRET and (production) ANTHROPIC_API_KEY and PAYLOAD_CODEC_KEYS (docs/deployment.md).
+# SLOWLANE_ENV, SLOWLANE_TENANTS, API_PAGE_TOKEN_SECRET and (production) ANTHROPIC_API_KEY, SPEECH_API_KEY and PAYLOAD_CODEC_KEYS (docs/deployment.md).
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund \

@@ -14,7 +14,8 @@ export type GatewayEvent =
       pool: string;
       priority: Priority;
       waitMs: number;
-      limitedBy: Dimension | 'paused';
+      /** A budget dimension, a provider's pause, or a concurrency limit with every slot in flight (speech). */
+      limitedBy: Dimension | 'paused' | 'concurrency';
     }
   | {
       type: 'call';

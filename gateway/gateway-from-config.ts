@@ -2,7 +2,9 @@ import { Redis } from 'ioredis';
 import type { Priority } from '../common/task-queues';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
+import { type ConcurrencyLimit, InProcessConcurrencyLimit } from './budget/concurrency-limit';
 import { InProcessBudget } from './budget/local-budget';
+import { RedisConcurrencyLimit } from './budget/redis-concurrency-limit';
 import { RedisBudget } from './budget/redis-budget';
 import { type BudgetSettings, DEFAULT_POOL, limitsOf, type TokenBudget } from './budget/token-budget';
 import { CallProfile } from './call-profile';
@@ -11,6 +13,7 @@ import { publishCallProfile } from './call-profile-store';
 import { MODEL_CALLS_PER_JOB, planCapacity } from './capacity-plan';
 import { type AnthropicGateway, createAnthropicClient, createModelGateway } from './model-gateway';
 import { PacedActivitySlots, type SlotHoldTimes } from './paced-activity-slots';
+import { createSpeechGateway, type WiredSpeechGateway } from './speech/speech-gateway';
 
 /** The activities that call the model (activities/index.ts); every other activity leaves the budget alone. */
 export const MODEL_ACTIVITY_TYPES: ReadonlySet<string> = new Set(['classifyDocument', 'extractInvoiceFields']);
@@ -19,6 +22,8 @@ export interface WiredGateway {
   gateway: AnthropicGateway;
   /** The embeddings provider, with a budget of its own: its tokens never count against the Messages API's. */
   embeddings: WiredEmbeddingsGateway;
+  /** The speech-to-text provider, budgeted in audio seconds per minute and requests in flight, apart from both. */
+  speech: WiredSpeechGateway;
   budget?: TokenBudget;
   profile: CallProfile;
   /**
@@ -57,11 +62,28 @@ export function embeddingsBudgetSettingsOf(config: Pick<Config, 'gateway' | 'emb
 }
 
 /**
+ * The speech budget: one pool named after the model, whose `input` dimension counts audio seconds. Every request
+ * carries at least a second of audio, so the requests dimension, set to the same number, never binds first; output
+ * is never drawn on. Requests in flight are a separate limit (speechConcurrencyOf).
+ */
+export function speechBudgetSettingsOf(config: Pick<Config, 'gateway' | 'speech'>): BudgetSettings {
+  const perMinute = config.speech.audioSecondsPerMinute;
+  const limits = { inputTokensPerMinute: perMinute, outputTokensPerMinute: perMinute, requestsPerMinute: perMinute };
+  const { interactiveShare, interactiveIdleShare, interactiveDecayMs } = config.gateway;
+  return {
+    pools: { [config.speech.model]: limits, [DEFAULT_POOL]: limits },
+    interactiveShare,
+    interactiveIdleShare,
+    interactiveDecayMs,
+  };
+}
+
+/**
  * The gateway a worker process runs with: Redis-shared budget when REDIS_URL is set, in-process otherwise, none
  * when GATEWAY_BUDGET=off; the call profile it learns; and activity slots derived from both.
  */
 export function gatewayFromConfig(
-  config: Pick<Config, 'anthropic' | 'embeddings' | 'gateway' | 'worker'>,
+  config: Pick<Config, 'anthropic' | 'embeddings' | 'speech' | 'gateway' | 'worker'>,
   log: Logger,
   options: { redis?: Redis } = {},
 ): WiredGateway {
@@ -70,6 +92,8 @@ export function gatewayFromConfig(
   const embeddingsSettings = embeddingsBudgetSettingsOf(config);
   let budget: TokenBudget | undefined;
   let embeddingsBudget: TokenBudget | undefined;
+  let speechBudget: TokenBudget | undefined;
+  let speechConcurrency: ConcurrencyLimit | undefined;
   let redis: Redis | undefined;
   if (config.gateway.budgetEnabled) {
     if (config.gateway.redisUrl || options.redis) {
@@ -81,9 +105,13 @@ export function gatewayFromConfig(
       embeddingsBudget = new RedisBudget(redis, embeddingsSettings, {
         keyPrefix: `${config.gateway.redisKeyPrefix}:embeddings`,
       });
+      speechBudget = new RedisBudget(redis, speechBudgetSettingsOf(config), { keyPrefix: `${config.gateway.redisKeyPrefix}:speech` });
+      speechConcurrency = new RedisConcurrencyLimit(redis, config.speech.maxConcurrentRequests, `${config.gateway.redisKeyPrefix}:speech`);
     } else {
       budget = new InProcessBudget(settings);
       embeddingsBudget = new InProcessBudget(embeddingsSettings);
+      speechBudget = new InProcessBudget(speechBudgetSettingsOf(config));
+      speechConcurrency = new InProcessConcurrencyLimit(config.speech.maxConcurrentRequests);
     }
   }
   const gateway = createModelGateway({
@@ -97,6 +125,12 @@ export function gatewayFromConfig(
     settings: config.embeddings,
     log: gatewayLog.child({ provider: 'embeddings' }),
     ...(embeddingsBudget ? { budget: embeddingsBudget } : {}),
+  });
+  const speech = createSpeechGateway({
+    settings: config.speech,
+    log: gatewayLog.child({ provider: 'speech' }),
+    ...(speechBudget ? { budget: speechBudget } : {}),
+    ...(speechConcurrency ? { concurrency: speechConcurrency } : {}),
   });
   const profile = new CallProfile(config.gateway.expected);
   gateway.events.subscribe(profile.listener);
@@ -127,6 +161,7 @@ export function gatewayFromConfig(
   return {
     gateway,
     embeddings,
+    speech,
     ...(budget ? { budget } : {}),
     profile,
     activitySlots(priority) {
@@ -145,8 +180,8 @@ export function gatewayFromConfig(
     close: async () => {
       stopPublishing();
       await budget?.close();
-      // Both Redis budgets share one connection, which the first close ends; the in-process ones hold nothing.
-      if (!redis) await embeddingsBudget?.close();
+      // The Redis budgets and limits share one connection, which the first close ends; the in-process ones hold nothing.
+      if (!redis) await Promise.all([embeddingsBudget?.close(), speechBudget?.close(), speechConcurrency?.close()]);
     },
   };
 }

@@ -13,6 +13,7 @@ import type { modelArea } from './model-settings';
 import type { observabilityArea } from './observability-settings';
 import type { ObjectEncryption, s3Area } from './s3-settings';
 import type { retentionArea } from './retention-settings';
+import type { speechArea } from './speech-settings';
 import type { spendArea } from './spend-settings';
 import type { temporalArea } from './temporal-settings';
 import type { People } from './people';
@@ -46,6 +47,8 @@ export interface Config {
     baseURL: string;
     dimension: number;
   };
+  /** The speech-to-text provider; `apiKey` is a placeholder the simulator accepts when no real key is set. */
+  speech: Omit<Values<typeof speechArea>, 'apiKey' | 'baseURL'> & { apiKey: Secret; baseURL: string };
   document: Values<typeof documentArea>;
   ledger: Values<typeof ledgerArea>;
   api: Omit<Values<typeof apiArea>, 'publicUrl'> & { publicUrl: string };

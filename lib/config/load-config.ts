@@ -20,6 +20,7 @@ import { peopleOf } from './people';
 import { peopleArea } from './people-settings';
 import { type ObjectEncryption, s3Area } from './s3-settings';
 import { retentionArea } from './retention-settings';
+import { OPENAI_URL, speechArea } from './speech-settings';
 import { spendArea } from './spend-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
@@ -43,6 +44,7 @@ export function loadConfig(env: Env = process.env): Config {
   const spend = reader.readTable(spendArea.settings);
   const retention = reader.readTable(retentionArea.settings);
   const embeddings = reader.readTable(embeddingsArea.settings);
+  const speech = reader.readTable(speechArea.settings);
   const document = reader.readTable(documentArea.settings);
   const clients = reader.readTable(clientsArea.settings);
   const observability = reader.readTable(observabilityArea.settings);
@@ -82,6 +84,12 @@ export function loadConfig(env: Env = process.env): Config {
       apiKey: embeddings.apiKey ?? new Secret('simulator-key'),
       baseURL: embeddings.baseURL ?? (embeddings.apiKey ? VOYAGE_URL : SIMULATOR_URL),
       dimension: Number(embeddings.dimension),
+    },
+    speech: {
+      ...speech,
+      // As for the Messages API: no key and no base URL means the local simulator; production requires the key.
+      apiKey: speech.apiKey ?? new Secret('simulator-key'),
+      baseURL: speech.baseURL ?? (speech.apiKey ? OPENAI_URL : SIMULATOR_URL),
     },
     document,
     ledger,

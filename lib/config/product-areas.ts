@@ -14,6 +14,7 @@ import { observabilityArea } from './observability-settings';
 import { peopleArea } from './people-settings';
 import { retentionArea } from './retention-settings';
 import { s3Area } from './s3-settings';
+import { speechArea } from './speech-settings';
 import { spendArea } from './spend-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
@@ -28,6 +29,7 @@ export const productAreas: readonly SettingsArea[] = [
   batchLaneArea,
   spendArea,
   embeddingsArea,
+  speechArea,
   ledgerArea,
   apiArea,
   peopleArea,

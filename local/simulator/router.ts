@@ -7,6 +7,7 @@ import { errorReply, jsonReply, type HttpReply } from './http-reply';
 import { routeMessageBatches } from './batches/batch-routes';
 import { handleMessages } from './messages-handler';
 import type { SimulatorState } from './state';
+import { type AudioUpload, handleTranscription } from './transcriptions/transcriptions-handler';
 
 export interface RouteContext {
   state: SimulatorState;
@@ -29,6 +30,10 @@ const ROUTES: Record<string, Route> = {
   'POST /v1/messages/count_tokens': ({ state, headers, body }) => handleCountTokens(state, headers, body),
   'POST /v1/embeddings': ({ state, headers, body, sleep, clientGone }) => handleEmbeddings({ state, headers, body, sleep, clientGone }),
   'GET /_sim/embeddings/stats': ({ state }) => jsonReply(200, state.embeddingStats),
+  // The server reads this path's body as bytes (multipart audio), never as JSON.
+  'POST /v1/audio/transcriptions': ({ state, headers, body, sleep }) =>
+    handleTranscription({ state, headers, body: body as AudioUpload, sleep }),
+  'GET /_sim/transcriptions/stats': ({ state }) => jsonReply(200, state.transcriptionStats),
   'GET /healthz': () => jsonReply(200, { ok: true }),
   'GET /_sim/config': ({ state }) => admin.getConfig(state),
   'PUT /_sim/config': ({ state, body }) => admin.putConfig(state, body),

@@ -8,6 +8,8 @@ import { DEFAULT_OPTIONS, type SimulatorOptions } from './options';
 import { rateLimitHeaders } from './rate-limit-headers';
 import { isApiPath, route } from './router';
 import { SimulatorState } from './state';
+import { TRANSCRIPTION_UPLOAD_LIMIT_BYTES } from '../../lib/config/speech-settings';
+import type { AudioUpload } from './transcriptions/transcriptions-handler';
 
 /** The provider's own request size limits: Messages and token counting 32 MB, a Message Batch 256 MB (FACTS.md §2.2, §2.4). */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -35,6 +37,24 @@ async function readBody(request: IncomingMessage, limit: number): Promise<string
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+const TRANSCRIPTIONS_PATH = '/v1/audio/transcriptions';
+
+/**
+ * An upload's bytes, or past the limit only their count: the rest is read and dropped, so the client, still sending,
+ * gets the 413 rather than a reset connection.
+ */
+async function readUpload(request: IncomingMessage, limit: number): Promise<AudioUpload> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size <= limit) chunks.push(buffer);
+  }
+  if (size > limit) return { tooLarge: true, bytesRead: size, limit };
+  return { bytes: Buffer.concat(chunks), contentType: request.headers['content-type'] ?? '' };
 }
 
 type BodyResult = { ok: true; body: unknown } | { ok: false; reply: HttpReply };
@@ -89,7 +109,10 @@ export async function startSimulator(
     void (async () => {
       const requestId = state.newId('req');
       const url = new URL(request.url ?? '/', 'http://simulator');
-      const parsed = await parseBody(request);
+      const parsed: BodyResult =
+        url.pathname === TRANSCRIPTIONS_PATH
+          ? { ok: true, body: await readUpload(request, TRANSCRIPTION_UPLOAD_LIMIT_BYTES) }
+          : await parseBody(request);
       const reply = parsed.ok
         ? await route(request.method ?? 'GET', url.pathname, {
             state,

@@ -9,6 +9,9 @@ import { PromptCache } from './prompt-cache';
 import { createRandom, type Random } from './random';
 import { RateLimiter, type RateLimits } from './rate-limiter';
 import { SimulatorStats } from './stats';
+import { ProcessSlots } from './transcriptions/process-slots';
+import { emptyTranscriptionStats, type TranscriptionStats } from './transcriptions/transcription-stats';
+import { type TranscriptionLimits, TranscriptionsLimiter } from './transcriptions/transcriptions-limiter';
 
 /** Separate random streams, so generating an id never shifts which request gets a random fault. */
 const FAULT_STREAM = 0;
@@ -24,6 +27,10 @@ export function limitsOf(settings: RuntimeSettings): RateLimits {
 
 function embeddingsLimitsOf(settings: RuntimeSettings): EmbeddingsLimits {
   return { tokensPerMinute: settings.embedTokensPerMinute, requestsPerMinute: settings.embedRequestsPerMinute };
+}
+
+function transcriptionLimitsOf(settings: RuntimeSettings): TranscriptionLimits {
+  return { audioSecondsPerMinute: settings.audioSecondsPerMinute, concurrentRequests: settings.audioConcurrentRequests };
 }
 
 /** What the embeddings endpoint answered: requests by status, and tokens billed. */
@@ -43,6 +50,10 @@ export class SimulatorState {
   readonly limiter: RateLimiter;
   readonly embeddingsLimiter: EmbeddingsLimiter;
   embeddingStats: EmbeddingStats = emptyEmbeddingStats();
+  readonly transcriptionsLimiter: TranscriptionsLimiter;
+  transcriptionStats: TranscriptionStats = emptyTranscriptionStats();
+  /** pocketsphinx runs at once; read on every run, so `PUT /_sim/config` moves it. */
+  readonly transcriberSlots = new ProcessSlots(() => this.settings.transcriberProcesses);
   readonly rules = new FaultRuleBook();
   readonly stats = new SimulatorStats();
   readonly promptCache: PromptCache;
@@ -61,6 +72,7 @@ export class SimulatorState {
     this.limiter = new RateLimiter(limitsOf(this.settings), clock);
     this.limitHistory = new LimitHistory(limitsOf(this.settings));
     this.embeddingsLimiter = new EmbeddingsLimiter(embeddingsLimitsOf(this.settings), clock);
+    this.transcriptionsLimiter = new TranscriptionsLimiter(transcriptionLimitsOf(this.settings), clock);
     this.promptCache = new PromptCache(clock, () => this.settings);
     this.reseed();
   }
@@ -80,6 +92,7 @@ export class SimulatorState {
     const levelChange = this.limiter.resize(limitsOf(next));
     if (limitsMoved) this.limitHistory.record({ at: this.clock.now(), limits: limitsOf(next), levelChange });
     this.embeddingsLimiter.resize(embeddingsLimitsOf(next));
+    this.transcriptionsLimiter.resize(transcriptionLimitsOf(next));
     if (seedChanged) this.reseed();
     return this.settings;
   }
@@ -91,6 +104,8 @@ export class SimulatorState {
     this.limiter.refillAll();
     this.embeddingsLimiter.refillAll();
     this.embeddingStats = emptyEmbeddingStats();
+    this.transcriptionsLimiter.refillAll();
+    this.transcriptionStats = emptyTranscriptionStats();
     this.promptCache.clear();
     this.batches.clear();
     this.reseed();

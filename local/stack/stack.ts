@@ -12,7 +12,7 @@ import { freePort } from './ports';
 import type { PostgresAddress } from './postgres-server';
 import { startPostgresTemporal, type TemporalKind } from './postgres-temporal';
 import { freeClusterPort } from './temporal-cluster';
-import { ensureGoTool, TEMPORAL_CLI, VERSITYGW } from './tools';
+import { ensureGoTool, ensureSpeechTools, TEMPORAL_CLI, VERSITYGW } from './tools';
 
 export interface StackPorts {
   temporal: number;
@@ -93,6 +93,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const [temporalBin, versitygwBin] = await Promise.all([
     ensureGoTool(TEMPORAL_CLI, options.toolCacheDir, options.pathEnv, report),
     ensureGoTool(VERSITYGW, options.toolCacheDir, options.pathEnv, report),
+    // The simulator transcribes audio with pocketsphinx and reads recordings with ffprobe.
+    ensureSpeechTools(report),
   ]);
   let postgres: PostgresAddress | undefined;
   await Promise.all(['temporal', 's3', 'ledger', 'logs'].map((dir) => mkdir(join(dataDir, dir), { recursive: true })));
@@ -123,6 +125,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ANTHROPIC_BASE_URL: urls.simulator,
     // The simulator also answers the embeddings provider's API, on the same port.
     EMBEDDINGS_BASE_URL: urls.simulator,
+    // And the speech-to-text provider's (OpenAI's `POST /v1/audio/transcriptions`).
+    SPEECH_BASE_URL: urls.simulator,
     LEDGER_URL: urls.ledger,
     API_HOST: host,
     API_PORT: String(ports.api),
@@ -209,7 +213,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           ready: httpOk(`${urls.simulator}/healthz`),
         })
         .then(started)
-        .then(() => report(`simulator  ${urls.simulator} (Anthropic Messages API)`)),
+        .then(() => report(`simulator  ${urls.simulator} (Anthropic Messages API, embeddings, speech-to-text)`)),
       supervisor
         .start({
           name: 'ledger',

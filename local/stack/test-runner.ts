@@ -8,7 +8,7 @@ import type { TemporalKind } from './postgres-temporal';
 import { freeStackPorts, type Stack, startStack } from './stack';
 import { localPaths } from './local-paths';
 import { TEST_TENANT_IDS } from './test-tenants';
-import { ensureChromium } from './tools';
+import { ensureChromium, ensureSpeechTools } from './tools';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 
@@ -132,6 +132,8 @@ export async function runTests(args: string[]): Promise<void> {
   const counts: Partial<JestCounts>[] = [];
   try {
     if (files.some((file) => inTier(file, 'browser'))) await ensureChromium(log);
+    // Unit files start simulators of their own too, and those transcribe with pocketsphinx (no stack to install it).
+    await ensureSpeechTools(log);
     const startTestStack = async (temporal: TemporalKind, stackDataDir: string, fileCount: number) => {
       const stackStartedAt = Date.now();
       log(`starting a test stack (Temporal: ${temporal}) in ${stackDataDir}`);

@@ -128,6 +128,26 @@ export async function ensureChromium(report: (line: string) => void): Promise<st
   return '/usr/bin/chromium';
 }
 
+/**
+ * The audio tools from Debian when any is missing: ffmpeg/ffprobe (reading and cutting recordings), sox and espeak-ng
+ * (the tests' and samples' generated calls), pocketsphinx with its US English model (the simulator's transcriber for
+ * audio that carries no script). Whisper bindings on npm fetch their weights from a model hub at run time, which this
+ * machine cannot reach; Debian ships these whole.
+ */
+export const SPEECH_TOOLS: ReadonlyArray<{ binary: string; debianPackage: string }> = [
+  { binary: '/usr/bin/ffmpeg', debianPackage: 'ffmpeg' },
+  { binary: '/usr/bin/ffprobe', debianPackage: 'ffmpeg' },
+  { binary: '/usr/bin/sox', debianPackage: 'sox' },
+  { binary: '/usr/bin/espeak-ng', debianPackage: 'espeak-ng' },
+  { binary: '/usr/bin/pocketsphinx_continuous', debianPackage: 'pocketsphinx' },
+  { binary: '/usr/share/pocketsphinx/model/en-us/en-us.lm.bin', debianPackage: 'pocketsphinx-en-us' },
+];
+
+export async function ensureSpeechTools(report: (line: string) => void): Promise<void> {
+  const missing = [...new Set(SPEECH_TOOLS.filter((tool) => !existsSync(tool.binary)).map((tool) => tool.debianPackage))];
+  if (missing.length > 0) await installDebianPackages(missing, report);
+}
+
 async function installDebianPackages(packages: string[], report: (line: string) => void): Promise<void> {
   report(`installing ${packages.join(', ')} from Debian…`);
   const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];

@@ -38,7 +38,7 @@ describe('fail-closed configuration: what makes a process refuse to start', () =
 
   test('when nothing at all is set, then one error names every missing setting, read as production would be', () => {
     const message = refusal({});
-    for (const name of ['SLOWLANE_ENV', 'SLOWLANE_TENANTS', 'API_PAGE_TOKEN_SECRET', 'ANTHROPIC_API_KEY']) {
+    for (const name of ['SLOWLANE_ENV', 'SLOWLANE_TENANTS', 'API_PAGE_TOKEN_SECRET', 'ANTHROPIC_API_KEY', 'SPEECH_API_KEY']) {
       assert.match(message, new RegExp(`${name} is required`), name);
     }
   });
@@ -47,7 +47,7 @@ describe('fail-closed configuration: what makes a process refuse to start', () =
     const message = refusal({ ...LOCAL_MODE_ENV });
     assert.match(message, /SLOWLANE_TENANTS is required/);
     assert.match(message, /API_PAGE_TOKEN_SECRET is required/);
-    assert.doesNotMatch(message, /ANTHROPIC_API_KEY/, 'the local stack runs on the provider simulator');
+    assert.doesNotMatch(message, /ANTHROPIC_API_KEY|SPEECH_API_KEY/, 'the local stack runs on the provider simulator');
   });
 
   test('when secrets are weak, then every weak one is named at once, by its place, and no value is repeated', () => {
@@ -125,7 +125,7 @@ describe('fail-closed configuration: what makes a process refuse to start', () =
 
   test('when private callback URLs are not explicitly allowed, then they are refused, in local mode too', () => {
     for (const deployment of ['local', 'production']) {
-      const config = loadConfig(localTestEnv({ SLOWLANE_ENV: deployment, ANTHROPIC_API_KEY: 'k', WEBHOOK_ALLOW_PRIVATE_URLS: undefined }));
+      const config = loadConfig(localTestEnv({ SLOWLANE_ENV: deployment, ANTHROPIC_API_KEY: 'k', SPEECH_API_KEY: 'k', WEBHOOK_ALLOW_PRIVATE_URLS: undefined }));
       assert.equal(config.clients.allowPrivateCallbackUrls, false, deployment);
       const policy = callbackUrlPolicy(config);
       assert.equal(checkCallbackUrl('http://127.0.0.1:9000/hook', policy).ok, false);
@@ -136,7 +136,7 @@ describe('fail-closed configuration: what makes a process refuse to start', () =
   });
 
   test('when objects would rest unencrypted in production, then it is refused; the product encrypts them unless the store is declared to', () => {
-    const production = { SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k' };
+    const production = { SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k', SPEECH_API_KEY: 'k' };
     assert.match(refusal(localTestEnv({ ...production, OBJECT_STORE_ENCRYPTION: 'none' })), /OBJECT_STORE_ENCRYPTION=none is refused in production/);
     assert.equal(loadConfig(localTestEnv(production)).s3.encryption, 'product');
     assert.equal(loadConfig(localTestEnv({ ...production, OBJECT_STORE_ENCRYPTION: 'server-side' })).s3.encryption, 'server-side');

@@ -43,6 +43,20 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig(localTestEnv({ SLOWLANE_ENV: 'production' })), /ANTHROPIC_API_KEY is required in production/);
   });
 
+  test('when deployed to production without a speech-to-text key, then it refuses to start rather than send audio to the simulator', () => {
+    assert.throws(
+      () => loadConfig(localTestEnv({ SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k' })),
+      /SPEECH_API_KEY is required in production/,
+    );
+  });
+
+  test('when only a speech-to-text key is set, then the real provider is called; with neither key nor URL, the simulator', () => {
+    assert.equal(localTestConfig({ SPEECH_API_KEY: 'sk-speech' }).speech.baseURL, 'https://api.openai.com');
+    assert.equal(localTestConfig({ SPEECH_API_KEY: 'sk-speech' }).speech.apiKey.reveal(), 'sk-speech');
+    assert.equal(localTestConfig().speech.baseURL, 'http://127.0.0.1:8787');
+    assert.equal(localTestConfig({ SPEECH_BASE_URL: 'https://stt.example' }).speech.baseURL, 'https://stt.example');
+  });
+
   test('when the config is logged or serialised, then no secret appears', () => {
     const config = localTestConfig({ ANTHROPIC_API_KEY: 'sk-ant-very-secret', TEMPORAL_API_KEY: 'temporal-secret' });
     const printed = JSON.stringify(config) + inspect(config, { depth: 10 }) + `${config.anthropic.apiKey}`;
@@ -125,7 +139,7 @@ describe('loadConfig', () => {
 
   test('when deployed to production with its required settings, then no local default applies', () => {
     const config = loadConfig(
-      localTestEnv({ SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k', WEBHOOK_ALLOW_PRIVATE_URLS: undefined, SLOWLANE_OPERATORS: undefined }),
+      localTestEnv({ SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k', SPEECH_API_KEY: 'k', WEBHOOK_ALLOW_PRIVATE_URLS: undefined, SLOWLANE_OPERATORS: undefined }),
     );
     assert.deepEqual(
       config.tenants.map((tenant) => tenant.id),
@@ -143,7 +157,7 @@ describe('loadConfig', () => {
   test('when a kill-test hook is set, then the local stack takes it and production refuses to start', () => {
     assert.equal(loadConfig(localTestEnv({ BATCH_TEST_KILL_AT: 'during-answers' })).batchLane.killAt, 'during-answers');
     assert.equal(loadConfig(localTestEnv()).batchLane.killAt, undefined);
-    const production = { SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k', WEBHOOK_ALLOW_PRIVATE_URLS: undefined, SLOWLANE_OPERATORS: undefined };
+    const production = { SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k', SPEECH_API_KEY: 'k', WEBHOOK_ALLOW_PRIVATE_URLS: undefined, SLOWLANE_OPERATORS: undefined };
     assert.throws(
       () => loadConfig(localTestEnv({ ...production, BATCH_TEST_KILL_AT: 'before-create' })),
       /BATCH_TEST_KILL_AT is a test hook: production refuses to start with it set/,

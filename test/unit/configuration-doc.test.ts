@@ -70,7 +70,7 @@ describe('the setting tables', () => {
       // Both report the settings required everywhere (the local stack generates its secrets); production also its own.
       const expected =
         deployment === 'production'
-          ? /^Invalid configuration:\n {2}- SLOWLANE_ENV is required\n {2}- SLOWLANE_TENANTS is required\n {2}- PAYLOAD_CODEC_KEYS is required in production\n {2}- ANTHROPIC_API_KEY is required in production\n {2}- API_PAGE_TOKEN_SECRET is required$/
+          ? /^Invalid configuration:\n {2}- SLOWLANE_ENV is required\n {2}- SLOWLANE_TENANTS is required\n {2}- PAYLOAD_CODEC_KEYS is required in production\n {2}- ANTHROPIC_API_KEY is required in production\n {2}- SPEECH_API_KEY is required in production\n {2}- API_PAGE_TOKEN_SECRET is required$/
           : /^Invalid configuration:\n {2}- SLOWLANE_ENV is required\n {2}- SLOWLANE_TENANTS is required\n {2}- API_PAGE_TOKEN_SECRET is required$/;
       assert.match(problems, expected);
     });

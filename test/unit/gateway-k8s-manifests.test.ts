@@ -92,7 +92,7 @@ describe('Kubernetes and KEDA manifests', () => {
     const all = manifests();
     const data = find(all, 'ConfigMap', 'slowlane-config').data ?? {};
     // Production refuses to load without these (the Secret holds them); they play no part in the plan.
-    const config = localTestConfig({ ...data, ANTHROPIC_API_KEY: 'unused' });
+    const config = localTestConfig({ ...data, ANTHROPIC_API_KEY: 'unused', SPEECH_API_KEY: 'unused' });
     for (const [build, priority] of workerBuilds(all).flatMap((b) => PRIORITIES.map((p) => [b, p] as const))) {
       const scaled = find(all, 'ScaledObject', workerName(priority, build));
       const spec = scaled.spec as {

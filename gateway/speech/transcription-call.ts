@@ -1,0 +1,40 @@
+import type { Priority } from '../../common/task-queues';
+
+export interface TranscribeRequest {
+  jobId: string;
+  priority: Priority;
+  /** One chunk of a recording, below the provider's upload limit (SPEECH_MAX_UPLOAD_BYTES). */
+  audio: Uint8Array;
+  /** Its name with an extension the provider knows the format by (`chunk-0003.flac`). */
+  filename: string;
+  /** Read before the call (ffprobe): what the audio-seconds budget reserves. */
+  durationSeconds: number;
+  /** ISO-639-1 code (`en`), when known: it improves accuracy and latency. */
+  language?: string;
+  /** Text that came before (the previous chunk's end), so the provider keeps names and spelling across chunks. */
+  prompt?: string;
+  signal?: AbortSignal;
+}
+
+export interface TranscriptSegment {
+  /** Seconds from the start of the chunk. */
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface TranscribeResult {
+  text: string;
+  segments: TranscriptSegment[];
+  /** The provider's `language` (`english`), when it says. */
+  language?: string;
+  durationSeconds: number;
+  model: string;
+  /** Seconds billed (the provider's `usage.seconds`, else the duration rounded up) and their price. */
+  usage: { audioSeconds: number; costUsd: number };
+}
+
+/** The gateway's door to the speech-to-text provider: its own budget in audio seconds and in requests in flight. */
+export interface SpeechGateway {
+  transcribe(request: TranscribeRequest): Promise<TranscribeResult>;
+}

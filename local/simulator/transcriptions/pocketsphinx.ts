@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { ScriptSegment } from './script-tag';
+
+const execFileAsync = promisify(execFile);
+
+/** Tokens that are no words: utterance marks, silence and the model's noise fillers. */
+const FILLERS = new Set(['<s>', '</s>', '<sil>', '[noise]', '[laugh]', '[breath]', '[cough]', '[um]', '[uh]', '[smack]']);
+
+export class TranscriberTimeout extends Error {}
+
+/**
+ * Transcribes a 16 kHz mono WAV with pocketsphinx_continuous (`-time yes`; by default it loads Debian's
+ * pocketsphinx-en-us model), one child process. Each utterance
+ * (the words between `<s>` and `</s>`) becomes a segment; fillers and silences are dropped and alternate
+ * pronunciations (`the(2)`) read as their word. Rough on synthetic voices, but real words from real audio.
+ */
+export async function runPocketsphinx(wavPath: string, timeoutMs: number): Promise<ScriptSegment[]> {
+  try {
+    const { stdout } = await execFileAsync('pocketsphinx_continuous', ['-infile', wavPath, '-time', 'yes', '-logfn', '/dev/null'], {
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return segmentsOf(stdout);
+  } catch (error) {
+    if ((error as { killed?: boolean }).killed) throw new TranscriberTimeout(`pocketsphinx took longer than ${timeoutMs} ms`);
+    throw error;
+  }
+}
+
+/** Parses `word start end confidence` lines into utterances; the hypothesis lines between them are ignored. */
+export function segmentsOf(output: string): ScriptSegment[] {
+  const segments: ScriptSegment[] = [];
+  let words: Array<{ word: string; start: number; end: number }> = [];
+  const close = () => {
+    const first = words[0];
+    const last = words[words.length - 1];
+    if (first && last) segments.push({ start: first.start, end: last.end, text: words.map((word) => word.word).join(' ') });
+    words = [];
+  };
+  for (const line of output.split('\n')) {
+    const match = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(line.trim());
+    if (!match) continue;
+    const [, token = '', start, end] = match;
+    if (token === '</s>') close();
+    if (FILLERS.has(token.toLowerCase())) continue;
+    words.push({ word: token.replace(/\(\d+\)$/, ''), start: Number(start), end: Number(end) });
+  }
+  close();
+  return segments;
+}
+
+/** ffmpeg to what pocketsphinx reads: 16 kHz, mono, 16-bit PCM WAV. */
+export async function toRecogniserWav(inputPath: string, outputPath: string, timeoutMs: number): Promise<void> {
+  await execFileAsync('ffmpeg', ['-v', 'error', '-y', '-i', inputPath, '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', outputPath], {
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+  });
+}
