@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
+import { answerRefusedBefore } from '../../lib/answer-refusals';
 import type { InvoiceActivities } from '../../activities';
 import { fakeActivities } from './fake-activities';
 import { batchUsage } from './lane-usage';
@@ -11,8 +12,8 @@ export const ORDER_LANE_ALLOWANCE = { batchLane: { deadlineMarginMs: 60_000, max
 
 /**
  * order.score's lane with the real collector and batch workflows and their activities (scripted-batch-lane.ts) and
- * fake steps: `fromBatch` records the jobs whose scoreOrder took its answer from a batch (the first attempt, as
- * first-call-from-batch.ts has it), `calls.scoreOrder` those that asked live.
+ * fake steps: `fromBatch` records the jobs whose scoreOrder took its answer from a batch (unless an earlier attempt
+ * found it wrong, as first-call-from-batch.ts has it), `calls.scoreOrder` those that asked live.
  */
 export function scriptedOrderLane(client: Client, options: ScriptedLaneOptions & { jobs?: number } = {}) {
   const scripted = scriptedBatchLane(client, options);
@@ -22,8 +23,8 @@ export function scriptedOrderLane(client: Client, options: ScriptedLaneOptions &
     ...fake.activities,
     ...scripted.activities,
     async scoreOrder(input) {
-      const { attempt } = Context.current().info;
-      if (!input.fromBatch || attempt > 1) return fake.activities.scoreOrder(input);
+      const { attempt, heartbeatDetails } = Context.current().info;
+      if (!input.fromBatch || answerRefusedBefore(heartbeatDetails)) return fake.activities.scoreOrder(input);
       fromBatch.push(input.fromBatch.customId);
       return { outcome: 'valid', proposal: SCORED, usage: batchUsage, attempt };
     },

@@ -63,7 +63,7 @@ const noEmbeddings: EmbeddingsGateway = {
 } as EmbeddingsGateway;
 
 /** Runs an activity as its worker would (attempt 1 unless told), typed by the activity. */
-function runActivity<I, R>(activity: (input: I) => Promise<R>, input: I, info: { attempt?: number } = {}): Promise<R> {
+function runActivity<I, R>(activity: (input: I) => Promise<R>, input: I, info: { attempt?: number; heartbeatDetails?: unknown } = {}): Promise<R> {
   return new MockActivityEnvironment(info).run(activity, input) as Promise<R>;
 }
 
@@ -163,7 +163,7 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
     }
   });
 
-  test('when the batch answers classify and extract, then both steps take that answer at half the price and call nothing live; a retried attempt asks live', async () => {
+  test('when the batch answers classify and extract, then both steps take that answer at half the price and call nothing live; a retry takes it again unless an attempt found it wrong', async () => {
     await throughBatch([
       { step: 'classifyDocument', input: modelInput, customId: 'cls1', replyTo: job.jobId },
       { step: 'extractInvoiceFields', input: modelInput, customId: 'ext1', replyTo: job.jobId },
@@ -182,9 +182,17 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
     assert.equal(extracted.usage.byLane?.batch?.calls, 1);
     assert.equal(noLive.requests.length, 0);
 
-    // The same input on a second attempt: a retry is for a fresh answer, so it goes live.
+    // A second attempt after the first was lost (a killed worker, a timeout): the paid answer is taken again.
+    const again = await runActivity(createClassifyDocument(stepDeps(noLive)), { ...modelInput, fromBatch: { customId: 'cls1' } }, { attempt: 2 });
+    assert.equal(noLive.requests.length, 0);
+    assert.equal(again.usage.byLane?.batch?.calls, 1);
+
+    // A second attempt after the first found the answer wrong (its heartbeat says so): a fresh answer, live.
     const live = recordingGateway(() => ({ toolInput: { documentType: 'invoice', confidence: 0.9 }, stopReason: 'tool_use', model: MODEL, usage: liveUsage }));
-    const retried = await runActivity(createClassifyDocument(stepDeps(live)), { ...modelInput, fromBatch: { customId: 'cls1' } }, { attempt: 2 });
+    const retried = await runActivity(createClassifyDocument(stepDeps(live)), { ...modelInput, fromBatch: { customId: 'cls1' } }, {
+      attempt: 2,
+      heartbeatDetails: { answerRefused: true },
+    });
     assert.equal(live.requests.length, 1);
     assert.equal(retried.usage.byLane?.live?.calls, 1);
     assert.equal(retried.usage.byLane?.batch, undefined);
@@ -266,7 +274,11 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
 
     const proposal = scored.outcome === 'valid' ? scored.proposal : undefined;
     const live = recordingGateway(() => ({ toolInput: proposal, stopReason: 'tool_use', model: MODEL, usage: liveUsage }));
-    const retried = await runActivity(createScoreOrder(stepDeps(live)), { ...order, fromBatch: { customId: 'order1' } }, { attempt: 2 });
+    // A retry after an attempt found the answer wrong asks live (a retry after a lost attempt takes it again).
+    const retried = await runActivity(createScoreOrder(stepDeps(live)), { ...order, fromBatch: { customId: 'order1' } }, {
+      attempt: 2,
+      heartbeatDetails: { answerRefused: true },
+    });
     assert.equal(live.requests.length, 1);
     assert.equal(retried.usage.byLane?.live?.calls, 1);
     assert.equal(retried.usage.byLane?.batch, undefined);
@@ -328,9 +340,12 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
       assert.equal(written.digest.ticketCount, 3);
       assert.equal(written.digest.urgentCount, 1);
 
-      // A second attempt of the reduce is for a fresh answer: it asks live.
+      // A second attempt of the reduce after one found the answer wrong is for a fresh answer: it asks live.
       const live = recordingGateway(() => ({ toolInput: { narrative: 'Three tickets; one login outage needs a person today.' }, stopReason: 'tool_use', model: MODEL, usage: liveUsage }));
-      const retried = await runActivity(createWriteTicketDigest(stepDeps(live)), { ...reduce, fromBatch: { customId: 'tickets-narrative' } }, { attempt: 2 });
+      const retried = await runActivity(createWriteTicketDigest(stepDeps(live)), { ...reduce, fromBatch: { customId: 'tickets-narrative' } }, {
+        attempt: 2,
+        heartbeatDetails: { answerRefused: true },
+      });
       assert.equal(live.requests.length, 1);
       assert.equal(retried.usage.byLane?.live?.calls, 1);
       assert.equal(retried.usage.byLane?.batch, undefined);
