@@ -37,8 +37,9 @@ export async function holdBatchEntrySpend(lane: BatchLaneDeps, customId: string,
 
 /**
  * Settles an entry's hold once its batch has ended, to what the provider billed: a succeeded entry its tokens at the
- * batch price (whether or not its job still reads it: it is billed either way), any other outcome nothing. The
- * store counts a hold once, so a retried read of the results does not count it again.
+ * batch price (whether or not its job still reads it, or was erased: it is billed either way), any other outcome
+ * nothing. The store counts a hold id once, so a retried read of the results does not count it again; and it counts
+ * it though the hold itself is gone (expired, or lost with a Redis restart), since the provider billed it.
  */
 export async function settleBatchEntrySpend(
   lane: BatchLaneDeps,
@@ -50,5 +51,5 @@ export async function settleBatchEntrySpend(
   if (!lane.spend || !(await lane.store.exists(key))) return;
   const { hold, model } = await getJson<StoredHold>(lane.store, key);
   const cost = outcome === 'succeeded' && message ? batchCostOf(message, lane.prices[model]) : 0;
-  await lane.spend.settleHeld(hold, cost);
+  await lane.spend.settleKeyed(hold, cost);
 }

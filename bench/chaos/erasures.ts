@@ -137,7 +137,8 @@ async function footprintOf(client: Client, tenantId: string, jobId: string): Pro
     jobId,
     executions: footprint.executions,
     ownPrefixes: [definition?.objects?.ownPrefix?.(tenantId, jobId)].filter((prefix): prefix is string => Boolean(prefix)),
-    laneKeys: [...footprint.customIds].flatMap((id) => [batchLaneKeys.request(id), batchLaneKeys.answer(id), batchLaneKeys.spendHold(id)]),
+    // Not its entries' spend holds: billing records that erasure keeps (lib/erasure/job-objects.ts).
+    laneKeys: [...footprint.customIds].flatMap((id) => [batchLaneKeys.request(id), batchLaneKeys.answer(id)]),
     contentPrefixes: sha
       ? [objectKeys.input(tenantId, sha), objectKeys.text(tenantId, sha), definition?.objects?.contentPrefix?.(tenantId, sha)].filter(
           (prefix): prefix is string => Boolean(prefix),

@@ -7,6 +7,7 @@ import {
   type KeyedHold,
   MONTHS_KEPT,
   SETTLED_KEPT_MS,
+  type SettledTotals,
   type SpendHold,
   type SpendStore,
   type SpentTotals,
@@ -73,17 +74,12 @@ export class InProcessSpendStore implements SpendStore {
     return { granted: true, hold };
   }
 
-  async settleHeld(hold: SpendHold, usd: number): Promise<SpentTotals | undefined> {
-    const spend = this.tenant(hold.tenantId, this.clock());
-    if (!spend.holds.has(hold.id) || spend.settled.has(hold.id)) return undefined;
-    return this.settle(hold, usd);
-  }
-
-  async settle(hold: SpendHold, usd: number): Promise<SpentTotals> {
+  async settle(hold: SpendHold, usd: number): Promise<SettledTotals> {
     const now = this.clock();
     const spend = this.tenant(hold.tenantId, now);
     const [day, month] = windowsAt(now, {});
-    if (!spend.settled.has(hold.id)) {
+    const repeated = spend.settled.has(hold.id);
+    if (!repeated) {
       const held = spend.holds.get(hold.id);
       if (held) {
         spend.holds.delete(hold.id);
@@ -94,7 +90,7 @@ export class InProcessSpendStore implements SpendStore {
       spend.spent.set(month.key, (spend.spent.get(month.key) ?? 0) + usd);
       spend.settled.set(hold.id, now);
     }
-    return { day: spend.spent.get(day.key) ?? 0, month: spend.spent.get(month.key) ?? 0 };
+    return { day: spend.spent.get(day.key) ?? 0, month: spend.spent.get(month.key) ?? 0, ...(repeated ? { repeated } : {}) };
   }
 
   async totalsOn(tenantId: string, day: string): Promise<SpentTotals> {

@@ -21,7 +21,6 @@
  *               under that id is granted again with its amount)
  *               → {'granted'} | {'held', usd} | {'refused', window, cap, spent+held, resumesAt}
  *   settle      hold id, usd → {'ok', day, month} | {'settled', day, month} (that id was counted already)
- *   settleHeld  as settle, but only a hold still held is counted → {'ok', …} | {'gone'}
  *   totals      day field, month field → {'totals', day, month}
  * Every reply ends with the script's work: the Redis commands it called plus the elements they returned.
  * Numbers travel as strings (%.17g): Redis would truncate Lua numbers to integers.
@@ -151,18 +150,16 @@ if op == 'hold' then
   return reply({ 'granted' })
 end
 
-if op == 'settle' or op == 'settleHeld' then
+if op == 'settle' then
   local id, usd = ARGV[3], ARGV[4]
   expireHolds()
   local forgotten = call('ZRANGEBYSCORE', settledKey, '-inf', now - SETTLED_KEPT_MS, 'LIMIT', 0, EXPIRE_BATCH)
   if #forgotten > 0 then call('ZREM', settledKey, unpack(forgotten)) end
   if call('ZSCORE', settledKey, id) then
-    if op == 'settleHeld' then return reply({ 'gone' }) end
     local totals = call('HMGET', totalsKey, day.field, thisMonth.field)
     return reply({ 'settled', totals[1] or '0', totals[2] or '0' })
   end
   local amount = call('HGET', amountsKey, id)
-  if op == 'settleHeld' and not amount then return reply({ 'gone' }) end
   if amount then dropHold(id, amount) end
   local newDay = call('HEXISTS', totalsKey, day.field) == 0
   local dayTotal = call('HINCRBYFLOAT', totalsKey, day.field, usd)

@@ -2,13 +2,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { budgetUnavailableOr } from '../../lib/redis-unavailable';
 import { SPEND_SCRIPT } from './redis-spend-script';
-import { HOLD_TTL_MS, type HoldResult, type KeyedHold, type SpendHold, type SpendStore, type SpentTotals } from './spend-store';
+import { HOLD_TTL_MS, type HoldResult, type KeyedHold, type SettledTotals, type SpendHold, type SpendStore, type SpentTotals } from './spend-store';
 import type { SpendWindow } from './spend-windows';
 import type { SpendCaps } from './spend-windows';
 
 const SCRIPT_SHA = createHash('sha1').update(SPEND_SCRIPT).digest('hex');
 
-type Op = 'hold' | 'settle' | 'settleHeld' | 'totals';
+type Op = 'hold' | 'settle' | 'totals';
 
 export interface RedisSpendStoreOptions {
   keyPrefix?: string;
@@ -76,13 +76,9 @@ export class RedisSpendStore implements SpendStore {
     };
   }
 
-  async settle(hold: SpendHold, usd: number): Promise<SpentTotals> {
-    return totalsOf(await this.run('settle', hold.tenantId, [hold.id, usd]));
-  }
-
-  async settleHeld(hold: SpendHold, usd: number): Promise<SpentTotals | undefined> {
-    const reply = await this.run('settleHeld', hold.tenantId, [hold.id, usd]);
-    return reply[0] === 'gone' ? undefined : totalsOf(reply);
+  async settle(hold: SpendHold, usd: number): Promise<SettledTotals> {
+    const reply = await this.run('settle', hold.tenantId, [hold.id, usd]);
+    return { ...totalsOf(reply), ...(reply[0] === 'settled' ? { repeated: true as const } : {}) };
   }
 
   async totalsOn(tenantId: string, day: string): Promise<SpentTotals> {

@@ -1,6 +1,6 @@
 import type { Logger } from '../../lib/logger';
 import { inMemoryPendingSettlements, type PendingSettlement, type PendingSettlementLog } from './pending-settlements';
-import type { SpendHold, SpendStore, SpentTotals } from './spend-store';
+import type { SettledTotals, SpendHold, SpendStore, SpentTotals } from './spend-store';
 
 /** How often a worker settles what is pending: the caps run a little behind while the store is away, not longer. */
 export const SETTLE_PENDING_EVERY_MS = 15_000;
@@ -42,7 +42,13 @@ export function createSpendSettler(deps: SpendSettlerDeps): SpendSettler {
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<unknown> = Promise.resolve();
 
-  const settled = (hold: SpendHold, usd: number, totals: SpentTotals) => deps.onSettled?.(hold, usd, totals);
+  /**
+   * Told of a settle that counted. A repeat (a batch's results read again) is not told, except a deferred one: its
+   * first settle may have counted with its answer lost, and nobody was told of it then.
+   */
+  const settled = (hold: SpendHold, usd: number, totals: SettledTotals, deferred = false) => {
+    if (!totals.repeated || deferred) deps.onSettled?.(hold, usd, totals);
+  };
 
   async function defer(record: PendingSettlement, cause: unknown): Promise<void> {
     const where = { tenantId: record.hold.tenantId, holdId: record.hold.id, usd: record.usd };
@@ -58,7 +64,7 @@ export function createSpendSettler(deps: SpendSettlerDeps): SpendSettler {
 
   async function settleOne(record: PendingSettlement, fromLog: boolean): Promise<boolean> {
     try {
-      settled(record.hold, record.usd, await deps.store.settle(record.hold, record.usd));
+      settled(record.hold, record.usd, await deps.store.settle(record.hold, record.usd), true);
     } catch {
       return false;
     }

@@ -14,6 +14,11 @@ export interface SpentTotals {
   month: number;
 }
 
+/** The totals after a settle; `repeated` when that hold id had been counted already, so this settle counted nothing. */
+export interface SettledTotals extends SpentTotals {
+  repeated?: true;
+}
+
 export type HoldResult =
   | { granted: true; hold: SpendHold }
   | {
@@ -61,12 +66,7 @@ export interface SpendStore {
    * (a retried settlement whose first answer was lost) counts nothing more, for SETTLED_KEPT_MS, and answers the
    * totals. A hold that expired meanwhile is counted all the same: the call was paid.
    */
-  settle(hold: SpendHold, usd: number): Promise<SpentTotals>;
-  /**
-   * Settles only a hold still held, atomically, so a hold settled twice (a retried activity) counts once: undefined
-   * when it was settled already or expired (nothing is counted then).
-   */
-  settleHeld(hold: SpendHold, usd: number): Promise<SpentTotals | undefined>;
+  settle(hold: SpendHold, usd: number): Promise<SettledTotals>;
   /** The settled totals of the UTC day `day` (`YYYY-MM-DD`) and of its month, kept about two months and 13 months. */
   totalsOn(tenantId: string, day: string): Promise<SpentTotals>;
   close(): Promise<void>;

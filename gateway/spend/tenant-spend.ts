@@ -48,8 +48,12 @@ export interface TenantSpend {
    * (a retried activity) returns the hold already there.
    */
   holdFor(tenantId: string, hold: { id: string; ttlMs: number; mostItCosts: () => number }): Promise<SpendHold>;
-  /** Settles such a hold to the call's real cost (0: never billed) once: a second settle counts nothing. */
-  settleHeld(hold: SpendHold, costUsd: number): Promise<void>;
+  /**
+   * Settles such a hold to the call's real cost (0: never billed), once per id (SETTLED_KEPT_MS), whether or not the
+   * hold is still held: an entry the provider billed counts even if its hold expired or was lost with Redis. Never
+   * throws; a settle the store fails is deferred like a live call's.
+   */
+  settleKeyed(hold: SpendHold, costUsd: number): Promise<void>;
   /** Settles what was deferred; the worker starts and stops it (spend-from-config.ts). */
   readonly settler: SpendSettler;
 }
@@ -81,9 +85,8 @@ export function createTenantSpend(deps: TenantSpendDeps): TenantSpend {
       return grantedOrThrow(tenantId, await deps.store.hold(tenantId, caps, usd, { id, ttlMs }));
     },
 
-    async settleHeld(hold, costUsd) {
-      const totals = await deps.store.settleHeld(hold, costUsd);
-      if (totals) emit({ type: 'spent', tenantId: hold.tenantId, costUsd, totals });
+    async settleKeyed(hold, costUsd) {
+      await settler.settle(hold, costUsd);
     },
 
     async spend(tenantId, call) {

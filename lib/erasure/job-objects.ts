@@ -57,8 +57,10 @@ export async function jobObjects(deps: { client: Client; store: ObjectStore; mar
     }
   }
 
+  // An entry's spend hold stays: a billing record (tenant, random id, USD held, model; nothing of the job's content),
+  // kept as the ledger's entry is, so the entry the provider bills after the job is gone is still settled.
   for (const customId of job.customIds) {
-    for (const key of [batchLaneKeys.request(customId), batchLaneKeys.answer(customId), batchLaneKeys.spendHold(customId)]) {
+    for (const key of [batchLaneKeys.request(customId), batchLaneKeys.answer(customId)]) {
       if (await store.exists(key)) erasable.push(key);
     }
   }

@@ -42,7 +42,8 @@ async function bucketKeys(): Promise<Set<string>> {
 
 /** The job's keys as the product lays them out: the test's own reading of where a job writes, not the erasure's. */
 function keysOfJob(all: Set<string>, job: { tenantId: string; jobId: string; sha256: string }, footprint: JobFootprint): string[] {
-  const laneKeys = new Set([...footprint.customIds].flatMap((id) => [batchLaneKeys.request(id), batchLaneKeys.answer(id), batchLaneKeys.spendHold(id)]));
+  // Not the entries' spend holds: billing records that erasure keeps.
+  const laneKeys = new Set([...footprint.customIds].flatMap((id) => [batchLaneKeys.request(id), batchLaneKeys.answer(id)]));
   const prefixes = [
     `${documentObjectPrefix(job.tenantId, job.jobId)}/`,
     objectKeys.input(job.tenantId, job.sha256),

@@ -34,7 +34,7 @@ describe('spend totals across a Redis restart', () => {
     assert.deepEqual(await after.totalsOn(tenantId, today()), { day: 0.75, month: 0.75 });
     const refused = await after.hold(tenantId, { dailyUsd: 2 }, 0.5);
     assert.ok(!refused.granted && refused.spentUsd === 1.75, 'the spent 0.75 and the entry’s 1 held still count');
-    assert.deepEqual(await after.settleHeld(entry.hold, 0.5), { day: 1.25, month: 1.25 });
+    assert.deepEqual(await after.settle(entry.hold, 0.5), { day: 1.25, month: 1.25 });
     const again = await after.hold(tenantId, { dailyUsd: 2 }, 0.5);
     assert.ok(again.granted, 'the settled entry freed its hold');
   });

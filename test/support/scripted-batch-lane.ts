@@ -59,7 +59,7 @@ export function scriptedBatchLane(client: Client, options: ScriptedLaneOptions =
   };
   /** Records which holds were given back unbilled; nothing else of the caps is under test here. */
   const spend = {
-    async settleHeld(hold, costUsd) {
+    async settleKeyed(hold, costUsd) {
       if (costUsd === 0) released.push(hold.id);
     },
   } as Partial<TenantSpend> as TenantSpend;

@@ -122,22 +122,12 @@ export function spendStoreScenarios(makeStore: (clock: () => number) => SpendSto
     assert.ok(!refused.granted && refused.spentUsd === 1, 'one 0.5 hold counts, not two');
   });
 
-  test('when a hold is settled with settleHeld twice, then it is counted once', async () => {
-    const { store } = clocked(NEW_YEARS_EVE);
-    const id = tenant('settle-once');
-    const hold = granted(await store.hold(id, { dailyUsd: 4 }, 1, { id: `entry-${id}`, ttlMs: HOLD_TTL_MS }));
-    assert.deepEqual(await store.settleHeld(hold, 0.5), { day: 0.5, month: 0.5 });
-    assert.equal(await store.settleHeld(hold, 0.5), undefined);
-    const totals = await store.settle(granted(await store.hold(id, { dailyUsd: 4 }, 0)), 0);
-    assert.deepEqual(totals, { day: 0.5, month: 0.5 });
-  });
-
   test('when a settle is repeated (its first answer was lost), then the hold is counted once, even after it expired', async () => {
     const { store, at } = clocked(NEW_YEARS_EVE - 2 * HOLD_TTL_MS);
     const id = tenant('settle-again');
     const hold = granted(await store.hold(id, { dailyUsd: 4 }, 1));
     assert.deepEqual(await store.settle(hold, 0.5), { day: 0.5, month: 0.5 });
-    assert.deepEqual(await at(NEW_YEARS_EVE).settle(hold, 0.5), { day: 0.5, month: 0.5 }, 'the repeat counts nothing');
+    assert.deepEqual(await at(NEW_YEARS_EVE).settle(hold, 0.5), { day: 0.5, month: 0.5, repeated: true }, 'the repeat counts nothing');
     const late = granted(await at(NEW_YEARS_EVE).hold(id, {}, 0));
     assert.deepEqual(await at(NEW_YEARS_EVE + HOLD_TTL_MS).settle(late, 0.25), { day: 0.75, month: 0.75 }, 'an expired hold still counts once');
   });
@@ -164,6 +154,9 @@ export function spendStoreScenarios(makeStore: (clock: () => number) => SpendSto
     await at(start + 1).settle(granted(await store.hold(id, caps, 0.125)), 0.125);
     assert.equal((await at(start + ttlMs - 1).hold(id, caps, 0.25)).granted, false, 'still held a day later');
     granted(await at(start + ttlMs).hold(id, caps, 0.25));
-    assert.equal(await store.settleHeld(hold, 0.75), undefined, 'an expired hold counts nothing when settled');
+    // Billed all the same: an entry whose results are read after its hold expired is counted, once.
+    // A day later (the next day, the same month), with the store's clock where the last hold left it.
+    assert.deepEqual(await store.settle(hold, 0.75), { day: 0.75, month: 0.875 });
+    assert.deepEqual(await store.settle(hold, 0.75), { day: 0.75, month: 0.875, repeated: true }, 'a repeated settle counts nothing more');
   });
 }

@@ -28,12 +28,12 @@ function storeWith(keys: string[]) {
 }
 
 describe('which objects an erasure deletes', () => {
-  test('when a document job is erased, then its own prefix and its lane entries go, and another job’s prefix stays', async () => {
+  test('when a document job is erased, then its own prefix and its lane entries go but their spend holds stay, and another job’s prefix stays', async () => {
     const jobId = 'document:demo:one';
     const own = [`documents/demo/${encodeURIComponent(jobId)}/chunks/0.txt`, `documents/demo/${encodeURIComponent(jobId)}/summary.json`];
     const otherJob = `documents/demo/${encodeURIComponent('document:demo:two')}/summary.json`;
-    const lane = [batchLaneKeys.answer('c1'), batchLaneKeys.spendHold('c1')];
-    const store = storeWith([...own, otherJob, ...lane, objectKeys.input('demo', SHA), batchLaneKeys.answer('c2')]);
+    const lane = [batchLaneKeys.answer('c1')];
+    const store = storeWith([...own, otherJob, ...lane, batchLaneKeys.spendHold('c1'), objectKeys.input('demo', SHA), batchLaneKeys.answer('c2')]);
     const found = await jobObjects(
       { client: fakeClient([]), store, marks: erasureMarks(store) },
       { tenantId: 'demo', jobId, definition: documentJobType, memo: { inputSha256: SHA }, customIds: new Set(['c1']) },
