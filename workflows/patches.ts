@@ -104,7 +104,7 @@ export const PATCHES = {
   },
   webPush: {
     id: 'web-push',
-    shipped: { commit: 'WEBPUSH', date: '2026-12-06' },
+    shipped: { commit: '82114b0', date: '2026-12-06' },
     workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
     guards:
       "a job started with `push` (PUSH_ENABLED) starts a deliverPushWorkflow child at each status its Web Push subscriptions hear of: awaiting_review and every end (workflows/notifications.ts)",
