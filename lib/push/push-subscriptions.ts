@@ -25,6 +25,11 @@ function scopeFolder(tenantId: string, scope: PushScope, jobId: string | undefin
   return `${PREFIX}/${tenantId}/${folder}/`;
 }
 
+/** Where a job's own subscriptions are: an erasure of the job deletes them with its other objects (lib/erasure). */
+export function jobPushSubscriptionsPrefix(tenantId: string, jobId: string): string {
+  return scopeFolder(tenantId, 'job', jobId);
+}
+
 /**
  * The id is derived from tenant, scope and endpoint: a browser that registers again on every page load rewrites its
  * one record (fresh keys included) instead of filling the tenant's cap.
