@@ -29,8 +29,13 @@ self.addEventListener('push', (event) => {
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const message = event.notification.data || {};
-  const url = message.scope === 'review_queue' ? '/review' : '/jobs/' + encodeURIComponent((message.data || {}).jobId || '');
-  event.waitUntil(self.clients.openWindow(url));
+  // A review task opens the reviewer page; a job's news brings back the page that asked for it (GET /jobs needs a key).
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((pages) => {
+      if (message.scope === 'review_queue') return self.clients.openWindow('/review');
+      return pages[0] ? pages[0].focus() : undefined;
+    }),
+  );
 });
 `;
 
