@@ -26,7 +26,11 @@ export function pushRouter(deps: { push: PushService; config: Pick<Config, 'tena
   });
 
   router.post(`${PUSH_PATH}/subscriptions`, enabled, callers, async (req: Request, res: Response) => {
-    const request = checkRequest(requestValidators.pushSubscriptionRequest, req.body, { example: SUBSCRIPTION_EXAMPLE });
+    // Exactly one of jobId and reviewQueue: the service says so in words, where the schema's oneOf would not.
+    const request = checkRequest(requestValidators.pushSubscriptionRequest, req.body, {
+      example: SUBSCRIPTION_EXAMPLE,
+      deferred: (error) => error.schemaPath.startsWith('#/oneOf') || (error.keyword === 'oneOf' && error.instancePath === ''),
+    });
     const { subscription, created } = await push.subscribe(callerOf(res), request);
     res.status(created ? 201 : 200).location(`${PUSH_PATH}/subscriptions/${subscription.id}`).json(subscription);
   });

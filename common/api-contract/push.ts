@@ -7,26 +7,51 @@ import { JobType } from './vocabulary';
 export const PUSH_SCOPES = ['job', 'review_queue'] as const;
 export type PushScope = (typeof PUSH_SCOPES)[number];
 
-const base64url = (description: string) => Type.String({ pattern: '^[A-Za-z0-9_-]+={0,2}$', maxLength: 200, description });
+/** Base64url of a fixed number of bytes: `chars` characters unpadded, or padded to a multiple of four. */
+const base64urlOf = (pattern: string, description: string) => Type.String({ pattern, description });
 
 /**
  * The body of `POST /push/subscriptions`: a W3C PushSubscription as the browser's `subscription.toJSON()` gives it,
  * plus what it follows, exactly one of `jobId` and `reviewQueue`.
  */
-export const PushSubscriptionRequest = closed({
-  endpoint: Type.String({
-    format: 'uri',
-    maxLength: 2048,
-    description: 'The push service URL of this browser or app (`https:`; the local stack also takes its stand-in’s loopback `http:` URL).',
-  }),
-  expirationTime: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'As the browser gives it; ignored.' })),
-  keys: closed({
-    p256dh: base64url('The subscriber’s P-256 public key: 65 bytes, uncompressed (RFC 8291).'),
-    auth: base64url('The subscriber’s 16-byte authentication secret (RFC 8291).'),
-  }),
-  jobId: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'Follow this job of the tenant: a push when it finishes (or fails) and when it waits for review.' })),
-  reviewQueue: Type.Optional(Type.Literal(true, { description: 'Follow the tenant’s review queue: a push for every job that starts waiting for review.' })),
-});
+export const PushSubscriptionRequest = closed(
+  {
+    endpoint: Type.String({
+      format: 'uri',
+      pattern: '^https?://',
+      maxLength: 2048,
+      description:
+        'The push service URL of this browser or app (`https:`; the local stack also takes its stand-in’s loopback `http:` URL).',
+    }),
+    expirationTime: Type.Optional(
+      Type.Union([Type.Number(), Type.Null()], { description: 'As the browser gives it; ignored.' }),
+    ),
+    keys: closed({
+      // 65 bytes starting 0x04 are 87 base64url characters starting `B`; whether the point is on the curve, only the API can say (a 400).
+      p256dh: base64urlOf(
+        '^B[A-Za-z0-9_-]{86}=?$',
+        'The subscriber’s P-256 public key: 65 bytes, uncompressed (RFC 8291), base64url; it must be a point on the curve.',
+      ),
+      auth: base64urlOf(
+        '^[A-Za-z0-9_-]{22}(==)?$',
+        'The subscriber’s 16-byte authentication secret (RFC 8291), base64url.',
+      ),
+    }),
+    jobId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description: 'Follow this job of the tenant: a push when it finishes (or fails) and when it waits for review.',
+      }),
+    ),
+    reviewQueue: Type.Optional(
+      Type.Literal(true, {
+        description: 'Follow the tenant’s review queue: a push for every job that starts waiting for review.',
+      }),
+    ),
+  },
+  { oneOf: [Type.Object({ jobId: Type.Unknown() }), Type.Object({ reviewQueue: Type.Unknown() })] },
+);
 export type PushSubscriptionRequest = Static<typeof PushSubscriptionRequest>;
 
 /** A stored subscription as the API shows it: the endpoint is a capability URL, so only its origin is shown. */
@@ -40,11 +65,16 @@ export const PushSubscriptionView = closed({
 });
 export type PushSubscriptionView = Static<typeof PushSubscriptionView>;
 
-export const PushSubscriptionList = closed({ subscriptions: Type.Array(ref('PushSubscription', PushSubscriptionView)) });
+export const PushSubscriptionList = closed({
+  subscriptions: Type.Array(ref('PushSubscription', PushSubscriptionView)),
+});
 export type PushSubscriptionList = Static<typeof PushSubscriptionList>;
 
 export const VapidPublicKey = closed({
-  publicKey: Type.String({ description: 'The VAPID public key, base64url: pass it (decoded to bytes) as `applicationServerKey` to `pushManager.subscribe`.' }),
+  publicKey: Type.String({
+    description:
+      'The VAPID public key, base64url: pass it (decoded to bytes) as `applicationServerKey` to `pushManager.subscribe`.',
+  }),
 });
 export type VapidPublicKey = Static<typeof VapidPublicKey>;
 
