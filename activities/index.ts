@@ -10,6 +10,9 @@ import { createEnqueueBatchEntry } from './batch-lane/enqueue-batch-entry';
 import { firstModelStepCall, type ModelStepDeps } from './call-model-on-text';
 import { CLASSIFY_PROMPT, createClassifyDocument } from './classify-document';
 import { createDeliverWebhook } from './deliver-webhook';
+import { createDeliverPush } from './push/deliver-push';
+import { createFindPushTargets } from './push/find-push-targets';
+import { createPushSubscriptions } from '../lib/push/push-subscriptions';
 import { createEmbedDocumentChunks } from './document/embed-document-chunks';
 import { createProcessDocumentChunk, firstChunkCall } from './document/process-document-chunk';
 import { createReadDocumentPages } from './document/read-document-pages';
@@ -31,7 +34,7 @@ export interface ActivityDeps {
   store: ObjectStore;
   gateway: ModelGateway;
   embeddings: EmbeddingsGateway;
-  config: Pick<Config, 'anthropic' | 'document' | 'embeddings' | 'ledger' | 'tenants' | 'clients' | 'deployment'>;
+  config: Pick<Config, 'anthropic' | 'document' | 'embeddings' | 'ledger' | 'tenants' | 'clients' | 'deployment' | 'push'>;
   /** The Message Batches lane; without it the lane's activities refuse and jobs take the live path. */
   batchLane?: BatchLaneDeps;
   /** The retention sweep's clients; without them its activities refuse (workers/main.ts always gives them). */
@@ -62,17 +65,18 @@ export const BATCH_LANE_ACTIVITIES = [
  */
 export function createActivities(deps: ActivityDeps) {
   return { ...createInvoiceActivities(deps), ...createDocumentActivities(deps), ...createRetentionActivities(deps.retention) } satisfies Record<
-    ActivityStep | 'deliverWebhook' | 'validateReviewFields' | (typeof BATCH_LANE_ACTIVITIES)[number],
+    ActivityStep | 'deliverWebhook' | 'findPushTargets' | 'deliverPush' | 'validateReviewFields' | (typeof BATCH_LANE_ACTIVITIES)[number],
     (input: never) => Promise<unknown>
   >;
 }
 
-/** The steps of the types that run a few steps (invoice, order.score, tickets.digest), and what every type shares (webhooks). */
+/** The steps of the types that run a few steps (invoice, order.score, tickets.digest), and what every type shares (webhooks, Web Push). */
 export function createInvoiceActivities(deps: ActivityDeps) {
   const classify = modelStepDeps(deps, deps.config.anthropic.classifyModel);
   const extract = modelStepDeps(deps, deps.config.anthropic.extractModel);
   const document = { store: deps.store, summarizeModel: deps.config.document.summarizeModel };
   const digest = modelStepDeps(deps, deps.config.anthropic.digestModel);
+  const pushSubscriptions = createPushSubscriptions(deps.store);
   const score = {
     gateway: deps.gateway,
     model: deps.config.anthropic.scoreModel,
@@ -101,6 +105,8 @@ export function createInvoiceActivities(deps: ActivityDeps) {
       tenants: deps.config.tenants,
       policy: callbackUrlPolicy(deps.config),
     }),
+    findPushTargets: createFindPushTargets(pushSubscriptions),
+    deliverPush: createDeliverPush({ subscriptions: pushSubscriptions, push: deps.config.push, policy: callbackUrlPolicy(deps.config) }),
     validateReviewFields,
     ...createTicketsDigestActivities(digest),
   };

@@ -4,7 +4,8 @@ import { type CallbackUrlPolicy, guardedLookup } from '../lib/callback-url';
 
 export interface PostJsonOptions {
   headers: Record<string, string>;
-  body: string;
+  /** JSON text for a webhook; a push's encrypted bytes (activities/push/deliver-push.ts). */
+  body: string | Buffer;
   policy: CallbackUrlPolicy;
   signal: AbortSignal;
 }

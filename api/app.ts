@@ -19,6 +19,8 @@ import { eventsRouter } from './events-routes';
 import type { JobsService } from './jobs-service';
 import { jobsRouter } from './jobs-routes';
 import { openApiRouter } from './openapi-routes';
+import type { PushService } from './push/push-service';
+import { pushRouter } from './push/push-routes';
 import { reviewPageRouter } from './review-page-routes';
 import type { SchedulesService } from './schedules/schedules-service';
 import { schedulesRouter } from './schedules/schedules-routes';
@@ -26,7 +28,7 @@ import { socketRouter } from './socket/socket-routes';
 import { createSocketTokens } from './socket/socket-tokens';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document' | 'anthropic' | 'deployment'>;
+  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document' | 'anthropic' | 'deployment' | 'push'>;
   jobs: JobsService;
   /** Where people's decisions and operators' actions are recorded before they take effect (lib/audit). */
   audit: AuditTrail;
@@ -37,6 +39,8 @@ export interface AppDeps {
   admin?: AdminService;
   /** `/schedules` (Temporal Schedules starting jobs); not mounted without it. */
   schedules?: SchedulesService;
+  /** `/push/*` (Web Push subscriptions); not mounted without it. */
+  push?: PushService;
   /** The payload codec behind /codec for the Temporal Web UI and CLI (docs/operations.md); not mounted without it. */
   codec?: CodecRouteDeps;
   /** Request counts and latency by route for /metrics. */
@@ -65,6 +69,7 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.codec) app.use(codecRouter(deps.codec));
   if (deps.admin) app.use(adminRouter({ admin: deps.admin, audit: deps.audit, config: deps.config, log: deps.log }));
   app.use(eventsRouter(deps));
+  if (deps.push) app.use(pushRouter({ push: deps.push, config: deps.config }));
   app.use(socketRouter({ config: deps.config, tokens: createSocketTokens(deps.config) }));
   app.use(documentRouter(deps));
   app.use(reviewPageRouter(deps));

@@ -8,6 +8,8 @@ import { connectClient } from '../lib/temporal-connection';
 import { createAdminService } from './admin-service';
 import { createJobsService } from './jobs-service';
 import { createJobReader } from './jobs/job-reader';
+import { createPushService } from './push/push-service';
+import { createPushSubscriptions } from '../lib/push/push-subscriptions';
 import { createSchedulesService } from './schedules/schedules-service';
 import { startApiServer } from './server';
 
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
   };
   const admin = createAdminService({ client, config });
   const schedules = createSchedulesService({ client, store, config, reader: createJobReader({ client, config, store }) });
+  const push = createPushService({ subscriptions: createPushSubscriptions(store), jobs, config });
   const codec = codecFor(config.temporal);
   const api = await startApiServer(
     {
@@ -35,6 +38,7 @@ async function main(): Promise<void> {
       ready,
       admin,
       schedules,
+      push,
       metrics: observability.metrics,
       ...(codec ? { codec: { codec, config } } : {}),
     },

@@ -48,6 +48,7 @@ export const requestValidators = {
   abandonRequest: validatorFor('AbandonRequest'),
   scheduleRequest: validatorFor('ScheduleRequest'),
   scheduleStateRequest: validatorFor('ScheduleStateRequest'),
+  pushSubscriptionRequest: validatorFor('PushSubscriptionRequest'),
   listJobsQuery: compiled<Static<typeof ListJobsQuery>>(`${CONTRACT_ID}${QUERIES_PATH}ListJobsQuery`),
   listAuditQuery: compiled<Static<typeof ListAuditQuery>>(`${CONTRACT_ID}${QUERIES_PATH}ListAuditQuery`),
   socketClientMessage: compiled<Static<typeof SocketClientMessage>>(`${CONTRACT_ID}${MESSAGES_PATH}SocketClientMessage`),

@@ -153,6 +153,19 @@ export class WebhookDeliveryFailedError extends SlowlaneError {
 }
 
 /**
+ * The push service refused the message for good (400 malformed, 401/403 VAPID refused, 413 too large): the same
+ * message and keys are refused on every attempt. A 404/410 is no error: the subscription is gone and is removed.
+ */
+export class PushRejectedError extends SlowlaneError {
+  static override readonly retryable = false;
+}
+
+/** The push service is unreachable, throttling (429) or failing (5xx); delivery is retried with backoff. */
+export class PushDeliveryFailedError extends SlowlaneError {
+  static override readonly retryable = true;
+}
+
+/**
  * A stored object failed its encryption's checks (lib/object-envelope.ts): altered, cut short, moved to another key,
  * sealed under a key whose bytes differ from ours, or plaintext where only sealed objects are accepted. The same
  * bytes fail the same way on every attempt.
@@ -188,6 +201,8 @@ export const ERROR_CLASSES = [
   LedgerUnavailableError,
   WebhookRejectedError,
   WebhookDeliveryFailedError,
+  PushRejectedError,
+  PushDeliveryFailedError,
   StoredObjectUnreadableError,
   StoredObjectKeyMissingError,
 ] as const;

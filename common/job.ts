@@ -64,6 +64,8 @@ export interface JobStart {
   deadline?: string;
   /** Present when the job's bulk model calls may take the batch lane (BATCH_LANE, priority `bulk`). */
   batchLane?: BatchLaneAllowance;
+  /** Present when the deployment pushes (PUSH_ENABLED): the job's notable events go to its Web Push subscriptions. */
+  push?: true;
 }
 
 /** How long a job may wait for the batch lane (BATCH_DEADLINE_MARGIN, BATCH_MAX_WAIT). */

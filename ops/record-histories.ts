@@ -126,6 +126,24 @@ async function deliveryOfJob({ start, harness }: ScenarioRun): Promise<WorkflowH
   return settle(harness.env.client.workflow.getHandle(deliveryId));
 }
 
+/** The push delivery of a job's awaiting_review event (job and queue subscribers, one of them gone). */
+async function pushDeliveryOfJob({ start, harness }: ScenarioRun): Promise<WorkflowHandle> {
+  const job = await start({ push: true });
+  await waitForStatus(job, 'awaiting_review');
+  const events = (await job.fetchHistory()).events ?? [];
+  const deliveryId = events.find((event) => event.childWorkflowExecutionStartedEventAttributes)?.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.workflowId;
+  if (!deliveryId) throw new Error('the job started no push delivery');
+  await job.signal('reviewed', { fields: sampleInvoice, reviewer: 'sam' });
+  await settle(job);
+  return settle(harness.env.client.workflow.getHandle(deliveryId));
+}
+
+const pushSubscribers = () =>
+  fakeActivities({
+    extractions: [validExtraction(sampleInvoice, 0.5)],
+    push: { targets: { job: ['psub_job'], review_queue: ['psub_queue', 'psub_gone'] }, gone: ['psub_gone'] },
+  });
+
 /** A document job of six chunks (groups of four) whose chunk 2 fails for good once: it parks, an operator retries. */
 async function documentWithChunkRetried({ harness, taskQueue }: ScenarioRun): Promise<WorkflowHandle> {
   const jobId = `document:test:${randomUUID()}`;
@@ -523,6 +541,23 @@ const scenarios: Scenario[] = [
       await run.harness.env.client.workflow.start('batchCollectorWorkflow', { taskQueue: run.taskQueue, workflowId: lane.collectorId, args: [input] });
       return collectorAfterBulkInvoice(run);
     },
+  },
+  {
+    name: 'posted-with-push',
+    what: 'a job started with push starts a Web Push delivery child at review and at the end (the web-push patch)',
+    activities: pushSubscribers(),
+    run: async ({ start }) => {
+      const handle = await start({ push: true });
+      await waitForStatus(handle, 'awaiting_review');
+      await handle.signal('reviewed', { fields: sampleInvoice, reviewer: 'sam' });
+      return settle(handle);
+    },
+  },
+  {
+    name: 'push-delivered',
+    what: "a job's awaiting_review pushed to its own and the review queue's subscriptions: two delivered, one gone (404/410)",
+    activities: pushSubscribers(),
+    run: pushDeliveryOfJob,
   },
   {
     name: 'webhook-retried-delivered',

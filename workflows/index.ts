@@ -1,6 +1,7 @@
 export { invoiceWorkflow } from './invoice-workflow';
 export { orderScoreWorkflow } from './order-score/order-score-workflow';
 export { deliverWebhookWorkflow } from './webhook-delivery-workflow';
+export { deliverPushWorkflow } from './push-delivery-workflow';
 export { documentWorkflow } from './document/document-workflow';
 export { documentChunkGroupWorkflow } from './document/chunk-group-workflow';
 export { ticketsDigestWorkflow } from './tickets-digest';

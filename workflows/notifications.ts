@@ -1,8 +1,11 @@
-import { ChildWorkflowCancellationType, ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
+import { ChildWorkflowCancellationType, ParentClosePolicy, patched, startChild, workflowInfo } from '@temporalio/workflow';
 import type { JobStart, JobType } from '../common/job';
 import type { JobTypeDefinition } from '../common/job-types/job-type';
+import { PUSH_SCOPES_FOR_STATUS, pushDeliveryId } from '../common/push';
 import { WEBHOOK_EVENT_FOR_STATUS, webhookDeliveryId } from '../common/webhooks';
 import type { JobTracker } from './job-tracker';
+import { PATCHES } from './patches';
+import { deliverPushWorkflow } from './push-delivery-workflow';
 import { deliverWebhookWorkflow } from './webhook-delivery-workflow';
 
 /**
@@ -10,6 +13,11 @@ import { deliverWebhookWorkflow } from './webhook-delivery-workflow';
  * outlives this one (ABANDON), so a receiver that is down for hours neither blocks nor loses the job's result.
  */
 export async function notifyClient(input: JobStart, tracker: JobTracker, jobType: JobTypeDefinition): Promise<void> {
+  await notifyCallbackUrl(input, tracker, jobType);
+  await notifyPushSubscribers(input, tracker, jobType);
+}
+
+async function notifyCallbackUrl(input: JobStart, tracker: JobTracker, jobType: JobTypeDefinition): Promise<void> {
   const { state } = tracker;
   const type = WEBHOOK_EVENT_FOR_STATUS[state.status];
   const event = state.events.at(-1);
@@ -39,6 +47,36 @@ export async function notifyClient(input: JobStart, tracker: JobTracker, jobType
             ...(state.status === 'budget_wait' && state.budgetWait ? { budgetWait: state.budgetWait } : {}),
             ...(jobType.webhook.includesResult && state.result !== undefined ? { result: state.result } : {}),
           },
+        },
+      },
+    ],
+  });
+}
+
+/**
+ * Tells the job's Web Push subscriptions (and, for a new review task, the review queue's) of its status, in a child
+ * that outlives the job like a webhook's. Only a job started with `push` looks (a deployment without Web Push starts
+ * no child per job), and the patch keeps runs that reached this point before it replaying as they ran.
+ */
+async function notifyPushSubscribers(input: JobStart, tracker: JobTracker, jobType: JobTypeDefinition): Promise<void> {
+  const { state } = tracker;
+  const scopes = PUSH_SCOPES_FOR_STATUS[state.status];
+  const event = state.events.at(-1);
+  if (!input.push || !scopes || !event || !patched(PATCHES.webPush.id)) return;
+  await startChild(deliverPushWorkflow, {
+    workflowId: pushDeliveryId(input.jobId, event.seq),
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    cancellationType: ChildWorkflowCancellationType.ABANDON,
+    args: [
+      {
+        tenantId: input.tenantId,
+        scopes,
+        // The job's status event as SSE and the WebSocket number it, never its result: push services take ~4 KB.
+        message: {
+          event: 'status',
+          id: event.seq,
+          jobType: jobType.name as JobType,
+          data: { jobId: input.jobId, seq: event.seq, status: state.status, ...(state.step ? { step: state.step } : {}), at: event.at },
         },
       },
     ],

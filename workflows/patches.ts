@@ -102,4 +102,11 @@ export const PATCHES = {
     guards:
       "a bulk order.score takes the batch lane through BatchLaneWait and enqueueBatchEntry's scoreOrder step, like every other type, instead of its own enqueueScoreOrderBatch and scoreOrderFromBatch (workflows/order-score/order-score-workflow.ts)",
   },
+  webPush: {
+    id: 'web-push',
+    shipped: { commit: '82114b0', date: '2026-12-06' },
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
+    guards:
+      "a job started with `push` (PUSH_ENABLED) starts a deliverPushWorkflow child at each status its Web Push subscriptions hear of: awaiting_review and every end (workflows/notifications.ts)",
+  },
 } as const satisfies Record<string, PatchRecord>;

@@ -6,5 +6,5 @@ import type { ObjectStore } from '../../lib/object-store';
 export interface JobsDeps {
   client: Client;
   store: ObjectStore;
-  config: Pick<Config, 'temporal' | 'jobs' | 'api' | 'tenants' | 'batchLane'>;
+  config: Pick<Config, 'temporal' | 'jobs' | 'api' | 'tenants' | 'batchLane' | 'push'>;
 }

@@ -11,6 +11,7 @@ import type { JobTypeDefinition, ScoreBand } from '../../common/job-types/job-ty
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { type Priority, taskQueueFor } from '../../common/task-queues';
 import { typeSettings } from './type-settings';
+import { pushTerms } from './push-terms';
 import { batchLaneTerms } from './batch-lane-terms';
 import { objectKeys } from '../../lib/object-store';
 import { apiErrors } from '../api-error';
@@ -82,6 +83,7 @@ export function createSubmitJob(deps: JobsDeps, reader: JobReader) {
       ...(scoreBand ? { scoreBand } : {}),
       ...(base.deadline ? { deadline: base.deadline } : {}),
       ...batchLaneTerms(config, base.priority),
+      ...pushTerms(config),
       submittedAt,
     };
   }

@@ -3,6 +3,7 @@ import { adminKeyScheme, adminPaths } from './admin-paths';
 import { auditPaths } from './audit-paths';
 import { jobPaths } from './job-paths';
 import { pagePaths } from './page-paths';
+import { pushPaths } from './push-paths';
 import { schedulePaths } from './schedule-paths';
 import { socketPaths } from './socket-paths';
 import { bodyRef, type Schema } from './refs';
@@ -10,7 +11,7 @@ import { errors, json } from './responses';
 
 const DESCRIPTION = `Slowlane runs slow AI steps (invoice extraction, order scoring, support-ticket digests, …: one job type each) durably on Temporal,
 outside the HTTP request. Submit a job (a file, or a JSON input), then follow the job by polling \`GET /jobs/{id}\` (honour \`Retry-After\`), by Server-Sent
-Events on \`GET /jobs/{id}/events\`, many jobs at once over the WebSocket \`GET /events/socket\`, or by signed webhooks to a \`callbackUrl\`. Errors are
+Events on \`GET /jobs/{id}/events\`, many jobs at once over the WebSocket \`GET /events/socket\`, by signed webhooks to a \`callbackUrl\`, or as Web Push notifications (\`POST /push/subscriptions\`). Errors are
 \`{ "error": { "code", "message", "details" } }\` with a stable code. A method a path does not list here answers \`405 method_not_allowed\`
 with an \`Allow\` header naming the methods it has. See docs/clients.md.`;
 
@@ -39,6 +40,24 @@ const webhooks: Record<string, Schema> = {
   },
 };
 
+/** What a Web Push subscriber reads from each push (api/openapi/push-paths.ts registers it). */
+const pushMessage: Schema = {
+  post: {
+    operationId: 'receivePushMessage',
+    summary: 'A followed job waits for review or ended, or a new review task arrived (Web Push)',
+    description:
+      'Sent through the subscriber’s push service (RFC 8030), encrypted for the subscription (RFC 8291, `Content-Encoding: aes128gcm`) and signed with the VAPID key of `GET /push/vapid-public-key` (RFC 8292). ' +
+      'The body below is what the browser hands the service worker after decrypting it (`event.data.json()`). Retried for 24 hours on a push service’s 429, 5xx or network error; a 404 or 410 removes the subscription.',
+    tags: ['push'],
+    security: [],
+    requestBody: { required: true, content: json(bodyRef('PushMessage')) },
+    responses: {
+      '201': { description: 'The push service accepted it (any 2xx).' },
+      '410': { description: 'Gone: the subscription expired or was revoked; it is removed.' },
+    },
+  },
+};
+
 /**
  * Node's HTTP parser refuses a request line plus headers over its limit (16 KB) before any route runs; the server
  * answers it in the documented error shape (api/server.ts), so every operation can give it.
@@ -60,7 +79,7 @@ function withHeaderLimit(paths: Record<string, Schema>): Record<string, Schema> 
 
 /** Every path the API serves and the operations on it, as the document lists them. */
 export function documentedPaths(): Record<string, Schema> {
-  return withHeaderLimit({ ...jobPaths, ...socketPaths, ...schedulePaths, ...auditPaths, ...pagePaths, ...adminPaths });
+  return withHeaderLimit({ ...jobPaths, ...socketPaths, ...pushPaths, ...schedulePaths, ...auditPaths, ...pagePaths, ...adminPaths });
 }
 
 /**
@@ -81,6 +100,7 @@ export function openApiDocument(options: { serverUrl: string }): Schema {
       { name: 'jobs', description: 'Submit documents and follow their jobs.' },
       { name: 'review', description: 'Decisions on jobs awaiting review.' },
       { name: 'schedules', description: 'Jobs started on a timetable (Temporal Schedules).' },
+      { name: 'push', description: 'Web Push to browsers and apps: subscriptions for a job or the review queue.' },
       { name: 'reviewer page', description: 'The reviewer web page at /review and its assets.' },
       { name: 'audit', description: 'Who decided, erased, replayed or abandoned what, and when.' },
       { name: 'admin', description: 'Operations: dead letters, retries, replays, the audit trail of every tenant (admin key).' },
@@ -88,7 +108,7 @@ export function openApiDocument(options: { serverUrl: string }): Schema {
       { name: 'webhooks', description: 'What Slowlane sends to callback URLs.' },
     ],
     paths: documentedPaths(),
-    webhooks,
+    webhooks: { ...webhooks, pushMessage },
     components: {
       schemas: apiComponents,
       securitySchemes: {

@@ -3,6 +3,7 @@ import type { DocumentRef, JobStart } from '../../common/job';
 import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { type Priority, taskQueueFor } from '../../common/task-queues';
+import { pushTerms } from '../jobs/push-terms';
 import { batchLaneTerms } from '../jobs/batch-lane-terms';
 import { typeSettings } from '../jobs/type-settings';
 import type { JobsDeps } from '../jobs/jobs-deps';
@@ -31,6 +32,7 @@ export function scheduledRunStart(config: JobsDeps['config'], jobType: JobTypeDe
     ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
     // Fixed when the schedule is made, like the rest of the action: a bulk digest's runs may take the batch lane.
     ...batchLaneTerms(config, input.priority),
+    ...pushTerms(config),
     document: input.document,
     scheduleId: input.scheduleId,
   };

@@ -14,7 +14,7 @@ import { type ScheduleMemo, toScheduleView } from './schedule-view';
 export interface SchedulesDeps {
   client: Client;
   store: ObjectStore;
-  config: Pick<Config, 'temporal' | 'jobs' | 'api' | 'tenants' | 'batchLane'>;
+  config: Pick<Config, 'temporal' | 'jobs' | 'api' | 'tenants' | 'batchLane' | 'push'>;
   reader: JobReader;
 }
 

@@ -11,6 +11,7 @@ import { SocketToken } from './job-socket';
 import { FileJobType, JobInput, JobProposal, JobResult, jobTypeComponents, ReviewFields, SubmitJobRequest } from './job-types';
 import { BudgetWait, DeadLetter, JobError, JobProgress, Links, ReviewDecision, Usage } from './job-parts';
 import { Health, ReviewSession } from './meta';
+import { PushMessage, PushSubscriptionList, PushSubscriptionRequest, PushSubscriptionView, VapidPublicKey } from './push';
 import { ReviewApproval, ReviewRejection, ReviewRequest } from './review-request';
 import { SchedulableJobType, Schedule, ScheduleList, ScheduleRequest, ScheduleStateRequest } from './schedule';
 import { SubmitJobForm, Submission } from './submission';
@@ -50,6 +51,11 @@ const fixedComponents = {
   JobStreamEnd,
   JobStreamEvent,
   SocketToken,
+  PushSubscriptionRequest,
+  PushSubscription: PushSubscriptionView,
+  PushSubscriptionList,
+  VapidPublicKey,
+  PushMessage,
   ReviewSession,
   Health,
   WebhookEvent,

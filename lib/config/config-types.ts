@@ -10,6 +10,7 @@ import type { ledgerArea } from './ledger-settings';
 import type { ModelLimits } from './model-limits';
 import type { ModelPrice } from './model-prices';
 import type { modelArea } from './model-settings';
+import type { PushConfig } from './push-config';
 import type { observabilityArea } from './observability-settings';
 import type { ObjectEncryption, s3Area } from './s3-settings';
 import type { retentionArea } from './retention-settings';
@@ -82,6 +83,8 @@ export interface Config {
     sweepEveryMs: number;
   };
   clients: Values<typeof clientsArea>;
+  /** Web Push; `vapid` is present exactly when `enabled` (loadConfig refuses one without the other). */
+  push: PushConfig;
   observability: Values<typeof observabilityArea>;
   /** Who may review and operate, and how they sign in (reviewers' own tokens are with their tenant). */
   people: People;

@@ -18,6 +18,8 @@ import { modelArea, SIMULATOR_URL } from './model-settings';
 import { observabilityArea } from './observability-settings';
 import { peopleOf } from './people';
 import { peopleArea } from './people-settings';
+import { pushConfigOf } from './push-config';
+import { pushArea } from './push-settings';
 import { type ObjectEncryption, s3Area } from './s3-settings';
 import { retentionArea } from './retention-settings';
 import { OPENAI_URL, speechArea } from './speech-settings';
@@ -47,6 +49,7 @@ export function loadConfig(env: Env = process.env): Config {
   const speech = reader.readTable(speechArea.settings);
   const document = reader.readTable(documentArea.settings);
   const clients = reader.readTable(clientsArea.settings);
+  const push = pushConfigOf(reader.readTable(pushArea.settings), core.deployment, reader);
   const observability = reader.readTable(observabilityArea.settings);
   const people = peopleOf(reader.readTable(peopleArea.settings), core.tenants, reader);
   const temporalFromEnvironment = {
@@ -101,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
     spend: { caps: spend.tenantSpendCaps, redisKeyPrefix: spend.spendRedisKeyPrefix, redisPersistence: spend.spendRedisPersistence },
     retention: { defaultMs: retention.retentionMs, tenantMs: retention.tenantRetentionMs, sweepEveryMs: retention.retentionSweepEveryMs },
     clients,
+    push,
     observability,
     people,
   };

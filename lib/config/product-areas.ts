@@ -12,6 +12,7 @@ import { ledgerArea } from './ledger-settings';
 import { modelArea } from './model-settings';
 import { observabilityArea } from './observability-settings';
 import { peopleArea } from './people-settings';
+import { pushArea } from './push-settings';
 import { retentionArea } from './retention-settings';
 import { s3Area } from './s3-settings';
 import { speechArea } from './speech-settings';
@@ -38,6 +39,7 @@ export const productAreas: readonly SettingsArea[] = [
   documentArea,
   workerArea,
   clientsArea,
+  pushArea,
   observabilityArea,
   cliArea,
 ];

@@ -3,6 +3,7 @@ import { batchLaneKeys } from '../../common/batch-lane';
 import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import { TenantIdKey } from '../../common/search-attributes';
 import { objectKeys, type ObjectStore } from '../object-store';
+import { jobPushSubscriptionsPrefix } from '../push/push-subscriptions';
 import type { ErasureMarks } from './erasure-marks';
 
 /** The part of a job's memo (api/jobs/job-reader.ts JobMemo) that names its upload. */
@@ -37,6 +38,8 @@ export async function jobObjects(deps: { client: Client; store: ObjectStore; mar
   const shared: string[] = [];
   const ownPrefix = job.definition?.objects?.ownPrefix?.(job.tenantId, job.jobId);
   if (ownPrefix) erasable.push(...(await keysUnder(store, ownPrefix)));
+  // Its Web Push subscriptions name its endpoint's devices: the job's data, whatever its type.
+  erasable.push(...(await keysUnder(store, jobPushSubscriptionsPrefix(job.tenantId, job.jobId))));
 
   const sha256 = job.memo.inputSha256;
   if (sha256) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../lib/config';
 import { submitSamples } from './demo';
 import { submitDigestDemo } from './demo-digest';
-import { LOCAL_MODE_ENV, loadOrCreateLocalSecrets, localSecretsEnv } from './local-secrets';
+import { LOCAL_MODE_ENV, LOCAL_PUSH_ENV, loadOrCreateLocalSecrets, localSecretsEnv } from './local-secrets';
 import { localPaths } from './local-paths';
 import { portIsFree, portOf } from './ports';
 import { TEMPORAL_KINDS, type TemporalKind } from './postgres-temporal';
@@ -44,6 +44,7 @@ async function start(temporal: TemporalKind): Promise<void> {
     pathEnv: process.env.PATH ?? '',
     temporal,
     secrets,
+    productEnv: { ...LOCAL_PUSH_ENV },
     report: (line) => say(`  ${line}`),
     onRestart: (name, code, delayMs, crashes) =>
       say(`${name} exited unexpectedly (code ${code}); restarting it in ${delayMs / 1000}s (crash ${crashes} this minute, log in ${join(config.dataDir, 'logs', `${name}.log`)})`),

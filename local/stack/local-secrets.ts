@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { generateVAPIDKeys } from 'web-push';
 
 /**
  * The local stack's credentials. Nothing in the product has a default secret any more (lib/config refuses to start
@@ -23,12 +24,24 @@ export interface LocalSecrets {
   tenants: LocalTenant[];
   operators: LocalPerson[];
   pageTokenSecret: string;
+  /** The VAPID pair Web Push is signed with; absent in a file kept from before Web Push (added on the next load). */
+  vapid?: { publicKey: string; privateKey: string };
 }
 
 /** Local mode, said explicitly: loopback defaults, and webhooks to the local receivers on 127.0.0.1. */
 export const LOCAL_MODE_ENV: Readonly<Record<string, string>> = {
   SLOWLANE_ENV: 'local',
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+};
+
+/**
+ * Web Push on in `npm start` and `npm test` (not in the benchmarks, whose jobs would each start a push delivery),
+ * with the loopback http of the push-service stand-in (local/push-service) allowed.
+ */
+export const LOCAL_PUSH_ENV: Readonly<Record<string, string>> = {
+  PUSH_ENABLED: 'true',
+  PUSH_ALLOW_LOOPBACK_HTTP: 'true',
+  VAPID_SUBJECT: 'mailto:ops@slowlane.example',
 };
 
 const FILE_NAME = 'local-secrets.json';
@@ -47,6 +60,7 @@ export function generateLocalSecrets(tenantIds: readonly string[] = ['demo']): L
     })),
     operators: [{ id: 'ops@slowlane.example', token: token('slo') }],
     pageTokenSecret: randomBytes(32).toString('base64url'),
+    vapid: generateVAPIDKeys(),
   };
 }
 
@@ -56,6 +70,7 @@ export function localSecretsEnv(secrets: LocalSecrets): Record<string, string> {
     SLOWLANE_TENANTS: JSON.stringify(secrets.tenants),
     SLOWLANE_OPERATORS: JSON.stringify(secrets.operators),
     API_PAGE_TOKEN_SECRET: secrets.pageTokenSecret,
+    ...(secrets.vapid ? { VAPID_PUBLIC_KEY: secrets.vapid.publicKey, VAPID_PRIVATE_KEY: secrets.vapid.privateKey } : {}),
   };
 }
 
@@ -66,8 +81,10 @@ export async function loadOrCreateLocalSecrets(dataDir: string, tenantIds: reado
     (text) => JSON.parse(text) as LocalSecrets,
     () => undefined,
   );
-  if (kept && tenantIds.every((id) => kept.tenants.some((tenant) => tenant.id === id))) return kept;
-  const secrets = generateLocalSecrets(tenantIds);
+  const keptTenants = kept && tenantIds.every((id) => kept.tenants.some((tenant) => tenant.id === id));
+  if (kept && keptTenants && kept.vapid) return kept;
+  // A file from before Web Push keeps its keys (a signed-in reviewer stays signed in) and gains a VAPID pair.
+  const secrets = kept && keptTenants ? { ...kept, vapid: generateVAPIDKeys() } : generateLocalSecrets(tenantIds);
   await writeFile(path, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
   return secrets;
 }

@@ -7,6 +7,7 @@ import { reapOnExit, signalChild } from './reaper';
 import type { TemporalKind } from './postgres-temporal';
 import { freeStackPorts, type Stack, startStack } from './stack';
 import { localPaths } from './local-paths';
+import { LOCAL_PUSH_ENV } from './local-secrets';
 import { TEST_TENANT_IDS } from './test-tenants';
 import { ensureChromium, ensureSpeechTools } from './tools';
 
@@ -145,7 +146,7 @@ export async function runTests(args: string[]): Promise<void> {
         temporal,
         // Fresh credentials for every run (kept in its data folder): the tests read them from SLOWLANE_TEST_PRODUCT_ENV.
         tenantIds: TEST_TENANT_IDS,
-        productEnv: { LOG_LEVEL: 'warn' },
+        productEnv: { LOG_LEVEL: 'warn', ...LOCAL_PUSH_ENV },
         report: log,
         onUnexpectedExit: (name, code, logTail) => log(`${name} exited unexpectedly (code ${code}):\n${logTail}`),
         onRestart: (name, code, delayMs) =>

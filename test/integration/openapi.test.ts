@@ -16,6 +16,7 @@ import type { GivenUpWebhookList } from '../../common/api-contract/admin';
 import { submitTickets, ticketsDay } from '../support/tickets';
 import { TEST_OPERATOR } from '../support/test-credentials';
 import { startWebhookReceiver } from '../support/webhook-receiver';
+import { startPushServiceStandIn } from '../../local/push-service/push-service';
 
 const execFileAsync = promisify(execFile);
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -127,6 +128,28 @@ describe('the OpenAPI document', () => {
     (await openSocketAt(socketUrl)).close();
     calls.push({ method: 'GET', path: '/events/socket', status: 101 });
     calls.push({ method: 'GET', path: '/events/socket', status: await refusedStatus(socketUrl) });
+
+    // Web Push: a subscription of the stand-in's (a renewal, a refusal, another tenant's view), its list and delete.
+    const pushService = await startPushServiceStandIn();
+    await call('GET', '/push/vapid-public-key');
+    const { publicKey } = (await (await fetch(`${apiUrl()}/push/vapid-public-key`)).json()) as { publicKey: string };
+    const { subscription } = pushService.subscribe(publicKey);
+    const subscribe = (body: unknown, key?: string) => call('POST', '/push/subscriptions', { ...(key ? { key } : {}), ...json(body) });
+    const registered = await subscribe({ ...subscription, reviewQueue: true }, demo.reviewerToken);
+    assert.equal(registered.status, 201);
+    assert.equal((await subscribe({ ...subscription, reviewQueue: true }, demo.reviewerToken)).status, 200);
+    await subscribe({ ...subscription, jobId: reviewJob.jobId, reviewQueue: true }, demo.apiKey);
+    await subscribe({ ...subscription, jobId: reviewJob.jobId }, acme.apiKey);
+    await subscribe({ ...subscription, reviewQueue: true });
+    await call('GET', '/push/subscriptions', { key: demo.apiKey });
+    await call('GET', '/push/subscriptions');
+    const pushId = (await fetch(`${apiUrl()}/push/subscriptions`, { headers: { authorization: `Bearer ${demo.apiKey}` } }).then((r) => r.json()) as { subscriptions: Array<{ id: string }> }).subscriptions[0]?.id as string;
+    await call('DELETE', `/push/subscriptions/${pushId}`, { key: acme.apiKey });
+    await call('DELETE', `/push/subscriptions/${pushId}`, { key: demo.apiKey });
+    await call('DELETE', `/push/subscriptions/${pushId}`);
+    await call('GET', '/push/service-worker.js');
+    await call('GET', '/push/subscribe.js');
+    await pushService.close();
 
     await call('GET', `${review}/document`, { key: demo.reviewerToken });
     await call('GET', `${done}/document`, { key: demo.apiKey });

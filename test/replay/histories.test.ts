@@ -60,6 +60,8 @@ describe('recorded histories replay on the current workflow code', () => {
       'batch-collector-entries-coalesced',
       'message-batch-answered',
       'message-batch-answered-with-opened-at', 'webhook-given-up', 'webhook-retried-delivered',
+      // Web Push: a job that pushes, and a push delivery
+      'posted-with-push', 'push-delivered',
       // the retention sweep
       'retention-sweep',
     ];

@@ -7,6 +7,7 @@ import type { Invoice, InvoiceExtraction } from '../../common/invoice';
 import { overallConfidence } from '../../common/invoice';
 import type { Usage } from '../../common/job';
 import type { OrderScoreInput, OrderScoreProposal } from '../../common/job-types/order-score/order-score';
+import type { DeliverPushInput, PushScope } from '../../common/push';
 import type { DeliverWebhookInput } from '../../common/webhooks';
 
 export const sampleInvoice: Invoice = {
@@ -91,6 +92,8 @@ export interface FakeActivitiesOptions {
   extractText?: Array<{ textKey: string; visual?: VisualDocument } | Error>;
   classifyDocument?: Error[];
   ledgerFailures?: Error[];
+  /** Web Push: the subscriptions each scope has (none by default); deliverPush answers `gone` for the ids in `gone`. */
+  push?: { targets?: Partial<Record<PushScope, string[]>>; gone?: string[] };
 }
 
 function notAnInvoiceStep(name: string) {
@@ -106,6 +109,7 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
   const scoreAnswers = script('scoreOrder', options.scores ?? []);
   const posted: Invoice[] = [];
   const webhooks: DeliverWebhookInput[] = [];
+  const pushes: DeliverPushInput[] = [];
   /** What each model step was asked to read, in call order. */
   const modelInputs: Array<{ step: 'classifyDocument' | 'extractInvoiceFields'; input: ModelStepInput }> = [];
   const textAnswers = script('extractText', options.extractText ?? [{ textKey: 'texts/t/abc.txt' }]);
@@ -154,6 +158,13 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
       webhooks.push(input);
       return { status: 204, attempt: attempt() };
     },
+    async findPushTargets({ scope }) {
+      return (options.push?.targets?.[scope] ?? []).map((id) => ({ id, scope }));
+    },
+    async deliverPush(input) {
+      pushes.push(input);
+      return options.push?.gone?.includes(input.target.id) ? { outcome: 'gone' } : { outcome: 'delivered', status: 201 };
+    },
     // The real check: it is pure, and the workflow's handling of its answer is what the tests exercise.
     validateReviewFields,
     // The invoice workflow never runs these; a call would be a bug the test should see.
@@ -172,5 +183,5 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
     cancelMessageBatch: notAnInvoiceStep('cancelMessageBatch'),
     reconcileMessageBatches: notAnInvoiceStep('reconcileMessageBatches'),
   };
-  return { activities, calls, posted, webhooks, modelInputs };
+  return { activities, calls, posted, webhooks, pushes, modelInputs };
 }

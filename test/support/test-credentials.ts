@@ -1,5 +1,5 @@
 import { type Config, loadConfig } from '../../lib/config';
-import { generateLocalSecrets, LOCAL_MODE_ENV, type LocalPerson, type LocalSecrets, type LocalTenant, localSecretsEnv } from '../../local/stack/local-secrets';
+import { generateLocalSecrets, LOCAL_MODE_ENV, LOCAL_PUSH_ENV, type LocalPerson, type LocalSecrets, type LocalTenant, localSecretsEnv } from '../../local/stack/local-secrets';
 import { TEST_TENANT_IDS } from '../../local/stack/test-tenants';
 import { testEnv } from './test-env';
 
@@ -20,6 +20,7 @@ function testSecrets(): LocalSecrets {
       tenants: JSON.parse(env.SLOWLANE_TENANTS) as LocalTenant[],
       operators: JSON.parse(env.SLOWLANE_OPERATORS) as LocalPerson[],
       pageTokenSecret: env.API_PAGE_TOKEN_SECRET,
+      ...(env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY ? { vapid: { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY } } : {}),
     };
   }
   return generateLocalSecrets(TEST_TENANT_IDS);
@@ -44,7 +45,7 @@ export const RECORDED_TEST_KEYS = { 'test-recorded': Buffer.alloc(32, 7).toStrin
 
 /** A local-mode environment with the test credentials, as `npm test` gives its stack, plus `overrides`. */
 export function localTestEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { ...LOCAL_MODE_ENV, ...localSecretsEnv(TEST_SECRETS), PAYLOAD_CODEC_KEYS: JSON.stringify(RECORDED_TEST_KEYS), ...overrides };
+  return { ...LOCAL_MODE_ENV, ...LOCAL_PUSH_ENV, ...localSecretsEnv(TEST_SECRETS), PAYLOAD_CODEC_KEYS: JSON.stringify(RECORDED_TEST_KEYS), ...overrides };
 }
 
 /** loadConfig on localTestEnv(overrides): what a unit test that needs a whole config starts from. */
