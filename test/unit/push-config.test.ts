@@ -39,7 +39,7 @@ describe('Web Push settings fail closed', () => {
   test('when production is told to allow loopback http endpoints, then it still takes https only', () => {
     assert.equal(loadConfig(localTestEnv({ ...push, PUSH_ALLOW_LOOPBACK_HTTP: 'true' })).push.allowLoopbackHttp, true);
     const production = loadConfig(
-      localTestEnv({ ...push, SLOWLANE_ENV: 'production', PUSH_ALLOW_LOOPBACK_HTTP: 'true', ANTHROPIC_API_KEY: 'k', SLOWLANE_OPERATORS: undefined }),
+      localTestEnv({ ...push, SLOWLANE_ENV: 'production', PUSH_ALLOW_LOOPBACK_HTTP: 'true', ANTHROPIC_API_KEY: 'k', SPEECH_API_KEY: 'k', SLOWLANE_OPERATORS: undefined }),
     );
     assert.equal(production.push.allowLoopbackHttp, false);
   });
