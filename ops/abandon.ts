@@ -39,6 +39,9 @@ export async function abandonDeadLetter(client: Client, jobId: string, by: { ope
     if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
       return { jobId, action: 'refused', detail: error.cause.message };
     }
+    // The run closed between the describe and the Update (an abandon a moment earlier, sent again): the server
+    // aborts the Update with not-found, and there is nothing left to abandon.
+    if (error instanceof WorkflowNotFoundError) return { jobId, action: 'refused', detail: 'closed while the request arrived; nothing to abandon' };
     throw error;
   }
 }
