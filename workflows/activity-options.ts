@@ -85,3 +85,18 @@ export const documentFileOptions: ActivityOptions = {
   ...extractTextOptions,
   startToCloseTimeout: '15 minutes',
 };
+
+/**
+ * Delivering an event to a client's endpoint (a webhook, a Web Push): retried with backoff for a day, because
+ * receivers go down for maintenance and push services throttle, and an event must not be lost to either.
+ */
+export const deliveryOptions: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '24 hours',
+  retry: {
+    initialInterval: '5 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '30 minutes',
+    nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
+  },
+};

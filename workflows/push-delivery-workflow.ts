@@ -2,6 +2,7 @@ import { isCancellation, log, proxyActivities } from '@temporalio/workflow';
 import type { InvoiceActivities } from '../activities';
 import { NON_RETRYABLE_ERROR_TYPES } from '../common/errors';
 import type { PushNotification } from '../common/push';
+import { deliveryOptions } from './activity-options';
 
 /** Finding the subscribers is one S3 list; a store that is down for a while still gets its pushes out. */
 const lookup = proxyActivities<InvoiceActivities>({
@@ -10,20 +11,8 @@ const lookup = proxyActivities<InvoiceActivities>({
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES] },
 });
 
-/**
- * Each push is retried with backoff for a day, like a webhook (workflows/webhook-delivery-workflow.ts): a push
- * service that throttles or fails for a while still gets the event; the activity answers 404/410 itself.
- */
-const delivery = proxyActivities<InvoiceActivities>({
-  startToCloseTimeout: '30 seconds',
-  scheduleToCloseTimeout: '24 hours',
-  retry: {
-    initialInterval: '5 seconds',
-    backoffCoefficient: 2,
-    maximumInterval: '30 minutes',
-    nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
-  },
-});
+/** Each push is retried like a webhook (deliveryOptions): the activity answers 404/410 itself. */
+const delivery = proxyActivities<InvoiceActivities>(deliveryOptions);
 
 export interface PushDeliverySummary {
   delivered: number;

@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, test } from '@jest/globals';
-import { ConfigError, loadConfig } from '../../lib/config';
+import { loadConfig } from '../../lib/config';
+import { configRefusal } from '../support/config-refusal';
 import { callbackUrlPolicy, checkCallbackUrl } from '../../lib/callback-url';
 import { MIN_SECRET_LENGTH, weakSecretReason } from '../../lib/settings/secret-strength';
 import { generateLocalSecrets, LOCAL_MODE_ENV, localSecretsEnv } from '../../local/stack/local-secrets';
@@ -13,17 +14,6 @@ const root = join(__dirname, '..', '..');
 const demo = testTenant('demo');
 const acme = testTenant('acme');
 
-/** The one ConfigError loadConfig throws for `env`; a config that loads fails the test. */
-function refusal(env: Record<string, string | undefined>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    assert.ok(error instanceof ConfigError, String(error));
-    return error.message;
-  }
-  assert.fail('the configuration was accepted');
-}
-
 const tenantsWith = (change: (tenants: Array<Record<string, unknown>>) => void): string => {
   const tenants = JSON.parse(localTestEnv().SLOWLANE_TENANTS as string) as Array<Record<string, unknown>>;
   change(tenants);
@@ -32,19 +22,19 @@ const tenantsWith = (change: (tenants: Array<Record<string, unknown>>) => void):
 
 describe('fail-closed configuration: what makes a process refuse to start', () => {
   test('when SLOWLANE_ENV is not set, then nothing starts, even with every credential given', () => {
-    const message = refusal(localTestEnv({ SLOWLANE_ENV: undefined }));
+    const message = configRefusal(localTestEnv({ SLOWLANE_ENV: undefined }));
     assert.match(message, /SLOWLANE_ENV is required/);
   });
 
   test('when nothing at all is set, then one error names every missing setting, read as production would be', () => {
-    const message = refusal({});
+    const message = configRefusal({});
     for (const name of ['SLOWLANE_ENV', 'SLOWLANE_TENANTS', 'API_PAGE_TOKEN_SECRET', 'ANTHROPIC_API_KEY', 'SPEECH_API_KEY']) {
       assert.match(message, new RegExp(`${name} is required`), name);
     }
   });
 
   test('when local mode is set but its credentials are not, then the local stack is refused too: it has no demo secrets', () => {
-    const message = refusal({ ...LOCAL_MODE_ENV });
+    const message = configRefusal({ ...LOCAL_MODE_ENV });
     assert.match(message, /SLOWLANE_TENANTS is required/);
     assert.match(message, /API_PAGE_TOKEN_SECRET is required/);
     assert.doesNotMatch(message, /ANTHROPIC_API_KEY|SPEECH_API_KEY/, 'the local stack runs on the provider simulator');
@@ -60,7 +50,7 @@ describe('fail-closed configuration: what makes a process refuse to start', () =
       operator: 'admin-key',
       page: 'slowlane-local-page-token-secret',
     };
-    const message = refusal(
+    const message = configRefusal(
       localTestEnv({
         SLOWLANE_TENANTS: tenantsWith((tenants) => {
           Object.assign(tenants[0] as object, { apiKey: weak.published, webhookSecret: weak.webhook });
@@ -81,7 +71,7 @@ describe('fail-closed configuration: what makes a process refuse to start', () =
   });
 
   test('when two tenants share an API key, or a reviewer token is another tenant’s key, then both repeats are named', () => {
-    const message = refusal(
+    const message = configRefusal(
       localTestEnv({
         SLOWLANE_TENANTS: tenantsWith((tenants) => {
           Object.assign(tenants[1] as object, { apiKey: demo.apiKey, reviewers: [{ id: 'kim', token: demo.reviewerToken }] });
@@ -94,12 +84,12 @@ describe('fail-closed configuration: what makes a process refuse to start', () =
 
   test('when an operator token is a tenant key, even given only as its SHA-256, then it is refused', () => {
     const sha256 = createHash('sha256').update(acme.apiKey).digest('hex');
-    const message = refusal(localTestEnv({ SLOWLANE_OPERATORS: JSON.stringify([{ id: 'ops', tokenSha256: sha256 }]) }));
+    const message = configRefusal(localTestEnv({ SLOWLANE_OPERATORS: JSON.stringify([{ id: 'ops', tokenSha256: sha256 }]) }));
     assert.match(message, /SLOWLANE_OPERATORS\[0\] is the same credential as SLOWLANE_TENANTS\[1\]\.apiKey/);
   });
 
   test('when a tenant id or a person id repeats, or a person has no token or two, then each is named', () => {
-    const message = refusal(
+    const message = configRefusal(
       localTestEnv({
         SLOWLANE_TENANTS: tenantsWith((tenants) => {
           (tenants[1] as { id: string }).id = 'demo';
@@ -119,7 +109,7 @@ describe('fail-closed configuration: what makes a process refuse to start', () =
   });
 
   test('when OIDC is configured only in part, then the missing settings are named', () => {
-    const message = refusal(localTestEnv({ OIDC_ISSUER: 'https://id.example/' }));
+    const message = configRefusal(localTestEnv({ OIDC_ISSUER: 'https://id.example/' }));
     assert.match(message, /OIDC_AUDIENCE and OIDC_JWKS_URL must be set too/);
   });
 
@@ -137,12 +127,12 @@ describe('fail-closed configuration: what makes a process refuse to start', () =
 
   test('when objects would rest unencrypted in production, then it is refused; the product encrypts them unless the store is declared to', () => {
     const production = { SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k', SPEECH_API_KEY: 'k' };
-    assert.match(refusal(localTestEnv({ ...production, OBJECT_STORE_ENCRYPTION: 'none' })), /OBJECT_STORE_ENCRYPTION=none is refused in production/);
+    assert.match(configRefusal(localTestEnv({ ...production, OBJECT_STORE_ENCRYPTION: 'none' })), /OBJECT_STORE_ENCRYPTION=none is refused in production/);
     assert.equal(loadConfig(localTestEnv(production)).s3.encryption, 'product');
     assert.equal(loadConfig(localTestEnv({ ...production, OBJECT_STORE_ENCRYPTION: 'server-side' })).s3.encryption, 'server-side');
     assert.equal(loadConfig(localTestEnv()).s3.encryption, 'product', 'the local stack has codec keys, so it seals too');
     assert.equal(loadConfig(localTestEnv({ PAYLOAD_CODEC_KEYS: undefined })).s3.encryption, 'none');
-    assert.match(refusal(localTestEnv({ PAYLOAD_CODEC_KEYS: undefined, OBJECT_STORE_ENCRYPTION: 'product' })), /OBJECT_STORE_ENCRYPTION=product needs PAYLOAD_CODEC_KEYS/);
+    assert.match(configRefusal(localTestEnv({ PAYLOAD_CODEC_KEYS: undefined, OBJECT_STORE_ENCRYPTION: 'product' })), /OBJECT_STORE_ENCRYPTION=product needs PAYLOAD_CODEC_KEYS/);
   });
 
   test("when the local stack's generated credentials are loaded, then they pass every check, and a second set shares nothing", () => {

@@ -1,21 +1,11 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import { generateVAPIDKeys } from 'web-push';
-import { ConfigError, loadConfig } from '../../lib/config';
+import { loadConfig } from '../../lib/config';
+import { configRefusal } from '../support/config-refusal';
 import { authSecretProblem, p256PublicKeyProblem } from '../../lib/push/p256-keys';
 import { checkPushEndpoint } from '../../lib/push/push-endpoint';
 import { localTestEnv } from '../support/test-credentials';
-
-/** The one ConfigError loadConfig throws for `env`; a config that loads fails the test. */
-function refusal(env: Record<string, string | undefined>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    assert.ok(error instanceof ConfigError, String(error));
-    return error.message;
-  }
-  assert.fail('the configuration was accepted');
-}
 
 const pair = generateVAPIDKeys();
 const push = { PUSH_ENABLED: 'true', VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: pair.privateKey, VAPID_SUBJECT: 'mailto:ops@example.com' };
@@ -29,11 +19,11 @@ describe('Web Push settings fail closed', () => {
   });
 
   test('when push is enabled without VAPID keys, then no process starts, and the error names them', () => {
-    assert.match(refusal(localTestEnv({ ...push, VAPID_PRIVATE_KEY: undefined })), /PUSH_ENABLED=true needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT/);
+    assert.match(configRefusal(localTestEnv({ ...push, VAPID_PRIVATE_KEY: undefined })), /PUSH_ENABLED=true needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT/);
   });
 
   test('when the private key is not the public key’s pair, then no process starts', () => {
-    assert.match(refusal(localTestEnv({ ...push, VAPID_PRIVATE_KEY: generateVAPIDKeys().privateKey })), /VAPID_PRIVATE_KEY is not the private key of VAPID_PUBLIC_KEY/);
+    assert.match(configRefusal(localTestEnv({ ...push, VAPID_PRIVATE_KEY: generateVAPIDKeys().privateKey })), /VAPID_PRIVATE_KEY is not the private key of VAPID_PUBLIC_KEY/);
   });
 
   test('when production is told to allow loopback http endpoints, then it still takes https only', () => {
