@@ -1,9 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { tsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
+import { type Payload, readRunSteps } from '../job-history-steps';
 
-const EventType = temporal.api.enums.v1.EventType;
 const TimeoutType = temporal.api.enums.v1.TimeoutType;
 
 /** An activity attempt that started because the one before it timed out: its worker died under it. */
@@ -41,62 +40,29 @@ export async function readJobHistory(client: Client, jobId: string): Promise<Job
 }
 
 export function summarizeHistory(jobId: string, history: temporal.api.history.v1.IHistory): JobHistory {
-  const scheduled = new Map<number, { activity: string; taskQueue: string }>();
+  const run = readRunSteps(history);
   const completions = new Map<string, number>();
   const askedAgainOnPurpose = new Map<string, number>();
   const timedOutRetries: TimedOutRetry[] = [];
-  let startedAt = 0;
-  let closedAt: number | undefined;
-  for (const event of history.events ?? []) {
-    const at = tsToMs(event.eventTime);
-    const id = Number(event.eventId);
-    switch (event.eventType) {
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
-        startedAt = at;
-        break;
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
-        closedAt = at;
-        break;
-      case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
-        const attributes = event.activityTaskScheduledEventAttributes;
-        scheduled.set(id, {
-          activity: attributes?.activityType?.name ?? '?',
-          taskQueue: attributes?.taskQueue?.name ?? '?',
-        });
-        break;
-      }
-      case EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED: {
-        const attributes = event.activityTaskStartedEventAttributes;
-        const timeout = attributes?.lastFailure?.timeoutFailureInfo?.timeoutType;
-        const step = scheduled.get(Number(attributes?.scheduledEventId));
-        if (timeout !== undefined && timeout !== null && step) {
-          timedOutRetries.push({
-            jobId,
-            ...step,
-            restartedAt: at,
-            timeout:
-              timeout === TimeoutType.TIMEOUT_TYPE_HEARTBEAT
-                ? 'heartbeat'
-                : timeout === TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE
-                  ? 'start-to-close'
-                  : 'other',
-          });
-        }
-        break;
-      }
-      case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
-        const attributes = event.activityTaskCompletedEventAttributes;
-        const step = scheduled.get(Number(attributes?.scheduledEventId));
-        if (!step) break;
-        completions.set(step.activity, (completions.get(step.activity) ?? 0) + 1);
-        if (step.activity === 'extractInvoiceFields' && schemaInvalid(attributes?.result?.payloads?.[0])) {
-          askedAgainOnPurpose.set(step.activity, (askedAgainOnPurpose.get(step.activity) ?? 0) + 1);
-        }
-        break;
-      }
+  for (const step of run.steps) {
+    if (step.timedOutBefore !== undefined && step.startedAt !== undefined) {
+      timedOutRetries.push({
+        jobId,
+        activity: step.activity,
+        taskQueue: step.taskQueue,
+        restartedAt: step.startedAt,
+        timeout:
+          step.timedOutBefore === TimeoutType.TIMEOUT_TYPE_HEARTBEAT
+            ? 'heartbeat'
+            : step.timedOutBefore === TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE
+              ? 'start-to-close'
+              : 'other',
+      });
+    }
+    if (!step.completed) continue;
+    completions.set(step.activity, (completions.get(step.activity) ?? 0) + 1);
+    if (step.activity === 'extractInvoiceFields' && schemaInvalid(step.result)) {
+      askedAgainOnPurpose.set(step.activity, (askedAgainOnPurpose.get(step.activity) ?? 0) + 1);
     }
   }
   const finishedStepsRerun = [...completions]
@@ -107,15 +73,15 @@ export function summarizeHistory(jobId: string, history: temporal.api.history.v1
     .reduce((sum, [, count]) => sum + count, 0);
   return {
     jobId,
-    startedAt,
-    ...(closedAt !== undefined ? { closedAt } : {}),
+    startedAt: run.startedAt ?? 0,
+    ...(run.closedAt !== undefined ? { closedAt: run.closedAt } : {}),
     finishedStepsRerun,
     modelStepsCompleted,
     timedOutRetries,
   };
 }
 
-function schemaInvalid(payload: Parameters<typeof defaultPayloadConverter.fromPayload>[0] | undefined): boolean {
+function schemaInvalid(payload: Payload | undefined): boolean {
   if (!payload) return false;
   try {
     return (defaultPayloadConverter.fromPayload(payload) as { outcome?: string }).outcome === 'schema_invalid';

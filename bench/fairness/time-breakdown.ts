@@ -1,9 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { tsToMs } from '@temporalio/common/lib/time';
-import { temporal } from '@temporalio/proto';
+import type { temporal } from '@temporalio/proto';
 import { MODEL_ACTIVITY_TYPES } from '../../gateway/gateway-from-config';
-
-const EventType = temporal.api.enums.v1.EventType;
+import { readRunSteps } from '../job-history-steps';
 
 /**
  * Where one job's time went, from what the server recorded; the parts add up to submit → done (or → the end of
@@ -29,62 +27,16 @@ export interface JobTimeDetail extends JobTimeBreakdown {
   modelStepWaits: Array<{ step: string; waitMs: number; attempts: number }>;
 }
 
-interface Step {
-  activity: string;
-  scheduledAt: number;
-  attempt?: number;
-  startedAt?: number;
-  closedAt?: number;
-}
-
 /**
  * Splits a job's history into the parts above. ActivityTaskStarted is written when an attempt ends but carries
  * the time the attempt started, so scheduled → started covers the wait, refused attempts included.
  */
 export function breakDownJobTime(history: temporal.api.history.v1.IHistory, endAt: number): JobTimeDetail {
-  const steps = new Map<number, Step>();
-  let submittedAt: number | undefined;
-  let closedAt: number | undefined;
-  for (const event of history.events ?? []) {
-    const at = tsToMs(event.eventTime);
-    switch (event.eventType) {
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
-        submittedAt = at;
-        break;
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
-        closedAt = at;
-        break;
-      case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-        steps.set(Number(event.eventId), {
-          activity: event.activityTaskScheduledEventAttributes?.activityType?.name ?? '?',
-          scheduledAt: at,
-        });
-        break;
-      case EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED: {
-        const step = steps.get(Number(event.activityTaskStartedEventAttributes?.scheduledEventId));
-        if (step) {
-          step.startedAt = at;
-          step.attempt = event.activityTaskStartedEventAttributes?.attempt ?? 1;
-        }
-        break;
-      }
-      default: {
-        const scheduledEventId =
-          event.activityTaskCompletedEventAttributes?.scheduledEventId ??
-          event.activityTaskFailedEventAttributes?.scheduledEventId ??
-          event.activityTaskTimedOutEventAttributes?.scheduledEventId ??
-          event.activityTaskCanceledEventAttributes?.scheduledEventId;
-        const step = scheduledEventId !== undefined && scheduledEventId !== null ? steps.get(Number(scheduledEventId)) : undefined;
-        if (step) step.closedAt = at;
-      }
-    }
-  }
+  const run = readRunSteps(history);
+  const submittedAt = run.startedAt;
   if (submittedAt === undefined) throw new Error('the history has no WorkflowExecutionStarted event');
-  const end = closedAt ?? endAt;
-  const ordered = [...steps.values()].sort((a, b) => a.scheduledAt - b.scheduledAt);
+  const end = run.closedAt ?? endAt;
+  const ordered = run.steps;
   // A step still running has no started event yet (the server writes it when the attempt ends): it counts as
   // waiting, so an open job's parts lean toward the queue. Finished jobs are exact.
   const first = ordered[0];
