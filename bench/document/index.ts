@@ -9,6 +9,7 @@ import { taskQueueFor } from '../../common/task-queues';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../lib/config';
 import { readBenchFlags } from '../bench-flags';
+import { demandBetween, type QuotaBound, quotaBound, readProviderCounters } from './quota-bound';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { generateLocalSecrets, LOCAL_MODE_ENV, localSecretsEnv } from '../../local/stack/local-secrets';
 import { createObjectStore, objectKeys } from '../../lib/object-store';
@@ -24,6 +25,9 @@ interface RunFigures {
   outputTokens: number;
   costUsd: number;
   embeddingCalls: number;
+  /** The shortest time the configured limits allow for what the run asked of the provider, and wall ÷ that. */
+  quotaBound: QuotaBound;
+  wallOverBound: number;
   largestHistory: { workflowId: string; events: number; bytes: number };
   workflows: number;
 }
@@ -66,7 +70,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
         deadLetterTimeoutMs: productConfig.jobs.deadLetterTimeoutMs,
         submittedAt: new Date().toISOString(),
       };
-      const embedBefore = await embeddingRequests(stack.urls.simulator);
+      const before = await readProviderCounters(stack.urls.simulator);
       const started = performance.now();
       const handle = await client.workflow.start<typeof documentWorkflow>('documentWorkflow', {
         workflowId: jobId,
@@ -77,6 +81,8 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
       const state = (await handle.result()) as DocumentJobState;
       const wallSeconds = (performance.now() - started) / 1000;
       if (state.status !== 'completed') throw new Error(`the document job ended ${state.status}`);
+      const demand = demandBetween(before, await readProviderCounters(stack.urls.simulator));
+      const bound = quotaBound(demand, productConfig);
       const histories = await historiesOf(client, jobId);
       const largest = histories.reduce((a, b) => (b.events > a.events ? b : a));
       return {
@@ -87,7 +93,9 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
         inputTokens: state.usage.inputTokens,
         outputTokens: state.usage.outputTokens,
         costUsd: state.usage.costUsd,
-        embeddingCalls: (await embeddingRequests(stack.urls.simulator)) - embedBefore,
+        embeddingCalls: demand.embeddings.requests,
+        quotaBound: bound,
+        wallOverBound: wallSeconds / bound.seconds,
         largestHistory: largest,
         workflows: histories.length,
       };
@@ -100,8 +108,15 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
     });
     const zeroLatency = await run('zero');
     const ceiling = { seconds: ceilingSeconds, pagesPerSecond: pages / ceilingSeconds, chunks: chunksInProcess };
-    const ratios = { zeroLatencyPagesPerSecondOfCeiling: zeroLatency.pagesPerSecond / ceiling.pagesPerSecond };
+    const ratios = {
+      defaultLatencyWallOverQuotaBound: defaultLatency.wallOverBound,
+      zeroLatencyPagesPerSecondOfCeiling: zeroLatency.pagesPerSecond / ceiling.pagesPerSecond,
+    };
     console.table({ defaultLatency: flat(defaultLatency), zeroLatency: flat(zeroLatency) });
+    console.log(
+      `quota bound at the configured limits: ${defaultLatency.quotaBound.seconds.toFixed(1)} s (${defaultLatency.quotaBound.limitedBy}); ` +
+        `the job took ${defaultLatency.wallSeconds.toFixed(1)} s, ${defaultLatency.wallOverBound.toFixed(2)} × the bound`,
+    );
     console.log(
       `bare ceiling (read + chunk in process): ${ceiling.pagesPerSecond.toFixed(1)} pages/s; ` +
         `the job at zero latency: ${zeroLatency.pagesPerSecond.toFixed(1)} pages/s (${(ratios.zeroLatencyPagesPerSecondOfCeiling * 100).toFixed(0)} %)`,
@@ -110,7 +125,12 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
       benchmark: 'document',
       command: `npm run bench -- document ${argv.join(' ')}`.trim(),
       finishedAt: new Date().toISOString(),
-      settings: { pages, pdfBytes: pdf.length, ...productConfig.document },
+      settings: {
+        pages,
+        pdfBytes: pdf.length,
+        ...productConfig.document,
+        limits: { gateway: productConfig.gateway.pools, embeddings: { tokensPerMinute: productConfig.embeddings.tokensPerMinute, requestsPerMinute: productConfig.embeddings.requestsPerMinute } },
+      },
       defaultLatency,
       zeroLatency,
       ceiling,
@@ -125,13 +145,8 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
 }
 
 function flat(figures: RunFigures): Record<string, string | number> {
-  const { largestHistory, ...rest } = figures;
-  return { ...rest, largestHistoryEvents: largestHistory.events, largestHistoryBytes: largestHistory.bytes };
-}
-
-async function embeddingRequests(simulatorUrl: string): Promise<number> {
-  const stats = (await (await fetch(`${simulatorUrl}/_sim/embeddings/stats`)).json()) as { requests: number };
-  return stats.requests;
+  const { largestHistory, quotaBound: bound, ...rest } = figures;
+  return { ...rest, quotaBoundSeconds: bound.seconds, largestHistoryEvents: largestHistory.events, largestHistoryBytes: largestHistory.bytes };
 }
 
 /** The job's workflow and its chunk-group children (ids `<job>:chunks:<round>:<group>`), with their sizes. */
