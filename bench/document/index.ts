@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { readPages } from '../../activities/extract-text';
 import { chunkPages } from '../../activities/document/chunk-pages';
@@ -9,6 +9,7 @@ import { taskQueueFor } from '../../common/task-queues';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../lib/config';
 import { readBenchFlags } from '../bench-flags';
+import { type JobRunSteps, readRunSteps } from '../job-history-steps';
 import { demandBetween, type QuotaBound, quotaBound, readProviderCounters } from './quota-bound';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { generateLocalSecrets, LOCAL_MODE_ENV, localSecretsEnv } from '../../local/stack/local-secrets';
@@ -28,11 +29,13 @@ interface RunFigures {
   /** The shortest time the configured limits allow for what the run asked of the provider, and wall ÷ that. */
   quotaBound: QuotaBound;
   wallOverBound: number;
+  /** Where the wall time went, from the parent's history: reading pages, the fan-out, and the rest. */
+  phases: DocumentPhases;
   largestHistory: { workflowId: string; events: number; bytes: number };
   workflows: number;
 }
 
-const USAGE = `usage: npm run bench -- document [--pages ${LONG_DOCUMENT_PAGES}]`;
+const USAGE = `usage: npm run bench -- document [--pages ${LONG_DOCUMENT_PAGES}] [--parallel-groups N] [--parallel-chunks N] [--chunks-per-group N] [--cpu-prof dir]`;
 
 /**
  * `npm run bench -- document [--pages N]`: the generated 300-page PDF through the document job on the local stack,
@@ -41,16 +44,26 @@ const USAGE = `usage: npm run bench -- document [--pages ${LONG_DOCUMENT_PAGES}]
  * second, beside the bare ceiling of reading and chunking the same PDF in this process (no model, no Temporal).
  */
 export async function runDocumentBenchmark(argv: string[]): Promise<void> {
-  const pages = readBenchFlags(argv, ['pages'], USAGE).count('pages', LONG_DOCUMENT_PAGES);
+  const flags = readBenchFlags(argv, ['pages', 'parallel-groups', 'parallel-chunks', 'chunks-per-group', 'cpu-prof'], USAGE);
+  const pages = flags.count('pages', LONG_DOCUMENT_PAGES);
   // Local mode with throwaway credentials: only the document settings' defaults and the tool cache are read here.
   const config = loadConfig({ ...LOCAL_MODE_ENV, ...localSecretsEnv(generateLocalSecrets()) });
+  // The job's own settings may be overridden for a run (its input carries them), to compare fan-outs.
+  const fanOut = {
+    parallelGroups: flags.count('parallel-groups', config.document.parallelGroups, 1),
+    parallelChunks: flags.count('parallel-chunks', config.document.parallelChunks, 1),
+    chunksPerGroup: flags.count('chunks-per-group', config.document.chunksPerGroup, 1),
+  };
   console.log(`document: a ${pages}-page PDF, default simulator latency, then zero latency`);
   const pdf = await renderLongDocument(pages);
   const ceilingStarted = performance.now();
   const chunksInProcess = chunkPages((await readPages(pdf, 'application/pdf', 10_000)).texts, config.document.chunkTokens).length;
   const ceilingSeconds = (performance.now() - ceilingStarted) / 1000;
 
-  const bench = await startBenchStack('document');
+  // `--cpu-prof <dir>`: node writes a profile per thread of the API and workers when they stop (see the throughput bench).
+  const cpuProfileDir = flags.text('cpu-prof');
+  if (cpuProfileDir) await mkdir(resolve(cpuProfileDir), { recursive: true });
+  const bench = await startBenchStack('document', cpuProfileDir ? { productNodeArgs: ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfileDir)}`] } : {});
   const { stack } = bench;
   const { client, connection } = await connectBenchClient(stack);
   try {
@@ -69,6 +82,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
         reviewTimeoutMs: productConfig.jobs.reviewTimeoutMs,
         deadLetterTimeoutMs: productConfig.jobs.deadLetterTimeoutMs,
         submittedAt: new Date().toISOString(),
+        settings: fanOut,
       };
       const before = await readProviderCounters(stack.urls.simulator);
       const started = performance.now();
@@ -83,6 +97,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
       if (state.status !== 'completed') throw new Error(`the document job ended ${state.status}`);
       const demand = demandBetween(before, await readProviderCounters(stack.urls.simulator));
       const bound = quotaBound(demand, productConfig);
+      const phases = phasesOf(readRunSteps(await handle.fetchHistory()));
       const histories = await historiesOf(client, jobId);
       const largest = histories.reduce((a, b) => (b.events > a.events ? b : a));
       return {
@@ -95,6 +110,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
         costUsd: state.usage.costUsd,
         embeddingCalls: demand.embeddings.requests,
         quotaBound: bound,
+        phases,
         wallOverBound: wallSeconds / bound.seconds,
         largestHistory: largest,
         workflows: histories.length,
@@ -129,6 +145,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
         pages,
         pdfBytes: pdf.length,
         ...productConfig.document,
+        ...fanOut,
         limits: { gateway: productConfig.gateway.pools, embeddings: { tokensPerMinute: productConfig.embeddings.tokensPerMinute, requestsPerMinute: productConfig.embeddings.requestsPerMinute } },
       },
       defaultLatency,
@@ -145,8 +162,26 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
 }
 
 function flat(figures: RunFigures): Record<string, string | number> {
-  const { largestHistory, quotaBound: bound, ...rest } = figures;
-  return { ...rest, quotaBoundSeconds: bound.seconds, largestHistoryEvents: largestHistory.events, largestHistoryBytes: largestHistory.bytes };
+  const { largestHistory, quotaBound: bound, phases, ...rest } = figures;
+  return { ...rest, ...phases, quotaBoundSeconds: bound.seconds, largestHistoryEvents: largestHistory.events, largestHistoryBytes: largestHistory.bytes };
+}
+
+interface DocumentPhases {
+  readSeconds: number;
+  fanOutSeconds: number;
+  /** Writing the chunks, the summary of the whole, and the workflow tasks around them. */
+  restSeconds: number;
+}
+
+function phasesOf(run: JobRunSteps): DocumentPhases {
+  const read = run.steps.find((step) => step.activity === 'readDocumentPages');
+  const write = run.steps.find((step) => step.activity === 'writeDocumentChunks');
+  if (run.startedAt === undefined || run.closedAt === undefined || !read?.closedAt || !write) throw new Error('the document job’s history is not a finished run');
+  return {
+    readSeconds: (read.closedAt - run.startedAt) / 1000,
+    fanOutSeconds: (write.scheduledAt - read.closedAt) / 1000,
+    restSeconds: (run.closedAt - write.scheduledAt) / 1000,
+  };
 }
 
 /** The job's workflow and its chunk-group children (ids `<job>:chunks:<round>:<group>`), with their sizes. */

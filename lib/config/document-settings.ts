@@ -26,13 +26,13 @@ export const documentArea = {
     parallelGroups: setting({
       env: 'DOCUMENT_PARALLEL_GROUPS',
       type: int({ min: 1, max: 100 }),
-      default: '4',
+      default: '16',
       doc: 'child workflows of one document running at once',
     }),
     parallelChunks: setting({
       env: 'DOCUMENT_PARALLEL_CHUNKS',
       type: int({ min: 1, max: 100 }),
-      default: '4',
+      default: '8',
       doc: 'chunks of one group processed at once',
     }),
     summarizeModel: setting({
