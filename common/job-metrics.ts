@@ -61,5 +61,7 @@ export interface JobMetricsSinks extends Sinks {
     deadLetterDecided(event: DeadLetterDecided): void;
     reviewFinished(event: ReviewFinished): void;
     webhookGivenUp(event: WebhookGivenUp): void;
+    /** A Web Push given up after its retries (a 404/410 removes the subscription and is not a give-up). */
+    pushGivenUp(event: WebhookGivenUp): void;
   };
 }

@@ -34,6 +34,9 @@ export function jobMetricsSinks(metrics: WorkerMetrics): InjectedSinks<JobMetric
       webhookGivenUp: {
         fn: (_info, { errorType }) => metrics.webhooksGivenUp.inc({ error_type: errorType }),
       },
+      pushGivenUp: {
+        fn: (_info, { errorType }) => metrics.pushesGivenUp.inc({ error_type: errorType }),
+      },
     },
   };
 }

@@ -66,6 +66,12 @@ export function createWorkerMetrics(registry: Registry) {
       labelNames: ['error_type'] as const,
       registers,
     }),
+    pushesGivenUp: new Counter({
+      name: name('push_deliveries_given_up_total'),
+      help: 'Web Push deliveries given up after a day of retries (a 404/410 from the push service removes the subscription instead)',
+      labelNames: ['error_type'] as const,
+      registers,
+    }),
     activityAttempts: new Counter({
       name: name('activity_attempts_total'),
       help: 'Activity attempts this worker ran, by outcome (completed, failed)',

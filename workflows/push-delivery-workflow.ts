@@ -3,6 +3,8 @@ import type { InvoiceActivities } from '../activities';
 import { NON_RETRYABLE_ERROR_TYPES } from '../common/errors';
 import type { PushNotification } from '../common/push';
 import { deliveryOptions } from './activity-options';
+import { givenUpType } from './given-up-type';
+import { jobMetrics } from './job-metrics';
 
 /** Finding the subscribers is one S3 list; a store that is down for a while still gets its pushes out. */
 const lookup = proxyActivities<InvoiceActivities>({
@@ -36,6 +38,7 @@ export async function deliverPushWorkflow(input: PushNotification): Promise<Push
     else if (isCancellation(outcome.reason)) throw outcome.reason;
     else {
       summary.failed++;
+      jobMetrics.pushGivenUp({ errorType: givenUpType(outcome.reason) });
       log.warn('a push was given up', { jobId, error: outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason) });
     }
   }

@@ -1,7 +1,8 @@
-import { ApplicationFailure, isCancellation, proxyActivities, TemporalFailure, TimeoutFailure } from '@temporalio/workflow';
+import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { InvoiceActivities } from '../activities';
 import type { DeliverWebhookInput } from '../common/webhooks';
 import { deliveryOptions } from './activity-options';
+import { givenUpType } from './given-up-type';
 import { jobMetrics } from './job-metrics';
 
 const delivery = proxyActivities<InvoiceActivities>(deliveryOptions);
@@ -18,14 +19,4 @@ export async function deliverWebhookWorkflow(input: DeliverWebhookInput): Promis
     if (!isCancellation(error)) jobMetrics.webhookGivenUp({ errorType: givenUpType(error) });
     throw error;
   }
-}
-
-/** The innermost application failure's type (the activity's error class), else `Timeout`. */
-function givenUpType(error: unknown): string {
-  let type = 'Unknown';
-  for (let cause: unknown = error; cause instanceof TemporalFailure; cause = cause.cause) {
-    if (cause instanceof ApplicationFailure && cause.type) type = cause.type;
-    else if (cause instanceof TimeoutFailure) type = 'Timeout';
-  }
-  return type;
 }
