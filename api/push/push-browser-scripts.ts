@@ -53,12 +53,23 @@ export const PUSH_SUBSCRIBE_HELPER = `'use strict';
     if (!response.ok) throw new Error((body && body.error && body.error.message) || 'HTTP ' + response.status);
     return body;
   };
+  const active = (registration) =>
+    new Promise((resolve, reject) => {
+      const worker = registration.installing || registration.waiting;
+      if (!worker) return registration.active ? resolve() : reject(new Error('the service worker did not install'));
+      worker.addEventListener('statechange', () => {
+        if (worker.state === 'activated') resolve();
+        else if (worker.state === 'redundant') reject(new Error('the service worker did not install'));
+      });
+    });
   async function subscribe(options) {
     if (!('serviceWorker' in navigator) || !('PushManager' in window)) throw new Error('this browser has no Web Push');
     if ((await Notification.requestPermission()) !== 'granted') throw new Error('notifications were not allowed');
     const { publicKey } = await call('vapid-public-key');
     const registration = await navigator.serviceWorker.register(new URL('service-worker.js', base), { scope: base.pathname });
-    await navigator.serviceWorker.ready;
+    // Not navigator.serviceWorker.ready: that waits for a worker whose scope covers this page, and this one's
+    // scope is /push/, which the calling page is usually not under; subscribing needs the worker active.
+    await active(registration);
     const subscription =
       (await registration.pushManager.getSubscription()) ||
       (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes(publicKey) }));

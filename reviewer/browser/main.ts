@@ -1,5 +1,6 @@
 import { ApiRequestError, createApi, type JobSummary, type ReviewSession } from './api';
 import { h, isTyping, mount } from './dom';
+import { notifyMeButton } from './notify-me';
 import { type JobPage, renderJobPage } from './job-page';
 import { jobHash, type PageContext, queueHash } from './page-context';
 import { followQueue } from './live-queue';
@@ -62,6 +63,10 @@ async function start(token: string): Promise<void> {
     `${reviewerName} · tenant ${session.tenantId} `,
     h('button', { type: 'button', class: 'link', onclick: () => stop('Signed out.') }, 'Sign out'),
   );
+  void notifyMeButton(token, toast).then((button) => {
+    // Signed out meanwhile: the bar was emptied and stays so.
+    if (button && signedInAs.childNodes.length > 0) signedInAs.append(' · ', button);
+  });
 
   let queue: JobSummary[] = [];
   let loadedAt: number | undefined;

@@ -28,8 +28,15 @@ export interface ReviewerTab {
  * A laptop-sized window (1366×800) signed in to /review with a demo reviewer's own token (the first by default), on
  * the test stack's API unless another (test/support/extra-api.ts) is named.
  */
-export async function openReviewer(browser: Browser, reviewer: LocalPerson = demo.reviewer, baseUrl: string = apiUrl()): Promise<ReviewerTab> {
+export async function openReviewer(
+  browser: Browser,
+  reviewer: LocalPerson = demo.reviewer,
+  baseUrl: string = apiUrl(),
+  /** Runs on the fresh context before the page opens (permissions, init scripts). */
+  prepare?: (context: BrowserContext) => Promise<void>,
+): Promise<ReviewerTab> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 800 }, deviceScaleFactor: 1 });
+  await prepare?.(context);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => {
