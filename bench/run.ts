@@ -12,7 +12,7 @@ import { runRepairBenchmark } from './repair';
 import { runThroughputBenchmark } from './throughput';
 import { runWorkerStartBenchmark } from './worker-start';
 
-/** `npm run bench -- <name> [options]`: benchmarks compare our way and the naive way in one run (DESIGN.md §6). */
+/** `npm run bench -- <name> [options]`: benchmarks compare our way and the naive way in one run (docs/testing.md). */
 const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   quota: runQuotaBenchmark,
   fairness: runFairnessBenchmark,

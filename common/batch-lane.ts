@@ -67,7 +67,7 @@ export interface BatchCollectorSettings {
   activityTaskQueue?: string;
 }
 
-/** Where a batch closes by size: 200 MB of requests, well inside the provider's 256 MB (FACTS.md §2.4). */
+/** Where a batch closes by size: 200 MB of requests, well inside the provider's 256 MB (platform.claude.com/docs/en/build-with-claude/batch-processing). */
 export const MAX_BATCH_BYTES = 200 * 1024 * 1024;
 /** How long an unreadable batch is tried before its jobs go live, when the settings do not say. */
 export const DEFAULT_GIVE_UP_AFTER_MS = 6 * 60 * 60_000;

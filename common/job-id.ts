@@ -1,8 +1,8 @@
 import type { JobType } from './job';
 
 /**
- * The job id is the workflow id: `<jobType>:<tenantId>:<idempotencyKey>`. DESIGN.md writes it with `/`;
- * we use `:` so the id travels in URL paths without escaping. Starting a workflow with this id and the
+ * The job id is the workflow id: `<jobType>:<tenantId>:<idempotencyKey>`, with `:`
+ * rather than `/` so the id travels in URL paths without escaping. Starting a workflow with this id and the
  * conflict policy "use existing" is what makes a repeated request return the same job.
  */
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;

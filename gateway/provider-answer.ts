@@ -58,7 +58,7 @@ export function tokenUsageOf(usage: BilledUsage) {
 
 /**
  * What the call takes from the provider's input-token rate limit: fresh input and cache writes count, cache reads
- * do not on current models (https://platform.claude.com/docs/en/api/rate-limits, "cache-aware ITPM"; FACTS.md §7).
+ * do not on current models (https://platform.claude.com/docs/en/api/rate-limits, "cache-aware ITPM").
  */
 export function rateLimitedInputTokens(usage: BilledUsage): number {
   return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0);

@@ -8,7 +8,7 @@ import {
   SpendLimitReachedError,
 } from '../common/errors';
 
-/** Seconds or an HTTP date in `retry-after`, milliseconds in `retry-after-ms` (FACTS.md §2.3). */
+/** Seconds or an HTTP date in `retry-after`, milliseconds in `retry-after-ms` (as @anthropic-ai/sdk reads them). */
 export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
   if (!headers) return undefined;
   const ms = Number(headers.get('retry-after-ms'));

@@ -17,7 +17,7 @@ interface GroupHeaders {
 }
 
 /**
- * The provider's view of its buckets (FACTS.md §2.1, §7): `anthropic-ratelimit-{input-tokens,output-tokens,requests,
+ * The provider's view of its buckets (platform.claude.com/docs/en/api/rate-limits): `anthropic-ratelimit-{input-tokens,output-tokens,requests,
  * tokens}-{limit,remaining,reset}`. Each reading's `remaining` is the tightest of what the headers prove: the stated
  * remaining, and what the reset time implies for a bucket refilling at limit per minute (full at reset, so
  * `(reset − now) × limit ÷ 60 s` short of full now, less a second for the reset's rounding). The reset matters where

@@ -46,7 +46,7 @@ function seconds(duration: { seconds?: unknown; nanos?: number | null } | null |
   return Number(duration?.seconds ?? 0) + (duration?.nanos ?? 0) / 1e9;
 }
 
-/** DescribeTaskQueue with report_stats for both queues and both task types (FACTS.md §3.7). */
+/** DescribeTaskQueue with report_stats for both queues and both task types (Temporal API's DescribeTaskQueueRequest.report_stats). */
 export async function readQueueStats(client: Client, config: Pick<Config, 'temporal'>): Promise<QueueStats[]> {
   const reads = PRIORITIES.flatMap((priority) =>
     QUEUE_TYPES.map(async ({ type, value }) => {

@@ -22,7 +22,7 @@ const id = (value: unknown): number => Number(value ?? 0);
 
 /**
  * Where to reset a closed, failed job so that finished steps keep their results and only the failed step and
- * those after it run again (FACTS.md §3.6): the workflow task that first scheduled the failed step after the
+ * those after it run again (Temporal's ResetWorkflowExecution, docs.temporal.io/cli/workflow#reset): the workflow task that first scheduled the failed step after the
  * step before it completed. Resetting to that task's completion replays everything up to it from history and
  * makes the workflow decide again, on the code the workers now run.
  *

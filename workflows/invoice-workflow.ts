@@ -23,7 +23,7 @@ const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
 const ledgerSteps = proxyActivities<JobActivities>(ledgerOptions);
 
 /**
- * One invoice, from uploaded document to ledger entry (DESIGN.md §2). Deterministic orchestration only: every
+ * One invoice, from uploaded document to ledger entry (docs/architecture.md). Deterministic orchestration only: every
  * read, model call and post is an activity, and validation results arrive recorded in history.
  * Ends `posted`, `rejected`, `review_expired` or `cancelled` (completed), or `failed` (the workflow fails, its
  * JobState in the failure's details) after a dead-lettered step is abandoned or left alone too long.

@@ -8,7 +8,7 @@ import type { SpendHold } from '../../gateway/spend/spend-store';
 import { type BatchLaneDeps, getJson, putJson } from './batch-lane-deps';
 
 /**
- * How long an entry's hold lives: the provider expires a batch 24 h after it is created (FACTS.md §2.4), plus the
+ * How long an entry's hold lives: the provider expires a batch 24 h after it is created (platform.claude.com/docs/en/build-with-claude/batch-processing), plus the
  * collect window and polling before and after it, with room to spare. A hold nobody settled (its results were never
  * read) stops counting then.
  */

@@ -1,4 +1,4 @@
-/** The provider's error types and the status each comes with (FACTS.md §2.2). */
+/** The provider's error types and the status each comes with (platform.claude.com/docs/en/api/errors). */
 export const ERROR_STATUS = {
   invalid_request_error: 400,
   authentication_error: 401,

@@ -19,7 +19,7 @@ export function errorForFault(fault: Fault): ApiError | null {
         },
       );
     case 'spend_limit':
-      // Not retryable: the monthly cap holds until someone raises it (FACTS.md §2.2).
+      // Not retryable: the monthly cap holds until someone raises it (platform.claude.com/docs/en/api/errors).
       return apiError('rate_limit_error', 'You have reached your specified workspace API usage limits (simulated)', {
         errorCode: 'enforced_spend_limit_reached',
         ...(fault.retryAfterSeconds !== undefined ? { retryAfterSeconds: fault.retryAfterSeconds } : {}),

@@ -20,7 +20,7 @@ function mostRestrictive(a: BucketState, b: BucketState): BucketState {
 
 /**
  * The `anthropic-ratelimit-*` headers. The `tokens-*` set repeats whichever token limit is most restrictive now,
- * as the provider documents it (platform.claude.com/docs/en/api/rate-limits; FACTS.md §7), with its remaining
+ * as the provider documents it (platform.claude.com/docs/en/api/rate-limits), with its remaining
  * rounded to the nearest thousand. The input and output remaining are exact here.
  */
 export function rateLimitHeaders(snapshot: RateLimitSnapshot): Record<string, string> {

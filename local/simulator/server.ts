@@ -11,7 +11,7 @@ import { SimulatorState } from './state';
 import { TRANSCRIPTION_UPLOAD_LIMIT_BYTES } from '../../lib/config/speech-settings';
 import type { AudioUpload } from './transcriptions/transcriptions-handler';
 
-/** The provider's own request size limits: Messages and token counting 32 MB, a Message Batch 256 MB (FACTS.md §2.2, §2.4). */
+/** The provider's own request size limits: Messages and token counting 32 MB, a Message Batch 256 MB (platform.claude.com/docs/en/api/errors, …/build-with-claude/batch-processing). */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const MAX_BATCH_BODY_BYTES = 256 * 1024 * 1024;
 

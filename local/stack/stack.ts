@@ -84,7 +84,7 @@ const S3_SECRET_KEY = 'slowlane-local-secret';
 const REPO_ROOT = join(__dirname, '..', '..');
 const TSX = ['--import', 'tsx'];
 
-/** Brings up the whole local stack (DESIGN.md §4), each part only after its dependencies answer. */
+/** Brings up the whole local stack (docs/architecture.md), each part only after its dependencies answer. */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const { dataDir, report } = options;
   let { ports } = options;

@@ -9,7 +9,7 @@ import { localTestConfig, localTestEnv, testTenant } from '../support/test-crede
 const root = join(__dirname, '..', '..');
 
 describe('loadConfig', () => {
-  test('when local mode and its credentials are set, then the local stack defaults of DESIGN.md §4 apply', () => {
+  test('when local mode and its credentials are set, then the local stack’s defaults apply', () => {
     const config = localTestConfig();
     assert.equal(config.deployment, 'local');
     assert.equal(config.api.port, 3000);

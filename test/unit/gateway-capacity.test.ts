@@ -2,7 +2,7 @@ import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import { type CapacityInputs, planCapacity } from '../../gateway/capacity-plan';
 
-/** DESIGN.md §3's example: 2 M tokens a minute at 8,000 tokens a job. */
+/** docs/gateway.md's example: 2 M tokens a minute at 8,000 tokens a job. */
 const DESIGN_EXAMPLE: CapacityInputs = {
   limits: { inputTokensPerMinute: 2_000_000, outputTokensPerMinute: 1_000_000, requestsPerMinute: 4_000 },
   interactiveShare: 0.2,

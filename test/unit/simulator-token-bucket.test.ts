@@ -141,7 +141,7 @@ describe('RateLimiter', () => {
   });
 });
 
-describe('rate-limit headers (FACTS.md §2.1)', () => {
+describe('rate-limit headers (platform.claude.com/docs/en/api/rate-limits)', () => {
   test('when buckets are partly used, then each group has limit, remaining and an RFC 3339 reset no earlier than the refill', () => {
     const clock = new ManualClock(Date.UTC(2024, 0, 1));
     const limiter = new RateLimiter({ requestsPerMinute: 50, inputTokensPerMinute: 40_000, outputTokensPerMinute: 8_000 }, clock);

@@ -26,7 +26,7 @@ const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
 const NAMED_FAILURES = 5;
 
 /**
- * A long PDF read for search (DESIGN.md §7): its pages are read and cut into chunks by tokens (readDocumentPages);
+ * A long PDF read for search (docs/architecture.md): its pages are read and cut into chunks by tokens (readDocumentPages);
  * every chunk is embedded and summarised in child workflows of a bounded size, a bounded number at a time (the map);
  * the chunks go to S3 as JSONL and one summary of the whole document is written from the chunk summaries (the
  * reduce). A chunk that fails for good parks the job as a dead letter naming it; `retry` reruns only the failed
