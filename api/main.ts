@@ -11,6 +11,7 @@ import { createJobReader } from './jobs/job-reader';
 import { createPushService } from './push/push-service';
 import { createPushSubscriptions } from '../lib/push/push-subscriptions';
 import { createSchedulesService } from './schedules/schedules-service';
+import { speechCallbacksOf } from './speech/speech-callbacks-from-config';
 import { startApiServer } from './server';
 
 async function main(): Promise<void> {
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
       schedules,
       push,
       metrics: observability.metrics,
+      ...(config.speech.provider === 'assemblyai' ? { speechCallbacks: speechCallbacksOf({ config, client, store, log }) } : {}),
       ...(codec ? { codec: { codec, config } } : {}),
     },
     { host: config.api.host, port: config.api.port },
