@@ -102,7 +102,7 @@ function requestContext(req: Request, res: Response): { tenantId?: string; jobId
 }
 
 /** The one place a throwable becomes an HTTP answer: a status and a JSON body with a stable code. */
-function errorHandler(log: Logger) {
+export function errorHandler(log: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
