@@ -41,7 +41,8 @@ async function main(): Promise<void> {
       schedules,
       push,
       metrics: observability.metrics,
-      ...(config.speech.provider === 'assemblyai' ? { speechCallbacks: speechCallbacksOf({ config, client, store, log }) } : {}),
+      // Always mounted: it acts only on ids a worker armed and signed, which only the assemblyai shape does.
+      speechCallbacks: speechCallbacksOf({ config, client, store, log }),
       ...(codec ? { codec: { codec, config } } : {}),
     },
     { host: config.api.host, port: config.api.port },

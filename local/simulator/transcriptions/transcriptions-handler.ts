@@ -22,7 +22,7 @@ export interface TranscriptionCall {
   sleep: (ms: number) => Promise<void>;
 }
 
-export function bearerKey(headers: IncomingHttpHeaders): string {
+function bearerKey(headers: IncomingHttpHeaders): string {
   const raw = headers.authorization;
   const value = (Array.isArray(raw) ? raw[0] : raw) ?? '';
   return /^Bearer\s+(\S+)/i.exec(value.trim())?.[1] ?? '';
