@@ -29,6 +29,8 @@ const LAYERS = [
   { files: 'ops/spend-reconcile*.ts', may: ['common', 'lib', 'gateway'], why: 'the spend reconciliation command' },
   // The patch report reads the register of the workflows' patches (data, no workflow code) beside visibility.
   { files: 'ops/patch*.ts', may: ['common', 'lib', 'workflows'], why: 'the patch report' },
+  // The speech callback reads the finished transcript through the speech door to complete the activity waiting on it.
+  { files: 'api/speech/*.ts', may: ['common', 'lib', 'gateway'], why: 'the speech provider callback' },
   // Records histories by running the workflow on the workflow tier's fake activities: a developer's tool.
   { files: 'ops/record-histories.ts', may: ['common', 'lib', 'workflows', 'test'], why: 'history recording' },
 ];

@@ -25,6 +25,8 @@ import { reviewPageRouter } from './review-page-routes';
 import type { SchedulesService } from './schedules/schedules-service';
 import { schedulesRouter } from './schedules/schedules-routes';
 import { socketRouter } from './socket/socket-routes';
+import { speechCallbackRouter } from './speech/speech-callback-routes';
+import type { SpeechCallbackDeps } from './speech/speech-callbacks';
 import { createSocketTokens } from './socket/socket-tokens';
 
 export interface AppDeps {
@@ -43,6 +45,8 @@ export interface AppDeps {
   push?: PushService;
   /** The payload codec behind /codec for the Temporal Web UI and CLI (docs/operations.md); not mounted without it. */
   codec?: CodecRouteDeps;
+  /** `POST /callbacks/speech/{id}` (the asynchronous speech provider's webhook); not mounted without it. */
+  speechCallbacks?: SpeechCallbackDeps;
   /** Request counts and latency by route for /metrics. */
   metrics?: ApiMetrics;
 }
@@ -63,6 +67,7 @@ export function createApp(deps: AppDeps): express.Express {
     const ready = await deps.ready().catch(() => false);
     res.status(ready ? 200 : 503).json({ ok: ready });
   });
+  if (deps.speechCallbacks) app.use(speechCallbackRouter(deps.speechCallbacks));
   app.use(jobsRouter(deps));
   app.use(auditRouter(deps));
   if (deps.schedules) app.use(schedulesRouter({ schedules: deps.schedules, config: deps.config }));
@@ -97,7 +102,7 @@ function requestContext(req: Request, res: Response): { tenantId?: string; jobId
 }
 
 /** The one place a throwable becomes an HTTP answer: a status and a JSON body with a stable code. */
-function errorHandler(log: Logger) {
+export function errorHandler(log: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) {

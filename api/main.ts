@@ -11,6 +11,7 @@ import { createJobReader } from './jobs/job-reader';
 import { createPushService } from './push/push-service';
 import { createPushSubscriptions } from '../lib/push/push-subscriptions';
 import { createSchedulesService } from './schedules/schedules-service';
+import { speechCallbacksOf } from './speech/speech-callbacks-from-config';
 import { startApiServer } from './server';
 
 async function main(): Promise<void> {
@@ -40,6 +41,8 @@ async function main(): Promise<void> {
       schedules,
       push,
       metrics: observability.metrics,
+      // Always mounted: it acts only on ids a worker armed and signed, which only the assemblyai shape does.
+      speechCallbacks: speechCallbacksOf({ config, client, store, log }),
       ...(codec ? { codec: { codec, config } } : {}),
     },
     { host: config.api.host, port: config.api.port },

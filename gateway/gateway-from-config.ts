@@ -13,6 +13,7 @@ import { publishCallProfile } from './call-profile-store';
 import { MODEL_CALLS_PER_JOB, planCapacity } from './capacity-plan';
 import { type AnthropicGateway, createAnthropicClient, createModelGateway } from './model-gateway';
 import { PacedActivitySlots, type SlotHoldTimes } from './paced-activity-slots';
+import { createAssemblyAiSpeechGateway, type WiredAsyncSpeechGateway } from './speech/assemblyai-speech-gateway';
 import { createSpeechGateway, type WiredSpeechGateway } from './speech/speech-gateway';
 
 /** The activities that call the model (activities/index.ts); every other activity leaves the budget alone. */
@@ -24,6 +25,8 @@ export interface WiredGateway {
   embeddings: WiredEmbeddingsGateway;
   /** The speech-to-text provider, budgeted in audio seconds per minute and requests in flight, apart from both. */
   speech: WiredSpeechGateway;
+  /** The same provider in AssemblyAI's asynchronous shape (SPEECH_PROVIDER=assemblyai): one budget and concurrency with `speech`. */
+  speechAsync: WiredAsyncSpeechGateway;
   budget?: TokenBudget;
   profile: CallProfile;
   /**
@@ -126,12 +129,14 @@ export function gatewayFromConfig(
     log: gatewayLog.child({ provider: 'embeddings' }),
     ...(embeddingsBudget ? { budget: embeddingsBudget } : {}),
   });
-  const speech = createSpeechGateway({
+  const speechDeps = {
     settings: config.speech,
     log: gatewayLog.child({ provider: 'speech' }),
     ...(speechBudget ? { budget: speechBudget } : {}),
     ...(speechConcurrency ? { concurrency: speechConcurrency } : {}),
-  });
+  };
+  const speech = createSpeechGateway(speechDeps);
+  const speechAsync = createAssemblyAiSpeechGateway({ ...speechDeps, events: speech.events });
   const profile = new CallProfile(config.gateway.expected);
   gateway.events.subscribe(profile.listener);
   const stopPublishing = redis ? publishCallProfile(redis, config.gateway.redisKeyPrefix, profile) : () => undefined;
@@ -162,6 +167,7 @@ export function gatewayFromConfig(
     gateway,
     embeddings,
     speech,
+    speechAsync,
     ...(budget ? { budget } : {}),
     profile,
     activitySlots(priority) {

@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { CompleteAsyncError, Context } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
 import { type AnswerRefusals, answerRefusedAfter } from '../lib/answer-refusals';
 import { toApplicationFailure } from '../lib/failures';
@@ -10,6 +10,8 @@ export class ActivityFailureInterceptor implements ActivityInboundCallsIntercept
     try {
       return await next(input);
     } catch (error) {
+      // Not a failure: the activity handed its slot back and is completed from outside (transcribe-with-callback.ts).
+      if (error instanceof CompleteAsyncError) throw error;
       const context = Context.current();
       const budgetUnavailableAttempts = outageAttemptsAfter(error, context.info.heartbeatDetails);
       const answerRefused = answerRefusedAfter(error, context.info.heartbeatDetails);

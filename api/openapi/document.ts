@@ -6,6 +6,7 @@ import { pagePaths } from './page-paths';
 import { pushPaths } from './push-paths';
 import { schedulePaths } from './schedule-paths';
 import { socketPaths } from './socket-paths';
+import { speechCallbackPaths } from './speech-callback-paths';
 import { bodyRef, type Schema } from './refs';
 import { errors, json } from './responses';
 
@@ -79,7 +80,7 @@ function withHeaderLimit(paths: Record<string, Schema>): Record<string, Schema> 
 
 /** Every path the API serves and the operations on it, as the document lists them. */
 export function documentedPaths(): Record<string, Schema> {
-  return withHeaderLimit({ ...jobPaths, ...socketPaths, ...pushPaths, ...schedulePaths, ...auditPaths, ...pagePaths, ...adminPaths });
+  return withHeaderLimit({ ...jobPaths, ...socketPaths, ...pushPaths, ...schedulePaths, ...auditPaths, ...pagePaths, ...adminPaths, ...speechCallbackPaths });
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 } from '../../common/errors';
 import { retryAfterMs } from '../provider-errors';
 
-/** What the speech provider answered with an error status, in OpenAI's `{ error: { message, code } }`. */
+/** What the speech provider answered with an error status (OpenAI's `{ error: { message, code } }`, AssemblyAI's `{ error }`). */
 export class SpeechHttpError extends Error {
   constructor(
     readonly status: number,
@@ -48,4 +48,18 @@ export function toSpeechError(error: unknown, cancelled: boolean): SlowlaneError
     return new ModelUnavailableError(error.message, { details, cause: error, ...retryAfter });
   }
   return new ModelRequestInvalidError(error.message, { details, cause: error });
+}
+
+/** The message and code of an error answer in either provider's shape. */
+export function errorOfBody(text: string): { message: string; code: string | undefined } {
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown; code?: unknown } | string };
+    if (typeof parsed.error === 'string') return { message: parsed.error, code: undefined };
+    if (typeof parsed.error?.message === 'string') {
+      return { message: parsed.error.message, code: typeof parsed.error.code === 'string' ? parsed.error.code : undefined };
+    }
+  } catch {
+    // Not JSON (a proxy's error page): the start of the text says enough.
+  }
+  return { message: text.slice(0, 300), code: undefined };
 }

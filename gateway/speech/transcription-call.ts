@@ -1,3 +1,4 @@
+import type { SlowlaneError } from '../../common/errors';
 import type { Priority } from '../../common/task-queues';
 
 export interface TranscribeRequest {
@@ -21,6 +22,10 @@ export interface TranscriptSegment {
   start: number;
   end: number;
   text: string;
+  /** The provider's speaker label (`A`, `B`), when it tells speakers apart. */
+  speaker?: string;
+  /** 0..1, when the provider gives one. */
+  confidence?: number;
 }
 
 export interface TranscribeResult {
@@ -37,4 +42,25 @@ export interface TranscribeResult {
 /** The gateway's door to the speech-to-text provider: its own budget in audio seconds and in requests in flight. */
 export interface SpeechGateway {
   transcribe(request: TranscribeRequest): Promise<TranscribeResult>;
+}
+
+/** Where the asynchronous provider posts when a transcript is done, and the header it sends back with the post. */
+export interface SpeechCallback {
+  url: string;
+  authHeaderName: string;
+  authHeaderValue: string;
+}
+
+/** A submitted transcript as the provider holds it: finished, still being made, or failed for good. */
+export type TranscriptPoll =
+  | { status: 'done'; result: TranscribeResult }
+  | { status: 'pending' }
+  | { status: 'failed'; error: SlowlaneError };
+
+/** The door to a provider that answers later: submit with a callback, read the transcript once it says so. */
+export interface AsyncSpeechGateway {
+  /** Uploads the chunk and submits it; budgeted and priced like `transcribe`. */
+  submit(request: TranscribeRequest, callback: SpeechCallback): Promise<{ transcriptId: string }>;
+  /** Reads a submitted transcript (a poll: no audio goes out, so no budget is drawn). */
+  fetch(transcriptId: string, context: { jobId: string }): Promise<TranscriptPoll>;
 }

@@ -14,7 +14,7 @@ import type { PushConfig } from './push-config';
 import type { observabilityArea } from './observability-settings';
 import type { ObjectEncryption, s3Area } from './s3-settings';
 import type { retentionArea } from './retention-settings';
-import type { speechArea } from './speech-settings';
+import type { SpeechConfig } from './speech-config';
 import type { spendArea } from './spend-settings';
 import type { temporalArea } from './temporal-settings';
 import type { People } from './people';
@@ -49,7 +49,7 @@ export interface Config {
     dimension: number;
   };
   /** The speech-to-text provider; `apiKey` is a placeholder the simulator accepts when no real key is set. */
-  speech: Omit<Values<typeof speechArea>, 'apiKey' | 'baseURL'> & { apiKey: Secret; baseURL: string };
+  speech: SpeechConfig;
   document: Values<typeof documentArea>;
   ledger: Values<typeof ledgerArea>;
   api: Omit<Values<typeof apiArea>, 'publicUrl'> & { publicUrl: string };

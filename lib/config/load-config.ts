@@ -22,7 +22,8 @@ import { pushConfigOf } from './push-config';
 import { pushArea } from './push-settings';
 import { type ObjectEncryption, s3Area } from './s3-settings';
 import { retentionArea } from './retention-settings';
-import { OPENAI_URL, speechArea } from './speech-settings';
+import { speechConfigOf } from './speech-config';
+import { speechArea } from './speech-settings';
 import { spendArea } from './spend-settings';
 import { temporalArea } from './temporal-settings';
 import { workerArea } from './worker-settings';
@@ -46,7 +47,7 @@ export function loadConfig(env: Env = process.env): Config {
   const spend = reader.readTable(spendArea.settings);
   const retention = reader.readTable(retentionArea.settings);
   const embeddings = reader.readTable(embeddingsArea.settings);
-  const speech = reader.readTable(speechArea.settings);
+  const speech = speechConfigOf(reader.readTable(speechArea.settings), core.deployment, api.pageTokenSecret, reader);
   const document = reader.readTable(documentArea.settings);
   const clients = reader.readTable(clientsArea.settings);
   const push = pushConfigOf(reader.readTable(pushArea.settings), core.deployment, reader);
@@ -88,12 +89,7 @@ export function loadConfig(env: Env = process.env): Config {
       baseURL: embeddings.baseURL ?? (embeddings.apiKey ? VOYAGE_URL : SIMULATOR_URL),
       dimension: Number(embeddings.dimension),
     },
-    speech: {
-      ...speech,
-      // As for the Messages API: no key and no base URL means the local simulator; production requires the key.
-      apiKey: speech.apiKey ?? new Secret('simulator-key'),
-      baseURL: speech.baseURL ?? (speech.apiKey ? OPENAI_URL : SIMULATOR_URL),
-    },
+    speech,
     document,
     ledger,
     api: { ...api, publicUrl: publicUrlOf(api) },

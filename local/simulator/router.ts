@@ -7,6 +7,7 @@ import { errorReply, jsonReply, type HttpReply } from './http-reply';
 import { routeMessageBatches } from './batches/batch-routes';
 import { handleMessages } from './messages-handler';
 import type { SimulatorState } from './state';
+import { handleGetTranscript, handleSubmit, handleUpload } from './transcriptions/assemblyai/assemblyai-handlers';
 import { type AudioUpload, handleTranscription } from './transcriptions/transcriptions-handler';
 
 export interface RouteContext {
@@ -34,6 +35,11 @@ const ROUTES: Record<string, Route> = {
   'POST /v1/audio/transcriptions': ({ state, headers, body, sleep }) =>
     handleTranscription({ state, headers, body: body as AudioUpload, sleep }),
   'GET /_sim/transcriptions/stats': ({ state }) => jsonReply(200, state.transcriptionStats),
+  // AssemblyAI's asynchronous shape; the server reads the upload's body as bytes.
+  'POST /v2/upload': ({ state, headers, body, sleep }) => handleUpload({ state, headers, sleep, body: body as AudioUpload }),
+  'POST /v2/transcript': ({ state, headers, body, sleep }) => handleSubmit({ state, headers, sleep, body }),
+  'GET /v2/transcript/:id': ({ state, headers, sleep }, id) => handleGetTranscript({ state, headers, sleep }, id),
+  'GET /_sim/assemblyai/stats': ({ state }) => jsonReply(200, state.asyncTranscripts.stats),
   'GET /healthz': () => jsonReply(200, { ok: true }),
   'GET /_sim/config': ({ state }) => admin.getConfig(state),
   'PUT /_sim/config': ({ state, body }) => admin.putConfig(state, body),
@@ -51,13 +57,17 @@ const ROUTES: Record<string, Route> = {
 };
 
 const FAULT_BY_ID = /^\/_sim\/faults\/([^/]+)$/;
+const TRANSCRIPT_BY_ID = /^\/v2\/transcript\/([^/]+)$/;
 
-/** Finds the handler for a method and path; the one parameterised path is the fault rule id. */
+/** Finds the handler for a method and path; the parameterised paths are a fault rule's id and a transcript's. */
 export function route(method: string, pathname: string, context: RouteContext): HttpReply | Promise<HttpReply> {
   const exact = ROUTES[`${method} ${pathname}`];
   if (exact) return exact(context, '');
   const batches = routeMessageBatches(method, pathname, context);
   if (batches) return batches;
+  const transcript = TRANSCRIPT_BY_ID.exec(pathname);
+  const transcriptRoute = transcript ? ROUTES[`${method} /v2/transcript/:id`] : undefined;
+  if (transcript && transcriptRoute) return transcriptRoute(context, decodeURIComponent(transcript[1] ?? ''));
   const byId = FAULT_BY_ID.exec(pathname);
   const withId = byId ? ROUTES[`${method} /_sim/faults/:id`] : undefined;
   if (byId && withId) return withId(context, decodeURIComponent(byId[1] ?? ''));

@@ -40,6 +40,9 @@ async function readBody(request: IncomingMessage, limit: number): Promise<string
 }
 
 const TRANSCRIPTIONS_PATH = '/v1/audio/transcriptions';
+/** AssemblyAI's upload: raw audio bytes, up to 2.2 GB there; the simulator holds uploads in memory, so far less here. */
+const ASYNC_UPLOAD_PATH = '/v2/upload';
+const ASYNC_UPLOAD_LIMIT_BYTES = 256 * 1024 * 1024;
 
 /**
  * An upload's bytes, or past the limit only their count: the rest is read and dropped, so the client, still sending,
@@ -112,7 +115,9 @@ export async function startSimulator(
       const parsed: BodyResult =
         url.pathname === TRANSCRIPTIONS_PATH
           ? { ok: true, body: await readUpload(request, TRANSCRIPTION_UPLOAD_LIMIT_BYTES) }
-          : await parseBody(request);
+          : url.pathname === ASYNC_UPLOAD_PATH
+            ? { ok: true, body: await readUpload(request, ASYNC_UPLOAD_LIMIT_BYTES) }
+            : await parseBody(request);
       const reply = parsed.ok
         ? await route(request.method ?? 'GET', url.pathname, {
             state,

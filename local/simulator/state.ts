@@ -9,6 +9,7 @@ import { PromptCache } from './prompt-cache';
 import { createRandom, type Random } from './random';
 import { RateLimiter, type RateLimits } from './rate-limiter';
 import { SimulatorStats } from './stats';
+import { AsyncTranscripts } from './transcriptions/assemblyai/async-transcripts';
 import { ProcessSlots } from './transcriptions/process-slots';
 import { emptyTranscriptionStats, type TranscriptionStats } from './transcriptions/transcription-stats';
 import { type TranscriptionLimits, TranscriptionsLimiter } from './transcriptions/transcriptions-limiter';
@@ -52,6 +53,8 @@ export class SimulatorState {
   embeddingStats: EmbeddingStats = emptyEmbeddingStats();
   readonly transcriptionsLimiter: TranscriptionsLimiter;
   transcriptionStats: TranscriptionStats = emptyTranscriptionStats();
+  /** The AssemblyAI shape's uploads and transcripts; it shares the limiter and the engine with the OpenAI shape. */
+  readonly asyncTranscripts = new AsyncTranscripts();
   /** pocketsphinx runs at once; read on every run, so `PUT /_sim/config` moves it. */
   readonly transcriberSlots = new ProcessSlots(() => this.settings.transcriberProcesses);
   readonly rules = new FaultRuleBook();
@@ -106,6 +109,7 @@ export class SimulatorState {
     this.embeddingStats = emptyEmbeddingStats();
     this.transcriptionsLimiter.refillAll();
     this.transcriptionStats = emptyTranscriptionStats();
+    this.asyncTranscripts.clear();
     this.promptCache.clear();
     this.batches.clear();
     this.reseed();

@@ -17,6 +17,7 @@ import { submitTickets, ticketsDay } from '../support/tickets';
 import { TEST_OPERATOR } from '../support/test-credentials';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import { startPushServiceStandIn } from '../../local/push-service/push-service';
+import { usedSpeechCallback } from '../support/speech-callback-calls';
 
 const execFileAsync = promisify(execFile);
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -282,6 +283,18 @@ describe('the OpenAPI document', () => {
     await call('GET', '/admin/audit', { key: ADMIN_KEY });
     await call('GET', '/admin/audit?tenant=demo', { key: demo.apiKey });
     await call('GET', '/admin/audit?tenant=demo');
+
+    // The speech provider's webhook: a used callback (200 duplicate), then forged, headerless, bodiless and unknown ones.
+    const speech = await usedSpeechCallback(apiUrl());
+    const speechPath = (url: string) => url.slice(apiUrl().length);
+    const speechAuth = (callback: typeof speech.callback) => ({ [callback.authHeaderName]: callback.authHeaderValue });
+    const delivered = json({ transcript_id: speech.transcriptId, status: 'completed' });
+    const duplicate = await call('POST', speechPath(speech.callback.url), { ...delivered, headers: { ...delivered.headers, ...speechAuth(speech.callback) } });
+    assert.equal(duplicate.status, 200);
+    await call('POST', speechPath(speech.callback.url).replace(/sig=.*/, 'sig=forged'), { ...delivered, headers: { ...delivered.headers, ...speechAuth(speech.callback) } });
+    await call('POST', speechPath(speech.callback.url), delivered);
+    await call('POST', speechPath(speech.callback.url), { ...json({ status: 'completed' }), headers: { ...delivered.headers, ...speechAuth(speech.callback) } });
+    await call('POST', speechPath(speech.unarmed.url), { ...delivered, headers: { ...delivered.headers, ...speechAuth(speech.unarmed) } });
 
     await call('GET', '/healthz');
     await call('GET', '/readyz');

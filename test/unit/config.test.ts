@@ -57,6 +57,27 @@ describe('loadConfig', () => {
     assert.equal(localTestConfig({ SPEECH_BASE_URL: 'https://stt.example' }).speech.baseURL, 'https://stt.example');
   });
 
+  test('when the AssemblyAI shape is chosen, then a key alone means its service and its model', () => {
+    const config = localTestConfig({ SPEECH_PROVIDER: 'assemblyai', SPEECH_API_KEY: 'aai-key' });
+    assert.equal(config.speech.baseURL, 'https://api.assemblyai.com');
+    assert.equal(config.speech.model, 'universal-2');
+    assert.equal(localTestConfig().speech.model, 'whisper-1');
+    assert.throws(() => localTestConfig({ SPEECH_PROVIDER: 'deepgram' }), /SPEECH_PROVIDER/);
+  });
+
+  test('when production uses the AssemblyAI shape without SPEECH_CALLBACK_SECRET, then it refuses to start; locally one is derived', () => {
+    const production = { SLOWLANE_ENV: 'production', ANTHROPIC_API_KEY: 'k', SPEECH_API_KEY: 'k', WEBHOOK_ALLOW_PRIVATE_URLS: undefined, SLOWLANE_OPERATORS: undefined };
+    assert.throws(
+      () => loadConfig(localTestEnv({ ...production, SPEECH_PROVIDER: 'assemblyai' })),
+      /SPEECH_PROVIDER=assemblyai needs SPEECH_CALLBACK_SECRET in production/,
+    );
+    const secret = 'q7Vx2LmN9pR4sT8wZ1bC6dF3gH5jK0yA';
+    assert.equal(loadConfig(localTestEnv({ ...production, SPEECH_PROVIDER: 'assemblyai', SPEECH_CALLBACK_SECRET: secret })).speech.callbackSecret.reveal(), secret);
+    const local = localTestConfig({ SPEECH_PROVIDER: 'assemblyai' });
+    assert.ok(local.speech.callbackSecret.reveal().length >= 32);
+    assert.notEqual(local.speech.callbackSecret.reveal(), local.api.pageTokenSecret.reveal());
+  });
+
   test('when the config is logged or serialised, then no secret appears', () => {
     const config = localTestConfig({ ANTHROPIC_API_KEY: 'sk-ant-very-secret', TEMPORAL_API_KEY: 'temporal-secret' });
     const printed = JSON.stringify(config) + inspect(config, { depth: 10 }) + `${config.anthropic.apiKey}`;

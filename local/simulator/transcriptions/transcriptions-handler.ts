@@ -7,8 +7,7 @@ import { parseFaultHeader } from '../faults';
 import type { HttpReply } from '../http-reply';
 import type { SimulatorState } from '../state';
 import { probeAudio } from './audio-probe';
-import { runPocketsphinx, toRecogniserWav, TranscriberTimeout } from './pocketsphinx';
-import type { ScriptSegment } from './script-tag';
+import { type Hearing, hearAudio } from './hear-audio';
 import { transcriptionAnswer } from './transcription-answer';
 import { openAiError, transcriptionFaultReply } from './transcription-errors';
 import { parseTranscriptionRequest } from './transcription-request';
@@ -22,9 +21,6 @@ export interface TranscriptionCall {
   body: AudioUpload;
   sleep: (ms: number) => Promise<void>;
 }
-
-/** Extra wait of a `slow` fault that names no delay, as for the Messages API. */
-const DEFAULT_SLOW_DELAY_MS = 3000;
 
 function bearerKey(headers: IncomingHttpHeaders): string {
   const raw = headers.authorization;
@@ -93,30 +89,16 @@ export async function handleTranscription(call: TranscriptionCall): Promise<Http
       );
     }
     stats.maxInFlight = Math.max(stats.maxInFlight, state.transcriptionsLimiter.requestsInFlight);
-    let segments: ScriptSegment[];
+    let hearing: Hearing;
     try {
-      if (chosen && (chosen.fault.kind === 'slow' || chosen.fault.delayMs !== undefined)) {
-        await call.sleep(chosen.fault.delayMs ?? DEFAULT_SLOW_DELAY_MS);
-      }
-      if (audio.script) {
-        await call.sleep(state.settings.audioLatencyBaseMs + (state.settings.audioLatencyPerMinuteMs * audio.durationSeconds) / 60);
-        segments = audio.script;
-        stats.byEngine.script += 1;
-      } else {
-        const timeoutMs = state.settings.transcriberTimeoutMs;
-        segments = await state.transcriberSlots.run(async () => {
-          const wav = join(dir, 'recogniser.wav');
-          await toRecogniserWav(input, wav, timeoutMs);
-          return runPocketsphinx(wav, timeoutMs);
-        });
-        stats.byEngine.pocketsphinx += 1;
-      }
-    } catch (error) {
-      if (!(error instanceof TranscriberTimeout)) throw error;
-      return reply(openAiError(500, `The server had an error while processing your request: ${error.message}.`, { type: 'server_error' }));
+      hearing = await hearAudio({ state, path: input, audio, dir, fault: chosen?.fault, sleep: call.sleep });
     } finally {
       admission.release();
     }
+    if (!hearing.ok) {
+      return reply(openAiError(500, `The server had an error while processing your request: ${hearing.message}.`, { type: 'server_error' }));
+    }
+    const segments = hearing.segments;
     const billedSeconds = Math.ceil(audio.durationSeconds);
     stats.billedAudioSeconds += billedSeconds;
     stats.billedAudioMinutes = stats.billedAudioSeconds / 60;
