@@ -49,6 +49,7 @@ const ROUTES: Record<string, Route> = {
   'DELETE /_sim/faults': ({ state }) => admin.clearFaultRules(state),
   'DELETE /_sim/faults/:id': ({ state }, id) => admin.removeFaultRule(state, id),
   'GET /_sim/stats': ({ state }) => admin.getStats(state),
+  'GET /_sim/files': ({ state }) => jsonReply(200, { uploads: state.files.uploadLog() }),
   'GET /_sim/request-bytes': ({ state }) => jsonReply(200, { ...state.requestBytes, fileUploads: state.files.uploads }),
   'GET /_sim/batch-billing': ({ state, query }) => jsonReply(200, state.batches.billing({ textIncludes: query.get('textIncludes') ?? undefined })),
   'GET /_sim/calls': ({ state, query }) => admin.getCalls(state, query),

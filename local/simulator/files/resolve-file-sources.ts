@@ -20,6 +20,7 @@ export function resolveFileSources(messages: unknown, headers: IncomingHttpHeade
       const id = block.source.file_id;
       const file = typeof id === 'string' ? files.get(id) : undefined;
       if (!file) return apiError('not_found_error', `messages.${index}.content.${position}.source.file_id: File not found: ${String(id)}`);
+      files.noteRead(file.metadata.id);
       block.source = { type: 'base64', media_type: file.metadata.mime_type, data: file.bytes.toString('base64') };
     }
   }
