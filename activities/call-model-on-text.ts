@@ -1,6 +1,7 @@
 import { log } from '@temporalio/activity';
 import type { DocumentMedia } from '../common/model-media';
 import type { ValidationResult } from '../common/validation';
+import type { ProviderFiles } from '../gateway/files/provider-files';
 import type { ModelGateway, ToolCallRequest, ToolCallResult, ToolSpec } from '../gateway/model-call';
 import type { ObjectStore } from '../lib/object-store';
 import type { FromBatch } from '../common/batch-lane';
@@ -9,6 +10,7 @@ import type { BatchLaneDeps } from './batch-lane/batch-lane-deps';
 import { firstCallFromBatch } from './batch-lane/first-call-from-batch';
 import type { JobContext, ModelStepInput } from './contracts';
 import { withHeartbeats } from './heartbeat';
+import { forgettingMissingFile, scanAsProviderFile } from './provider-file-media';
 import { answerWithRepairs, type RepairedAnswer } from './repair-loop';
 
 export interface ModelStepDeps {
@@ -19,6 +21,8 @@ export interface ModelStepDeps {
   repairTries: number;
   /** The Message Batches lane, where a bulk job's first call may have been answered (`fromBatch`). */
   lane?: BatchLaneDeps;
+  /** The Files API (MODEL_FILES_API): a scan is uploaded once and named by id in each live call. */
+  files?: ProviderFiles;
 }
 
 export interface TextPrompt {
@@ -103,13 +107,25 @@ export async function callModelOnText<T>(
   prompt: TextPrompt,
   validate: (toolInput: unknown) => ValidationResult<T>,
 ): Promise<RepairedAnswer<T>> {
-  const document = await documentFor(deps.store, input, prompt.maxCharacters);
+  const document = await liveDocumentFor(deps, input, prompt.maxCharacters);
   const first = await firstCallFromBatch(deps.lane, input, { model: deps.model, tool: prompt.tool });
-  const answer = await askWithRepairs(deps, input, document, prompt, validate, first);
+  const ask = () => askWithRepairs(deps, input, document, prompt, validate, first);
+  const answer = input.visual ? await forgettingMissingFile(deps.store, input, input.visual.key, ask) : await ask();
   if (answer.repairError !== undefined) {
     log.warn('a repair call failed; the last answer stands', { jobId: input.jobId, error: String(answer.repairError) });
   }
   return answer;
+}
+
+/**
+ * What a live call reads: with the Files API, a scan uploaded once for the job and named by id (a batch entry keeps
+ * the scan inline, docs/gateway.md#files-api); otherwise as the batch entry reads it.
+ */
+async function liveDocumentFor(deps: ModelStepDeps, input: ModelStepInput, maxCharacters: number | undefined): Promise<ModelDocument> {
+  const visual = input.visual;
+  if (!visual || !deps.files) return documentFor(deps.store, input, maxCharacters);
+  const scan = { key: visual.key, mediaType: visual.mediaType, pages: visual.pages, read: () => deps.store.getBytes(visual.key) };
+  return { documentText: '', documentMedia: await scanAsProviderFile({ store: deps.store, files: deps.files }, input, scan) };
 }
 
 /** The text of the job, or the scan's bytes as base64 when it has none (an image, or a PDF without a text layer). */

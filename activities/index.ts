@@ -1,4 +1,5 @@
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
+import type { ProviderFiles } from '../gateway/files/provider-files';
 import type { ModelGateway } from '../gateway/model-call';
 import type { ActivityStep } from '../common/job-steps';
 import { callbackUrlPolicy } from '../lib/callback-url';
@@ -9,6 +10,7 @@ import { createCollectorActivities } from './batch-lane/collector-activities';
 import { createEnqueueBatchEntry } from './batch-lane/enqueue-batch-entry';
 import { firstModelStepCall, type ModelStepDeps } from './call-model-on-text';
 import { CLASSIFY_PROMPT, createClassifyDocument } from './classify-document';
+import { createDeleteJobProviderFiles } from './delete-job-provider-files';
 import { createDeliverWebhook } from './deliver-webhook';
 import { createDeliverPush } from './push/deliver-push';
 import { createFindPushTargets } from './push/find-push-targets';
@@ -39,6 +41,11 @@ export interface ActivityDeps {
   batchLane?: BatchLaneDeps;
   /** The retention sweep's clients; without them its activities refuse (workers/main.ts always gives them). */
   retention?: RetentionDeps;
+  /**
+   * The provider's Files API. Scans are uploaded through it only with MODEL_FILES_API; the job-end cleanup deletes
+   * what a job uploaded either way (a deployment that turned the setting off still has jobs that uploaded).
+   */
+  providerFiles?: ProviderFiles;
 }
 
 /**
@@ -109,7 +116,13 @@ export function createInvoiceActivities(deps: ActivityDeps) {
     deliverPush: createDeliverPush({ subscriptions: pushSubscriptions, push: deps.config.push, policy: callbackUrlPolicy(deps.config) }),
     validateReviewFields,
     ...createTicketsDigestActivities(digest),
+    deleteJobProviderFiles: createDeleteJobProviderFiles({ store: deps.store, files: deps.providerFiles }),
   };
+}
+
+/** The Files API for uploads, when the deployment sends scans by id (MODEL_FILES_API). */
+function uploadsOf(deps: Pick<ActivityDeps, 'config' | 'providerFiles'>): { files?: ProviderFiles } {
+  return deps.config.anthropic.filesApi && deps.providerFiles ? { files: deps.providerFiles } : {};
 }
 
 function modelStepDeps(deps: ActivityDeps, model: string): ModelStepDeps {
@@ -119,13 +132,14 @@ function modelStepDeps(deps: ActivityDeps, model: string): ModelStepDeps {
     model,
     repairTries: deps.config.anthropic.repairTries,
     ...(deps.batchLane ? { lane: deps.batchLane } : {}),
+    ...uploadsOf(deps),
   };
 }
 
 export type InvoiceActivities = ReturnType<typeof createInvoiceActivities>;
 
 /** The `document` job type's steps (workflows/document/). */
-export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gateway' | 'embeddings' | 'config' | 'batchLane'>) {
+export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gateway' | 'embeddings' | 'config' | 'batchLane' | 'providerFiles'>) {
   const { summarizeModel, ...settings } = deps.config.document;
   const lane = deps.batchLane ? { lane: deps.batchLane } : {};
   return {
@@ -136,6 +150,7 @@ export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gat
       embeddings: deps.embeddings,
       summarizeModel,
       ...lane,
+      ...uploadsOf(deps),
     }),
     embedDocumentChunks: createEmbedDocumentChunks({
       store: deps.store,

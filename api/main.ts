@@ -1,3 +1,4 @@
+import { filesApiRemover } from '../lib/provider-files/files-api-remover';
 import { startApiObservability, startApiTracing } from '../lib/api-observability';
 import { createAuditTrail } from '../lib/audit/audit-trail';
 import { loadConfig } from '../lib/config';
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
   const client = await connectClient(config.temporal);
   const observability = await startApiObservability(config, client, log, tracing);
   const store = createObjectStore(config);
-  const jobs = createJobsService({ client, store, config });
+  const jobs = createJobsService({ client, store, config, providerFiles: filesApiRemover(config.anthropic) });
   const ready = async () => {
     await client.workflowService.getSystemInfo({});
     return true;

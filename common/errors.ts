@@ -182,6 +182,14 @@ export class StoredObjectKeyMissingError extends SlowlaneError {
   static override readonly retryable = true;
 }
 
+/**
+ * A call named a scan's Files API id the provider no longer holds (deleted by hand, or expired): the step drops
+ * its record of the upload, and the retry uploads the scan again (activities/provider-file-media.ts).
+ */
+export class ProviderFileMissingError extends SlowlaneError {
+  static override readonly retryable = true;
+}
+
 /** Every error class a step may throw; a new class goes here, and its retry semantics follow. */
 export const ERROR_CLASSES = [
   InvalidDocumentError,
@@ -205,6 +213,7 @@ export const ERROR_CLASSES = [
   PushDeliveryFailedError,
   StoredObjectUnreadableError,
   StoredObjectKeyMissingError,
+  ProviderFileMissingError,
 ] as const;
 
 export const NON_RETRYABLE_ERROR_TYPES: readonly string[] = ERROR_CLASSES.filter((ErrorClass) => !ErrorClass.retryable).map(

@@ -48,11 +48,27 @@ export interface VisualDocument {
   sizeBytes: number;
 }
 
-/** The document as it goes to the gateway: base64 bytes and the pages they hold. */
-export interface DocumentMedia {
+/** The document as it goes to the gateway: inline as base64, or uploaded once and named by its Files API id. */
+export type DocumentMedia = InlineMedia | ProviderFileMedia;
+
+/** Base64 bytes and the pages they hold: the whole scan travels in every request. */
+export interface InlineMedia {
   mediaType: ModelMediaType;
   base64: string;
   pages: number;
+}
+
+/** A scan uploaded to the provider's Files API (MODEL_FILES_API): each request carries only its id. */
+export interface ProviderFileMedia {
+  mediaType: ModelMediaType;
+  fileId: string;
+  /** The uploaded file's size, held to the same limits as an inline scan. */
+  sizeBytes: number;
+  pages: number;
+}
+
+export function isProviderFileMedia(media: DocumentMedia): media is ProviderFileMedia {
+  return 'fileId' in media;
 }
 
 export function isImageMediaType(value: string): value is ImageMediaType {

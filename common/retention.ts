@@ -55,3 +55,12 @@ export interface RetentionSweepInput {
   /** What the earlier runs of this sweep deleted. */
   totals?: SweepTotals;
 }
+
+/** One page of the sweep over uploaded scans (activities/retention/sweep-provider-files.ts). */
+export interface ProviderFilesSweepPage {
+  /** Ended jobs whose uploads were deleted. */
+  jobs: number;
+  files: number;
+  /** The last record key looked at, when more may follow. */
+  next?: string;
+}

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { DocumentTooLargeError } from '../common/errors';
-import { mediaLimitProblem, type DocumentMedia } from '../common/model-media';
+import { isProviderFileMedia, mediaLimitProblem, type DocumentMedia, type ProviderFileMedia } from '../common/model-media';
 import type { AnswerMode, ToolCallRequest } from './model-call';
 import { constrainedFormatOf } from './output-format';
 
@@ -17,12 +17,30 @@ type DocumentContent = Anthropic.TextBlockParam | Anthropic.ImageBlockParam | An
  * rather than spend a request on a certain 400 (common/model-media.ts).
  */
 export function mediaBlock(media: DocumentMedia): Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam {
+  if (isProviderFileMedia(media)) return providerFileBlock(media);
   const problem = mediaLimitProblem({ mediaType: media.mediaType, sizeBytes: decodedBytes(media.base64), pages: media.pages });
   if (problem) throw new DocumentTooLargeError(problem);
   if (media.mediaType === 'application/pdf') {
     return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: media.base64 } };
   }
   return { type: 'image', source: { type: 'base64', media_type: media.mediaType, data: media.base64 } };
+}
+
+/**
+ * A scan uploaded once to the Files API, named by its id (the request must carry the Files API beta header,
+ * gateway/files/provider-files.ts). Held to the inline limits all the same: MODEL_FILES_API=false must send the
+ * same scans inline, and the page and image limits are the model's, whatever the source.
+ */
+function providerFileBlock(media: ProviderFileMedia): Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam {
+  const problem = mediaLimitProblem({ mediaType: media.mediaType, sizeBytes: media.sizeBytes, pages: media.pages });
+  if (problem) throw new DocumentTooLargeError(problem);
+  const source = { type: 'file', file_id: media.fileId } as const;
+  return media.mediaType === 'application/pdf' ? { type: 'document', source } : { type: 'image', source };
+}
+
+/** Whether the request names a file uploaded to the Files API, so it needs that API's beta header. */
+export function referencesProviderFile(request: Pick<ToolCallRequest, 'documentMedia'>): boolean {
+  return request.documentMedia !== undefined && isProviderFileMedia(request.documentMedia);
 }
 
 function decodedBytes(base64: string): number {

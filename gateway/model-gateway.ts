@@ -1,18 +1,19 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { ContentRefusedError } from '../common/errors';
+import { ContentRefusedError, ProviderFileMissingError } from '../common/errors';
 import { mediaTokenEstimate } from '../common/model-media';
 import type { Config, ModelPrice } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { CallCost } from './budget/bucket-math';
 import { type BudgetSettings, poolFor, type TokenBudget } from './budget/token-budget';
 import { GatewayEvents } from './gateway-events';
-import type { ModelGateway } from './model-call';
+import type { ModelGateway, ToolCallRequest } from './model-call';
 import { constrainedAnswerOf } from './output-format';
 import { costOf } from './pricing';
 import { toProviderError } from './provider-errors';
 import { reserveCall } from './reserve-call';
 import { settleProviderAnswer, tokenUsageOf, totalInputTokens } from './provider-answer';
-import { answerModeOf, messageParams, promptCharactersOf, toolCallParams } from './message-params';
+import { FILES_API_BETA } from './files/provider-files';
+import { answerModeOf, messageParams, promptCharactersOf, referencesProviderFile, toolCallParams } from './message-params';
 import { InputTokenEstimator } from './token-estimate';
 
 /** The gateway as the worker wires it: the door, plus events for metrics and poll pacing. */
@@ -72,7 +73,7 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
       let requestId: string | undefined;
       try {
         const { data, request_id, response } = await client.messages
-          .create(toolCallParams(request, mode), request.signal ? { signal: request.signal } : undefined)
+          .create(toolCallParams(request, mode), requestOptionsOf(request))
           .withResponse();
         message = data;
         requestId = request_id ?? undefined;
@@ -88,7 +89,7 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
         const status = error instanceof Anthropic.APIError ? (error.status ?? 0) : 0;
         const headers = error instanceof Anthropic.APIError ? error.headers : undefined;
         await settleProviderAnswer(answer, { startedAt, status, headers, error });
-        const mapped = toProviderError(error);
+        const mapped = fileMissingError(request, status, error) ?? toProviderError(error);
         log.warn({ jobId: request.jobId, model: request.model, err: mapped ?? error }, 'model call failed');
         throw mapped ?? error;
       }
@@ -123,4 +124,19 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
       };
     },
   };
+}
+
+/** The call's abort signal, and the Files API beta when the request names an uploaded scan. */
+function requestOptionsOf(request: ToolCallRequest): { signal?: AbortSignal; headers?: Record<string, string> } | undefined {
+  const files = referencesProviderFile(request);
+  if (!request.signal && !files) return undefined;
+  return { ...(request.signal ? { signal: request.signal } : {}), ...(files ? { headers: { 'anthropic-beta': FILES_API_BETA } } : {}) };
+}
+
+/** A 404 on a call that names an uploaded scan: the file is gone, and uploading it again is the cure. */
+function fileMissingError(request: ToolCallRequest, status: number, error: unknown): ProviderFileMissingError | undefined {
+  if (status !== 404 || !referencesProviderFile(request)) return undefined;
+  return new ProviderFileMissingError(`the provider no longer holds the uploaded scan: ${error instanceof Error ? error.message : String(error)}`, {
+    cause: error,
+  });
 }

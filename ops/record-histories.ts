@@ -182,6 +182,30 @@ const webhookFailingOnce = (() => {
   return { activities: { ...base, deliverWebhook } };
 })();
 
+/** A scanned invoice (its model steps read the scan, maybe by Files API id): its end deletes the uploads. */
+const scannedInvoice = () =>
+  fakeActivities({ extractText: [{ textKey: 'texts/t/scan.txt', visual: { key: 'inputs/test/scan', mediaType: 'application/pdf', pages: 2, sizeBytes: 40_000 } }] });
+
+/** A document of four chunks whose second is a scanned page, run to its end: the end deletes the uploads. */
+async function scannedDocumentCompleted({ harness, taskQueue }: ScenarioRun): Promise<WorkflowHandle> {
+  const jobId = `document:test:${randomUUID()}`;
+  const input: DocumentJobInput = {
+    jobId,
+    ...jobSettings(),
+    priority: 'interactive',
+    document: { bucket: 'slowlane', key: 'inputs/test/scan', sha256: 'scan', contentType: 'application/pdf', sizeBytes: 40_000, fileName: 'scanned.pdf' },
+    settings: {},
+    submittedAt: new Date().toISOString(),
+  };
+  return settle(await harness.env.client.workflow.start('documentWorkflow', { taskQueue, workflowId: jobId, args: [input] }));
+}
+const scannedDocument = () => ({
+  activities: {
+    ...fakeDocumentActivities({ chunks: 4, scanned: new Set([1]) }).activities,
+    deleteJobProviderFiles: async () => ({ deleted: 1 }),
+  },
+});
+
 const scenarios: Scenario[] = [
   {
     name: 'posted',
@@ -528,6 +552,25 @@ const scenarios: Scenario[] = [
     name: 'retention-sweep',
     what: 'a retention sweep over three pages of expired jobs (one empty), erasing each page, returning its totals',
     activities: () => ({ activities: fakeRetentionActivities([['invoice:test:a', 'invoice:test:b'], [], ['document:test:c']]).activities }),
+    run: async ({ harness, taskQueue }) =>
+      settle(await harness.env.client.workflow.start('retentionSweepWorkflow', { taskQueue, workflowId: `slowlane-retention-sweep-${randomUUID()}`, args: [{}] })),
+  },
+  {
+    name: 'scanned-invoice-deletes-provider-files',
+    what: "a scanned invoice posts, then deletes the scans its steps uploaded to the provider's Files API",
+    activities: scannedInvoice(),
+    run: async ({ start }) => settle(await start()),
+  },
+  {
+    name: 'scanned-document-deletes-provider-files',
+    what: "a document with a scanned page completes, then deletes the pages its chunks uploaded to the provider's Files API",
+    activities: scannedDocument(),
+    run: scannedDocumentCompleted,
+  },
+  {
+    name: 'retention-sweep-deletes-provider-files',
+    what: "a retention sweep over two pages of expired jobs, then over the uploaded scans that ended jobs left",
+    activities: () => ({ activities: fakeRetentionActivities([['invoice:test:a'], ['document:test:c']]).activities }),
     run: async ({ harness, taskQueue }) =>
       settle(await harness.env.client.workflow.start('retentionSweepWorkflow', { taskQueue, workflowId: `slowlane-retention-sweep-${randomUUID()}`, args: [{}] })),
   },

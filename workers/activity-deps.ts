@@ -8,6 +8,7 @@ import { batchAnswerSignal, batchCollectorWorkflowId, MAX_BATCH_BYTES } from '..
 import { batchLaneTaskQueue } from '../common/task-queues';
 import { messageBatches } from '../gateway/batch/message-batches';
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
+import { createProviderFiles } from '../gateway/files/provider-files';
 import type { ModelGateway } from '../gateway/model-call';
 import type { TenantSpend } from '../gateway/spend/tenant-spend';
 import { createAnthropicClient } from '../gateway/model-gateway';
@@ -35,12 +36,16 @@ export function createActivityDeps(
 ): ActivityDeps {
   const store = createObjectStore(config);
   const onLaneEvent = registry ? batchLaneMetricsListener(registry) : () => undefined;
+  const providerFiles = createProviderFiles(createAnthropicClient(config.anthropic));
   return {
     store,
     gateway: wired.gateway,
     embeddings: wired.embeddings,
     config,
-    ...(temporal && log ? { retention: { client: temporal, store, tenants: config.tenants, retention: config.retention, log, audit: createAuditTrail(store, log) } } : {}),
+    providerFiles,
+    ...(temporal && log
+      ? { retention: { client: temporal, store, providerFiles, tenants: config.tenants, retention: config.retention, log, audit: createAuditTrail(store, log) } }
+      : {}),
     ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal, onLaneEvent, wired.spend) } : {}),
   };
 }

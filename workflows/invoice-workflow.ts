@@ -44,6 +44,7 @@ export async function invoiceWorkflow(input: InvoiceJobInput): Promise<JobState>
       ]),
     );
     state.textKey = text.textKey;
+    if (text.visual) job.deletesProviderFilesAtEnd();
 
     const modelStepInput = { ...jobContext(input), ...documentOf(text) };
     // A bulk job's first call of each model step may take the batch lane (half the price); repairs go live.

@@ -8,6 +8,7 @@ import {
   isCancellation,
   log,
   patched,
+  proxyActivities,
   setHandler,
   TimeoutFailure,
 } from '@temporalio/workflow';
@@ -15,6 +16,7 @@ import { type FailureDetails, isInputError, waitsForBudget } from '../common/err
 import type { JobStart, JobState, JobStep, TerminalStatus } from '../common/job';
 import type { JobTypeDefinition } from '../common/job-types/job-type';
 import { statusQuery } from '../common/messages';
+import type { JobActivities } from '../activities';
 import { DeadLetters, type StepFailure } from './dead-letters';
 import { jobMetrics } from './job-metrics';
 import { JobTracker } from './job-tracker';
@@ -43,6 +45,12 @@ export type RunStep = <T extends { attempt: number }>(step: JobStep, activity: (
  */
 const BUDGET_WAIT_LIMIT_MS = 6 * 60 * 60 * 1000;
 
+/** The job-end cleanup: retried briefly, then left to the retention sweep (it must not hold a finished job open). */
+const cleanupSteps = proxyActivities<JobActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '5 seconds', maximumInterval: '30 seconds', maximumAttempts: 4 },
+});
+
 /**
  * What every job workflow shares, whatever its type: the status query, the tracker (status, search attributes,
  * events), review, dead letters, webhooks, metrics, and the two ways a job ends without finishing well:
@@ -54,6 +62,7 @@ export class JobRun {
   readonly review: Review;
   private readonly deadLetters: DeadLetters;
   private readonly spendCapWait: SpendCapWait;
+  private uploadsScans = false;
 
   constructor(
     private readonly input: JobStart,
@@ -68,6 +77,28 @@ export class JobRun {
   }
 
   readonly notify = (): Promise<void> => notifyClient(this.input, this.tracker, this.jobType);
+
+  /**
+   * The job's model steps read scans, which they may upload to the provider's Files API (MODEL_FILES_API): whichever
+   * way the job ends, deleteJobProviderFiles runs at its end. Called as soon as the workflow knows, before any step
+   * that could upload.
+   */
+  deletesProviderFilesAtEnd(): void {
+    this.uploadsScans = true;
+  }
+
+  /** Histories recorded before the patch end without the cleanup; a failed cleanup is the sweep's to finish. */
+  private async deleteProviderFiles(): Promise<void> {
+    if (!this.uploadsScans || !patched(PATCHES.providerFilesDeletedAtJobEnd.id)) return;
+    await CancellationScope.nonCancellable(async () => {
+      try {
+        await cleanupSteps.deleteJobProviderFiles({ tenantId: this.input.tenantId, jobId: this.input.jobId });
+      } catch (error) {
+        if (!(error instanceof ActivityFailure)) throw error;
+        log.warn('the uploaded scans could not be deleted at the end of the job; the retention sweep will', { error: error.message });
+      }
+    });
+  }
 
   /** Runs a step; when it fails for good the job parks as a dead letter and, on `retry`, runs the step again. */
   readonly run: RunStep = async (step, activity) => {
@@ -173,6 +204,7 @@ export class JobRun {
     this.tracker.setStatus(status);
     this.reportFinished(status);
     await this.notify();
+    await this.deleteProviderFiles();
     await condition(allHandlersFinished);
     return this.state;
   }
@@ -194,6 +226,7 @@ export class JobRun {
       tracker.setStatus('failed', error.jobError.step, error.jobError);
       this.reportFinished('failed');
       await this.notify();
+      await this.deleteProviderFiles();
       await condition(allHandlersFinished);
       throw ApplicationFailure.create({
         type: error.jobError.type,
@@ -209,6 +242,7 @@ export class JobRun {
     this.tracker.setStatus('cancelled', this.state.step);
     this.reportFinished('cancelled');
     await this.notify();
+    await this.deleteProviderFiles();
     await condition(allHandlersFinished);
     return this.state;
   }

@@ -109,4 +109,18 @@ export const PATCHES = {
     guards:
       "a job started with `push` (PUSH_ENABLED) starts a deliverPushWorkflow child at each status its Web Push subscriptions hear of: awaiting_review and every end (workflows/notifications.ts)",
   },
+  providerFilesDeletedAtJobEnd: {
+    id: 'provider-files-deleted-at-job-end',
+    shipped: { commit: 'b3c9a93', date: '2026-12-06' },
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
+    guards:
+      "a job whose model steps read scans runs deleteJobProviderFiles when it ends (posted, rejected, failed, cancelled…), deleting the scans its steps uploaded to the provider's Files API (workflows/job-run.ts)",
+  },
+  sweepDeletesProviderFiles: {
+    id: 'sweep-deletes-provider-files',
+    shipped: { commit: 'b3c9a93', date: '2026-12-06' },
+    workflowTypes: ['retentionSweepWorkflow'],
+    guards:
+      "the retention sweep, once it has erased the expired jobs, deletes the scans that ended jobs left on the provider's Files API (workflows/retention/retention-sweep-workflow.ts)",
+  },
 } as const satisfies Record<string, PatchRecord>;

@@ -6,11 +6,13 @@ import { validateChunkSummary, validatePageTranscription, type ValidationResult 
 import type { EmbeddingsGateway } from '../../gateway/embeddings/embeddings-call';
 import type { FromBatch } from '../../common/batch-lane';
 import type { BatchToolCall } from '../../gateway/batch/message-batches';
-import type { ModelGateway } from '../../gateway/model-call';
+import type { ProviderFiles } from '../../gateway/files/provider-files';
+import type { ModelGateway, ToolCallResult } from '../../gateway/model-call';
 import type { ObjectStore } from '../../lib/object-store';
 import type { BatchLaneDeps } from '../batch-lane/batch-lane-deps';
 import { firstCallFromBatch } from '../batch-lane/first-call-from-batch';
 import { withHeartbeats } from '../heartbeat';
+import { forgettingMissingFile, scanAsProviderFile } from '../provider-file-media';
 import { usageOfCall } from '../usage';
 import { estimateTokens } from './chunk-pages';
 import { type ChunkEmbedding, ChunkPartial, type PaidPart } from './chunk-partial';
@@ -35,6 +37,8 @@ export interface ProcessDocumentChunkDeps {
   summarizeModel: string;
   /** The Message Batches lane, where a bulk job's summary or transcription may have been answered (`fromBatch`). */
   lane?: BatchLaneDeps;
+  /** The Files API (MODEL_FILES_API): a scanned page is uploaded once and its live call names it by id. */
+  files?: ProviderFiles;
 }
 
 type ChunkCallDeps = Pick<ProcessDocumentChunkDeps, 'summarizeModel'>;
@@ -149,7 +153,7 @@ async function processScannedPage(
     if (request) {
       await partial.pay({
         answer: async () => {
-          const transcribed = fromBatch ?? (await deps.gateway.callTool({ ...request, signal }));
+          const transcribed = fromBatch ?? (await transcribeLive(deps, input, request, scan, signal));
           const usage = usageOfCall(transcribed.usage);
           return { value: checkedAnswer(validatePageTranscription(transcribed.toolInput), 'page transcription', usage), usage };
         },
@@ -169,6 +173,24 @@ async function processScannedPage(
       usage: partial.uncountedUsage(),
     });
   });
+}
+
+/**
+ * The page's live transcription call: with the Files API the page is uploaded once for the job and named by id,
+ * so a retried call does not send it again; a batch entry keeps it inline (docs/gateway.md#files-api).
+ */
+async function transcribeLive(
+  deps: ProcessDocumentChunkDeps,
+  input: ProcessDocumentChunkInput,
+  request: BatchToolCall,
+  scan: Buffer | undefined,
+  signal: AbortSignal,
+): Promise<ToolCallResult> {
+  if (!deps.files || !scan) return deps.gateway.callTool({ ...request, signal });
+  const key = documentKeys.chunkScan(input.prefix, input.index);
+  const page = { key, mediaType: 'application/pdf' as const, pages: 1, read: async () => scan };
+  const documentMedia = await scanAsProviderFile({ store: deps.store, files: deps.files }, input, page, signal);
+  return forgettingMissingFile(deps.store, input, key, () => deps.gateway.callTool({ ...request, documentMedia, signal }));
 }
 
 /** The model's answer, or the step's failure with what it cost (the calls were paid for either way). */

@@ -14,7 +14,7 @@ const REASON = 'erased on request (DELETE /jobs/:id)';
  * `DELETE /jobs/:id`: cancels the job if it runs, then deletes every object it wrote and every execution of it and
  * of its children (lib/erasure/erase-closed-job.ts).
  */
-export function createEraseJob(deps: Pick<JobsDeps, 'client' | 'store'>, reader: JobReader) {
+export function createEraseJob(deps: Pick<JobsDeps, 'client' | 'store' | 'providerFiles'>, reader: JobReader) {
   const { client } = deps;
 
   return async function eraseJob(tenantId: string, jobId: string): Promise<JobErasure> {

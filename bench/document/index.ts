@@ -16,6 +16,7 @@ import { generateLocalSecrets, LOCAL_MODE_ENV, localSecretsEnv } from '../../loc
 import { createObjectStore, objectKeys } from '../../lib/object-store';
 import { LONG_DOCUMENT_FILE, LONG_DOCUMENT_PAGES, renderLongDocument } from '../../local/samples/long-document';
 import type { documentWorkflow } from '../../workflows';
+import { runScannedRequestBytes } from './scanned-request-bytes';
 
 interface RunFigures {
   wallSeconds: number;
@@ -44,6 +45,7 @@ const USAGE = `usage: npm run bench -- document [--pages ${LONG_DOCUMENT_PAGES}]
  * second, beside the bare ceiling of reading and chunking the same PDF in this process (no model, no Temporal).
  */
 export async function runDocumentBenchmark(argv: string[]): Promise<void> {
+  if (argv.includes('--scans')) return runScannedRequestBytes(argv.filter((arg) => arg !== '--scans'));
   const flags = readBenchFlags(argv, ['pages', 'parallel-groups', 'parallel-chunks', 'chunks-per-group', 'cpu-prof'], USAGE);
   const pages = flags.count('pages', LONG_DOCUMENT_PAGES);
   // Local mode with throwaway credentials: only the document settings' defaults and the tool cache are read here.

@@ -1,5 +1,5 @@
 import { setting, type SettingsArea } from '../settings/setting';
-import { duration, int, names, secret, text, url } from '../settings/setting-types';
+import { bool, duration, int, names, secret, text, url } from '../settings/setting-types';
 import { MESSAGES_API_MEDIA_LIMITS } from '../../common/model-media';
 import { modelPricesType } from './model-prices';
 
@@ -77,6 +77,12 @@ export const modelArea = {
       // Locally the simulator's malformed-answer fault is how the demo and the tests reach review and repair.
       localDefault: '',
       doc: "models that take the Messages API's `output_config.format` (JSON schema): their JSON answers are constrained to the step's schema instead of being repaired, and a schema-invalid one fails the step (`ConstrainedAnswerInvalidError`); other models keep the repair loop (docs/gateway.md)",
+    }),
+    filesApi: setting({
+      env: 'MODEL_FILES_API',
+      type: bool(),
+      default: 'true',
+      doc: "scans (a scanned invoice, a document's scanned pages) are uploaded once per job to the provider's Files API (beta `files-api-2025-04-14`) and named by id in each live call, then deleted when the job ends; `false` sends them inline as base64 in every call, for a provider without that beta (docs/gateway.md#files-api)",
     }),
     maxRetries: setting({
       env: 'ANTHROPIC_MAX_RETRIES',

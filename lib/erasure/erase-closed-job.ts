@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { JobErasure } from '../../common/api-contract/erasure';
 import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import type { ObjectStore } from '../object-store';
+import { deleteJobProviderFiles, type ProviderFileRemover } from '../provider-files/job-provider-files';
 import { erasureMarks } from './erasure-marks';
 import { type Execution, isNotFound, jobFootprint } from './job-executions';
 import { type ContentMemo, jobObjects } from './job-objects';
@@ -27,12 +28,17 @@ export interface ClosedJob {
  * running it again. Shared by `DELETE /jobs/:id` (api/jobs/erase-job.ts) and the retention sweep
  * (activities/retention/).
  */
-export async function eraseClosedJob(deps: { client: Client; store: ObjectStore }, job: ClosedJob): Promise<JobErasure> {
+export async function eraseClosedJob(
+  deps: { client: Client; store: ObjectStore; providerFiles?: ProviderFileRemover },
+  job: ClosedJob,
+): Promise<JobErasure> {
   const { client, store } = deps;
   const marks = erasureMarks(store);
   const footprint = await jobFootprint(client, { workflowId: job.jobId, runId: job.runId });
   // What still runs (a chunk group, an abandoned webhook delivery) could write after the sweep.
   await Promise.all(footprint.executions.map((execution) => terminate(client, execution, job.reason)));
+  // The scans it uploaded to the provider are its data too; their records go with them, so this comes first.
+  if (deps.providerFiles) await deleteJobProviderFiles({ store, files: deps.providerFiles }, job);
   const objects = await jobObjects({ ...deps, marks }, {
     tenantId: job.tenantId,
     jobId: job.jobId,

@@ -10,6 +10,7 @@ import { isApiPath, route } from './router';
 import { SimulatorState } from './state';
 import { TRANSCRIPTION_UPLOAD_LIMIT_BYTES } from '../../lib/config/speech-settings';
 import type { AudioUpload } from './transcriptions/transcriptions-handler';
+import { type FileUpload, MAX_FILE_BYTES } from './files/files-handler';
 
 /** The provider's own request size limits: Messages and token counting 32 MB, a Message Batch 256 MB (platform.claude.com/docs/en/api/errors, …/build-with-claude/batch-processing). */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -27,22 +28,28 @@ export interface SimulatorDependencies {
 
 class BodyTooLarge extends Error {}
 
-async function readBody(request: IncomingMessage, limit: number): Promise<string> {
+/** The body as text; `onBytes` hears how many bytes came (the request-bytes figure counts what a client sent). */
+async function readBody(request: IncomingMessage, limit: number, onBytes: (bytes: number) => void, encoding: BufferEncoding = 'utf8'): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) throw new BodyTooLarge();
-    chunks.push(buffer);
+  try {
+    for await (const chunk of request) {
+      const buffer = chunk as Buffer;
+      size += buffer.length;
+      if (size > limit) throw new BodyTooLarge();
+      chunks.push(buffer);
+    }
+  } finally {
+    onBytes(size);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString(encoding);
 }
 
 const TRANSCRIPTIONS_PATH = '/v1/audio/transcriptions';
 /** AssemblyAI's upload: raw audio bytes, up to 2.2 GB there; the simulator holds uploads in memory, so far less here. */
 const ASYNC_UPLOAD_PATH = '/v2/upload';
 const ASYNC_UPLOAD_LIMIT_BYTES = 256 * 1024 * 1024;
+const FILES_PATH = '/v1/files';
 
 /**
  * An upload's bytes, or past the limit only their count: the rest is read and dropped, so the client, still sending,
@@ -62,10 +69,21 @@ async function readUpload(request: IncomingMessage, limit: number): Promise<Audi
 
 type BodyResult = { ok: true; body: unknown } | { ok: false; reply: HttpReply };
 
-async function parseBody(request: IncomingMessage): Promise<BodyResult> {
+/** A Files API upload's raw multipart body (files/files-handler.ts parses it); over the limit, a 413. */
+async function readFileUpload(request: IncomingMessage, onBytes: (bytes: number) => void): Promise<BodyResult> {
+  try {
+    const text = await readBody(request, MAX_FILE_BYTES, onBytes, 'binary');
+    return { ok: true, body: { bytes: Buffer.from(text, 'binary'), contentType: request.headers['content-type'] ?? '' } satisfies FileUpload };
+  } catch (error) {
+    if (!(error instanceof BodyTooLarge)) throw error;
+    return { ok: false, reply: errorReply(apiError('request_too_large', `Request exceeds the maximum size of ${MAX_FILE_BYTES / 1024 / 1024} MB`)) };
+  }
+}
+
+async function parseBody(request: IncomingMessage, onBytes: (bytes: number) => void): Promise<BodyResult> {
   const limit = request.url?.startsWith('/v1/messages/batches') ? MAX_BATCH_BODY_BYTES : MAX_BODY_BYTES;
   try {
-    const text = await readBody(request, limit);
+    const text = await readBody(request, limit, onBytes);
     return { ok: true, body: text.trim() === '' ? undefined : (JSON.parse(text) as unknown) };
   } catch (error) {
     if (error instanceof BodyTooLarge) {
@@ -112,12 +130,15 @@ export async function startSimulator(
     void (async () => {
       const requestId = state.newId('req');
       const url = new URL(request.url ?? '/', 'http://simulator');
+      const countBytes = (bytes: number) => state.countRequestBytes(url.pathname, bytes);
       const parsed: BodyResult =
         url.pathname === TRANSCRIPTIONS_PATH
           ? { ok: true, body: await readUpload(request, TRANSCRIPTION_UPLOAD_LIMIT_BYTES) }
           : url.pathname === ASYNC_UPLOAD_PATH
             ? { ok: true, body: await readUpload(request, ASYNC_UPLOAD_LIMIT_BYTES) }
-            : await parseBody(request);
+            : url.pathname === FILES_PATH && request.method === 'POST'
+              ? await readFileUpload(request, countBytes)
+              : await parseBody(request, countBytes);
       const reply = parsed.ok
         ? await route(request.method ?? 'GET', url.pathname, {
             state,

@@ -1,6 +1,8 @@
 import type { Clock } from './clock';
 import { MessageBatchBook } from './batches/message-batch-book';
 import { FaultRuleBook } from './fault-rules';
+import { FileStore } from './files/file-store';
+import { emptyRequestBytes, type RequestBytes, requestBytesKind } from './files/request-bytes';
 import { EmbeddingsLimiter, type EmbeddingsLimits } from './embeddings/embeddings-limiter';
 import { createIdGenerator } from './ids';
 import { LimitHistory, sameLimits } from './limit-changes';
@@ -63,6 +65,10 @@ export class SimulatorState {
   /** The Messages API limits the simulator started with, and every change since (`/_sim/limits`). */
   readonly limitHistory: LimitHistory;
   readonly batches = new MessageBatchBook(this);
+  /** The Files API's uploads (files/). */
+  readonly files = new FileStore();
+  /** Request bodies received, by endpoint (`GET /_sim/request-bytes`). */
+  requestBytes: RequestBytes = emptyRequestBytes();
   faultRandom!: Random;
   newId!: ReturnType<typeof createIdGenerator>;
 
@@ -100,6 +106,10 @@ export class SimulatorState {
     return this.settings;
   }
 
+  countRequestBytes(pathname: string, bytes: number): void {
+    this.requestBytes[requestBytesKind(pathname)] += bytes;
+  }
+
   /** Back to a fresh start with the current settings: a seeded run after reset repeats the first one. */
   reset(): void {
     this.stats.reset();
@@ -112,6 +122,8 @@ export class SimulatorState {
     this.asyncTranscripts.clear();
     this.promptCache.clear();
     this.batches.clear();
+    this.files.clear();
+    this.requestBytes = emptyRequestBytes();
     this.reseed();
   }
 }

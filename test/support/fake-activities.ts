@@ -104,7 +104,7 @@ function notAnInvoiceStep(name: string) {
 
 /** Typed against the real activities, with a record of every call the workflow made. */
 export function fakeActivities(options: FakeActivitiesOptions = {}) {
-  const calls = { extractText: 0, classifyDocument: 0, extractInvoiceFields: 0, postInvoiceToLedger: 0, scoreOrder: 0, cancelled: 0 };
+  const calls = { extractText: 0, classifyDocument: 0, extractInvoiceFields: 0, postInvoiceToLedger: 0, scoreOrder: 0, cancelled: 0, deleteJobProviderFiles: 0 };
   const hangIn = new Set(options.hangIn ?? []);
   const scoreAnswers = script('scoreOrder', options.scores ?? []);
   const posted: Invoice[] = [];
@@ -164,6 +164,10 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
     async deliverPush(input) {
       pushes.push(input);
       return options.push?.gone?.includes(input.target.id) ? { outcome: 'gone' } : { outcome: 'delivered', status: 201 };
+    },
+    async deleteJobProviderFiles() {
+      calls.deleteJobProviderFiles++;
+      return { deleted: 1 };
     },
     // The real check: it is pure, and the workflow's handling of its answer is what the tests exercise.
     validateReviewFields,

@@ -26,6 +26,8 @@ export interface FakeDocumentOptions {
   failing?: Map<number, number>;
   /** Chunks refused by the tenant's spend cap on their first `n` runs, the window turning at `resumesAt()`. */
   capRefused?: { chunks: Map<number, number>; resumesAt: () => Date };
+  /** Chunks that are scanned pages (the model reads them by looking, possibly from an uploaded file). */
+  scanned?: ReadonlySet<number>;
   /** Called as each chunk starts; may block (a worker about to be killed). */
   onChunk?: (index: number) => Promise<void>;
 }
@@ -49,6 +51,7 @@ export function fakeDocumentActivities(options: FakeDocumentOptions) {
         spans: Array.from({ length: options.chunks }, (_, index) => ({
           firstPage: index * PAGES_PER_CHUNK + 1,
           lastPage: (index + 1) * PAGES_PER_CHUNK,
+          ...(options.scanned?.has(index) ? { scanned: true as const } : {}),
         })),
         settings: { ...workerSettings, ...input.settings },
         attempt: Context.current().info.attempt,

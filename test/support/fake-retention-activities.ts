@@ -24,6 +24,9 @@ export function fakeRetentionActivities(pages: string[][]) {
       }
       return totals;
     },
+    async sweepProviderFiles() {
+      return { jobs: 1, files: 2 };
+    },
   };
   return { activities, cursors, erased };
 }

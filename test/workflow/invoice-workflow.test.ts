@@ -107,6 +107,27 @@ describe('invoiceWorkflow with mocked activities', () => {
     );
   });
 
+  test('when a scanned invoice is cancelled in review, then the job ends cancelled and deletes its uploaded scans once', async () => {
+    const visual = { key: 'inputs/t/scan', mediaType: 'application/pdf' as const, pages: 2, sizeBytes: 5000 };
+    const fake = fakeActivities({ extractText: [{ textKey: 'texts/t/scan.txt', visual }], extractions: [validExtraction(sampleInvoice, 0)] });
+    const state = await harness.withWorker(fake.activities, async (start) => {
+      const handle = await start();
+      await waitForStatus(handle, 'awaiting_review');
+      assert.equal(fake.calls.deleteJobProviderFiles, 0, 'a job waiting on review still reads its scan');
+      await handle.cancel();
+      return handle.result();
+    });
+    assert.equal(state.status, 'cancelled');
+    assert.equal(fake.calls.deleteJobProviderFiles, 1);
+  });
+
+  test('when an invoice with text posts, then there are no uploads to delete and no cleanup step runs', async () => {
+    const fake = fakeActivities();
+    const state = await harness.withWorker(fake.activities, async (start) => (await start()).result());
+    assert.equal(state.status, 'posted');
+    assert.equal(fake.calls.deleteJobProviderFiles, 0);
+  });
+
   test('when the document has text, then the model steps get no visual field', async () => {
     const fake = fakeActivities();
     await harness.withWorker(fake.activities, async (start) => (await start()).result());

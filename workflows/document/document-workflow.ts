@@ -113,6 +113,7 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
       ),
     );
     const chunks = read.spans.length;
+    if (read.spans.some((span) => span.scanned)) job.deletesProviderFilesAtEnd();
     counts.pagesRead = read.pages;
     counts.total = chunks;
     publishProgress();

@@ -1,6 +1,7 @@
-import { continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, log, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
 import { addSweepTotals, NO_SWEEP_TOTALS, type RetentionSweepInput, type SweepTotals } from '../../common/retention';
+import { PATCHES } from '../patches';
 
 /** Jobs listed and erased per activity: an erasure waits up to a few seconds for the server to delete a job. */
 export const SWEEP_PAGE_JOBS = 20;
@@ -11,7 +12,12 @@ const { listExpiredJobs } = proxyActivities<JobActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '5 seconds', maximumInterval: '1 minute', maximumAttempts: 5 },
 });
-const { eraseExpiredJobs } = proxyActivities<JobActivities>({
+/** Ended jobs whose uploaded scans are looked at per call (one Temporal describe each). */
+export const SWEEP_PAGE_FILE_JOBS = 50;
+/** Calls per run: a sweep with more leftovers than this finishes them on its next scheduled run. */
+const SWEEP_FILE_PAGES = 20;
+
+const { eraseExpiredJobs, sweepProviderFiles } = proxyActivities<JobActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '30 seconds',
   // Erasing again is safe: what is gone is skipped, what remains is found again from the executions.
@@ -30,6 +36,7 @@ export async function retentionSweepWorkflow(input: RetentionSweepInput = {}): P
     const page = await listExpiredJobs({ ...(cursor ? { cursor } : {}), limit: SWEEP_PAGE_JOBS });
     if (page.jobs.length > 0) totals = addSweepTotals(totals, await eraseExpiredJobs({ jobs: page.jobs }));
     if (!page.next) {
+      if (patched(PATCHES.sweepDeletesProviderFiles.id)) await sweepUploadedScans();
       log.info('retention sweep done', { ...totals });
       return totals;
     }
@@ -37,4 +44,17 @@ export async function retentionSweepWorkflow(input: RetentionSweepInput = {}): P
     if (workflowInfo().continueAsNewSuggested) break;
   }
   return continueAsNew<typeof retentionSweepWorkflow>({ ...(cursor ? { cursor } : {}), totals });
+}
+
+/** The uploaded scans of jobs that ended without deleting them (activities/retention/sweep-provider-files.ts). */
+async function sweepUploadedScans(): Promise<void> {
+  let after: string | undefined;
+  let files = 0;
+  for (let pages = 0; pages < SWEEP_FILE_PAGES; pages++) {
+    const page = await sweepProviderFiles({ ...(after ? { after } : {}), limit: SWEEP_PAGE_FILE_JOBS });
+    files += page.files;
+    if (!page.next) break;
+    after = page.next;
+  }
+  log.info('retention sweep deleted uploaded scans', { files });
 }
