@@ -28,7 +28,7 @@ import { socketRouter } from './socket/socket-routes';
 import { createSocketTokens } from './socket/socket-tokens';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document' | 'anthropic' | 'deployment' | 'push'>;
+  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document' | 'anthropic' | 'call' | 'deployment' | 'push'>;
   jobs: JobsService;
   /** Where people's decisions and operators' actions are recorded before they take effect (lib/audit). */
   audit: AuditTrail;

@@ -9,6 +9,7 @@ import { batchLaneTaskQueue } from '../common/task-queues';
 import { messageBatches } from '../gateway/batch/message-batches';
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import type { ModelGateway } from '../gateway/model-call';
+import type { SpeechGateway } from '../gateway/speech/transcription-call';
 import type { TenantSpend } from '../gateway/spend/tenant-spend';
 import { createAnthropicClient } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
@@ -26,7 +27,7 @@ import { createObjectStore, type ObjectStore } from '../lib/object-store';
 export function createActivityDeps(
   config: Config,
   /** `spend`: the caps the gateways count into; the batch lane holds its entries there too. */
-  wired: { gateway: ModelGateway; embeddings: EmbeddingsGateway; spend?: TenantSpend },
+  wired: { gateway: ModelGateway; embeddings: EmbeddingsGateway; speech: SpeechGateway; spend?: TenantSpend },
   temporal?: Client,
   /** The worker's metrics registry: the batch lane's counts go there (lib/metrics-batch-lane.ts). */
   registry?: Registry,
@@ -39,6 +40,7 @@ export function createActivityDeps(
     store,
     gateway: wired.gateway,
     embeddings: wired.embeddings,
+    speech: wired.speech,
     config,
     ...(temporal && log ? { retention: { client: temporal, store, tenants: config.tenants, retention: config.retention, log, audit: createAuditTrail(store, log) } } : {}),
     ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal, onLaneEvent, wired.spend) } : {}),
