@@ -507,7 +507,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'call-summary-reviewed',
-    what: "a call whose summary failed its schema, approved by a reviewer with the summary edited",
+    what: "a call whose summary failed its schema, approved by a reviewer with a summary of their own",
     activities: fakeCallActivities({ chunks: 2, invalidSummary: true }),
     run: (run) => callTranscribed(run, 'summary-reviewed'),
   },
