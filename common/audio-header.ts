@@ -19,10 +19,12 @@ export function sniffAudio(head: Uint8Array): AudioContentType | undefined {
   if (ascii(head, 0, 'ID3')) return 'audio/mpeg';
   const [first, second] = [head[0] ?? 0, head[1] ?? 0];
   if (first === 0xff && (second & 0xf0) === 0xf0 && (second & 0x06) === 0) return 'audio/aac';
-  // MPEG audio frame sync (11 bits), a layer, and a bitrate index that is neither "free" nor "bad".
-  if (first === 0xff && (second & 0xe0) === 0xe0 && (second & 0x06) !== 0) {
-    const bitrate = (head[2] ?? 0) >> 4;
-    if (bitrate !== 0 && bitrate !== 0x0f) return 'audio/mpeg';
+  // An MP3 frame: sync (11 bits), a version that is not reserved, layer III, a bitrate index neither "free" nor
+  // "bad", a sampling rate that is not reserved. Looser (any layer) would take a UTF-16 BOM (FF FE) for audio.
+  const third = head[2] ?? 0;
+  if (first === 0xff && (second & 0xe0) === 0xe0 && ((second >> 3) & 0x03) !== 0x01 && (second & 0x06) === 0x02) {
+    const bitrate = third >> 4;
+    if (bitrate !== 0 && bitrate !== 0x0f && ((third >> 2) & 0x03) !== 0x03) return 'audio/mpeg';
   }
   return undefined;
 }

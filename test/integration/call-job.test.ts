@@ -13,6 +13,7 @@ import { createObjectStore } from '../../lib/object-store';
 import { SAMPLE_CALL } from '../../local/samples/sample-call';
 import { speakCall } from '../../local/samples/spoken-call';
 import { submit, waitForJob } from '../support/api-client';
+import { slowlane } from '../support/cli';
 import { schemaProblems } from '../support/openapi-conformance';
 import { spokenCall, wordsOf } from '../support/spoken-calls';
 import { testEnv } from '../support/test-env';
@@ -87,6 +88,17 @@ describe('a call job through the real stack (API, Temporal, S3, the simulator’
     const spoken = new Set(call.script.flatMap((line) => wordsOf(line.text)));
     const common = [...spoken].filter((word) => heard.has(word));
     assert.ok(common.length >= 3, `heard "${transcript.text}"`);
+  }, 240_000);
+
+  test('when a call is submitted with npx slowlane --type call.transcribe --wait, then its progress is printed in minutes and it completes', async () => {
+    const call = await spokenCall(dir, 'cli-call.wav', true);
+    const run = await slowlane(['submit', call.path, '--type', 'call.transcribe', '--wait', '--json'], { timeoutMs: 180_000 });
+    assert.equal(run.code, 0, run.stderr);
+    const [outcome] = JSON.parse(run.stdout) as Array<{ jobId?: string; status: string; progress?: JobProgress }>;
+    assert.match(outcome?.jobId ?? '', /^call\.transcribe:demo:/);
+    assert.equal(outcome?.status, 'completed', run.stderr);
+    const lines = run.stderr.split('\n').filter((line) => line.startsWith(`${outcome?.jobId}: `) && line.includes(' minutes'));
+    assert.match(lines.at(-1) ?? '', /: 1\/1 minutes · [\d,]+ tokens · \$0\.\d{4}$/, run.stderr);
   }, 240_000);
 
   test('when a recording is longer than CALL_MAX_DURATION_SECONDS, then the door answers 413 too_long with the limit, and no job starts', async () => {

@@ -18,6 +18,10 @@ describe('recordings judged by their bytes', () => {
     assert.equal(sniffContentType(head), expected);
   });
 
+  test('when the bytes start with a UTF-16 byte order mark (FF FE), then they are no MP3 frame', () => {
+    assert.equal(sniffContentType(bytes([0xff, 0xfe, 0x41, 0x42])), undefined);
+  });
+
   test('when a RIFF file is no WAVE (an AVI), then it is no recording', () => {
     assert.notEqual(sniffContentType(bytes('RIFF', [0x24, 0, 0, 0], 'AVI LIST', [0, 0, 1, 2])), 'audio/wav');
   });

@@ -39,6 +39,7 @@ export const callJobType = defineJobType({
   steps: ['splitCallAudio', 'transcribeCallChunk', 'joinCallTranscript', 'summarizeCall'],
   result: CallResult,
   proposal: CallSummary,
+  // No score decides: only a summary that fails its schema goes to a person (as any type's schema failure may).
   review: { kind: 'none' },
   webhook: { includesResult: true },
   reviewer: {
