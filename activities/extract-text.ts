@@ -23,7 +23,9 @@ export function createExtractText(deps: { store: ObjectStore; maxScannedPages: n
       if (isImageMediaType(contentType)) {
         return await visualResult(textKey, attempt, checkedMedia({ key, bytes, mediaType: contentType, pages: 1 }, deps.maxScannedPages));
       }
-      const { text, pages } = await readText(bytes, contentType);
+      // No text type accepts a recording (the door refuses it); a job started by hand with one fails with the reason.
+      if (contentType.startsWith('audio/')) throw new InvalidDocumentError(`a recording (${contentType}) has no text to extract`);
+      const { text, pages } = await readText(bytes, contentType as 'application/pdf' | 'text/plain');
       if (text.trim().length === 0) {
         if (contentType === 'application/pdf' && pages > 0) {
           // A scan: the model reads the pages themselves (a `document` block) instead of text we do not have.

@@ -1,5 +1,6 @@
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import type { ProviderFiles } from '../gateway/files/provider-files';
+import type { SpeechGateway } from '../gateway/speech/transcription-call';
 import type { ModelGateway } from '../gateway/model-call';
 import type { ActivityStep } from '../common/job-steps';
 import { callbackUrlPolicy } from '../lib/callback-url';
@@ -7,6 +8,7 @@ import type { Config } from '../lib/config';
 import type { ObjectStore } from '../lib/object-store';
 import type { BatchLaneDeps } from './batch-lane/batch-lane-deps';
 import { createCollectorActivities } from './batch-lane/collector-activities';
+import { createCallActivities } from './call';
 import { createEnqueueBatchEntry } from './batch-lane/enqueue-batch-entry';
 import { firstModelStepCall, type ModelStepDeps } from './call-model-on-text';
 import { CLASSIFY_PROMPT, createClassifyDocument } from './classify-document';
@@ -36,7 +38,9 @@ export interface ActivityDeps {
   store: ObjectStore;
   gateway: ModelGateway;
   embeddings: EmbeddingsGateway;
-  config: Pick<Config, 'anthropic' | 'document' | 'embeddings' | 'ledger' | 'tenants' | 'clients' | 'deployment' | 'push'>;
+  /** The speech-to-text provider behind its own audio-seconds budget (gateway/speech/). */
+  speech: SpeechGateway;
+  config: Pick<Config, 'anthropic' | 'document' | 'embeddings' | 'speech' | 'call' | 'ledger' | 'tenants' | 'clients' | 'deployment' | 'push'>;
   /** The Message Batches lane; without it the lane's activities refuse and jobs take the live path. */
   batchLane?: BatchLaneDeps;
   /** The retention sweep's clients; without them its activities refuse (workers/main.ts always gives them). */
@@ -71,7 +75,22 @@ export const BATCH_LANE_ACTIVITIES = [
  * name (a webhook delivery is no step of a job), and the compiler holds every step to having one.
  */
 export function createActivities(deps: ActivityDeps) {
-  return { ...createInvoiceActivities(deps), ...createDocumentActivities(deps), ...createRetentionActivities(deps.retention) } satisfies Record<
+  return {
+    ...createInvoiceActivities(deps),
+    ...createDocumentActivities(deps),
+    ...createCallActivities({
+      model: modelStepDeps(deps, deps.config.call.summaryModel),
+      speech: deps.speech,
+      settings: {
+        chunkSeconds: deps.config.call.chunkSeconds,
+        overlapSeconds: deps.config.call.overlapSeconds,
+        parallelChunks: deps.config.call.parallelChunks,
+        maxDurationSeconds: deps.config.call.maxDurationSeconds,
+        maxUploadBytes: deps.config.speech.maxUploadBytes,
+      },
+    }),
+    ...createRetentionActivities(deps.retention),
+  } satisfies Record<
     ActivityStep | 'deliverWebhook' | 'findPushTargets' | 'deliverPush' | 'validateReviewFields' | (typeof BATCH_LANE_ACTIVITIES)[number],
     (input: never) => Promise<unknown>
   >;

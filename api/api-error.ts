@@ -38,11 +38,16 @@ export const apiErrors = {
     }),
   tooManyPages: (pages: number, limitPages: number) =>
     new ApiError(413, 'too_many_pages', `the document has ${pages} pages; the limit is ${limitPages}: split it`, { pages, limitPages }),
+  tooLong: (durationSeconds: number, limitSeconds: number) =>
+    new ApiError(413, 'too_long', `the recording is ${Math.ceil(durationSeconds)} s long; the limit is ${limitSeconds} s: split it`, {
+      durationSeconds: Math.ceil(durationSeconds),
+      limitSeconds,
+    }),
   unsupportedMediaType: () =>
     new ApiError(
       415,
       'unsupported_media_type',
-      'the file is neither a PDF, a PNG or JPEG image, nor UTF-8 text (judged by its bytes, not its name); upload a PDF, an image or a .txt',
+      'the file is neither a PDF, a PNG or JPEG image, UTF-8 text, nor a WAV, MP3, M4A/AAC, OGG or FLAC recording (judged by its bytes, not its name); upload a PDF, an image, a .txt or a recording',
     ),
   idempotencyKeyReused: (jobId: string) =>
     new ApiError(

@@ -30,7 +30,7 @@ import type { SpeechCallbackDeps } from './speech/speech-callbacks';
 import { createSocketTokens } from './socket/socket-tokens';
 
 export interface AppDeps {
-  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document' | 'anthropic' | 'deployment' | 'push'>;
+  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'jobs' | 'document' | 'anthropic' | 'call' | 'deployment' | 'push'>;
   jobs: JobsService;
   /** Where people's decisions and operators' actions are recorded before they take effect (lib/audit). */
   audit: AuditTrail;

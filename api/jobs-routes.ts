@@ -43,7 +43,7 @@ const UPLOAD_RETRY_AFTER_SECONDS = 1;
 export function jobsRouter(deps: {
   jobs: JobsService;
   audit: AuditTrail;
-  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'document' | 'anthropic' | 'deployment'>;
+  config: Pick<Config, 'api' | 'tenants' | 'people' | 'clients' | 'document' | 'anthropic' | 'call' | 'deployment'>;
   log: Logger;
 }): Router {
   const { jobs, config } = deps;

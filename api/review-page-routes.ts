@@ -19,6 +19,8 @@ const CONTENT_SECURITY_POLICY = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
+  // A call's recording plays from a blob URL of the upload (GET /jobs/:id/document needs the reviewer's token).
+  "media-src 'self' blob:",
   "font-src 'self' data:",
   "worker-src 'self' blob:",
   "connect-src 'self'",

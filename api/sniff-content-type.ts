@@ -1,3 +1,4 @@
+import { sniffAudio } from '../common/audio-header';
 import { sniffImage } from '../common/image-header';
 import type { UploadContentType } from '../common/upload-content-type';
 
@@ -14,6 +15,8 @@ export function sniffContentType(head: Buffer): SniffedType | undefined {
   if (head.subarray(0, PDF_SEARCH_WINDOW).includes('%PDF-')) return 'application/pdf';
   const image = sniffImage(head);
   if (image) return image;
+  const audio = sniffAudio(head);
+  if (audio) return audio;
   return looksLikeUtf8Text(head) ? 'text/plain' : undefined;
 }
 

@@ -6,12 +6,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import { type BatchCollectorInput, messageBatchWorkflowId } from '../common/batch-lane';
 import { jobIdFor, scheduleJobKey } from '../common/job-id';
 import { InvalidDocumentError, ModelRateLimitedError, ModelRequestInvalidError, WebhookRejectedError } from '../common/errors';
+import type { CallJobInput } from '../common/job-types/call/call-job';
 import type { DocumentJobInput } from '../common/job-types/document/document-job';
 import type { TicketsDigestInput } from '../common/job-types/tickets-digest/definition';
 import { abandonUpdate, retryUpdate, submitReviewUpdate } from '../common/messages';
 import { historyToFileText } from './history-files';
 import { replayJob } from './replay';
 import { fakeActivities, sampleInvoice, sampleOrder, validExtraction } from '../test/support/fake-activities';
+import { fakeCallActivities, sampleCallSummary } from '../test/support/fake-call-activities';
 import { fakeDigestActivities } from '../test/support/fake-digest-activities';
 import { fakeDocumentActivities } from '../test/support/fake-document-activities';
 import { fakeRetentionActivities } from '../test/support/fake-retention-activities';
@@ -160,6 +162,27 @@ async function documentWithChunkRetried({ harness, taskQueue }: ScenarioRun): Pr
   await handle.executeUpdate(retryUpdate, { args: [{ operator: 'ops', reason: 'provider fixed' }] });
   return settle(handle);
 }
+/** A call job as POST /jobs starts it, recorded to its end: a chunk parked and retried, or a summary reviewed. */
+async function callTranscribed({ harness, taskQueue }: ScenarioRun, path: 'chunk-retried' | 'summary-reviewed'): Promise<WorkflowHandle> {
+  const jobId = `call.transcribe:test:${randomUUID()}`;
+  const input: CallJobInput = {
+    jobId,
+    ...jobSettings(),
+    priority: 'bulk',
+    document: { bucket: 'slowlane', key: 'inputs/test/call', sha256: 'call', contentType: 'audio/wav', sizeBytes: 1000, fileName: 'call.wav' },
+    submittedAt: new Date().toISOString(),
+  };
+  const handle = await harness.env.client.workflow.start('callTranscribeWorkflow', { taskQueue, workflowId: jobId, args: [input] });
+  if (path === 'chunk-retried') {
+    await waitForStatus(handle, 'dead_letter');
+    await handle.executeUpdate(retryUpdate, { args: [{ operator: 'ops', reason: 'provider fixed' }] });
+  } else {
+    await waitForStatus(handle, 'awaiting_review');
+    await handle.executeUpdate(submitReviewUpdate, { args: [{ decision: 'approve', fields: sampleCallSummary, reviewer: 'rita' }] });
+  }
+  return settle(handle);
+}
+
 const documentChunkFailingOnce = () => fakeDocumentActivities({ chunks: 6, failing: new Map([[2, 1]]) });
 
 /** A tickets digest's start as POST /jobs (or, with `scheduleId` and no job id, a schedule's action) makes it. */
@@ -499,6 +522,18 @@ const scenarios: Scenario[] = [
       const document = await documentWithChunkRetried(run);
       return run.harness.env.client.workflow.getHandle(`${document.workflowId}:chunks:0:0`);
     },
+  },
+  {
+    name: 'call-chunk-retried',
+    what: 'a call of four chunks, one failing for good: the job parks naming it, a retry transcribes only that chunk, then join and summary',
+    activities: fakeCallActivities({ chunks: 4, failing: new Map([[2, 1]]) }),
+    run: (run) => callTranscribed(run, 'chunk-retried'),
+  },
+  {
+    name: 'call-summary-reviewed',
+    what: "a call whose summary failed its schema, approved by a reviewer with a summary of their own",
+    activities: fakeCallActivities({ chunks: 2, invalidSummary: true }),
+    run: (run) => callTranscribed(run, 'summary-reviewed'),
   },
   {
     name: 'tickets-digest-through-batch-lane',

@@ -10,6 +10,7 @@ import { messageBatches } from '../gateway/batch/message-batches';
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import { createProviderFiles } from '../gateway/files/provider-files';
 import type { ModelGateway } from '../gateway/model-call';
+import type { SpeechGateway } from '../gateway/speech/transcription-call';
 import type { TenantSpend } from '../gateway/spend/tenant-spend';
 import { createAnthropicClient } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
@@ -27,7 +28,7 @@ import { createObjectStore, type ObjectStore } from '../lib/object-store';
 export function createActivityDeps(
   config: Config,
   /** `spend`: the caps the gateways count into; the batch lane holds its entries there too. */
-  wired: { gateway: ModelGateway; embeddings: EmbeddingsGateway; spend?: TenantSpend },
+  wired: { gateway: ModelGateway; embeddings: EmbeddingsGateway; speech: SpeechGateway; spend?: TenantSpend },
   temporal?: Client,
   /** The worker's metrics registry: the batch lane's counts go there (lib/metrics-batch-lane.ts). */
   registry?: Registry,
@@ -41,6 +42,7 @@ export function createActivityDeps(
     store,
     gateway: wired.gateway,
     embeddings: wired.embeddings,
+    speech: wired.speech,
     config,
     providerFiles,
     ...(temporal && log

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const observability = await startWorkerObservability(config, log, sdkMetrics);
   const connection = await connectWorker(config.temporal);
   const gateway = gatewayFromConfig(config, log);
-  recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events, gateway.embeddings.events);
+  recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events, gateway.embeddings.events, gateway.speech.events);
   const spendCaps = await spendCapsFromConfig(config, { gateway: gateway.gateway, embeddings: gateway.embeddings }, log, observability.telemetry.metrics.registry);
   const workflowBundle = await workflowBundleForProcess();
   const deployment = await workerDeploymentOptions(config.worker, workflowBundle);
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     config,
     deps: createActivityDeps(
       config,
-      { gateway: spendCaps.gateway, embeddings: spendCaps.embeddings, spend: spendCaps.spend },
+      { gateway: spendCaps.gateway, embeddings: spendCaps.embeddings, speech: gateway.speech, spend: spendCaps.spend },
       client,
       observability.telemetry.metrics.registry,
       log,

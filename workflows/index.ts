@@ -8,3 +8,4 @@ export { ticketsDigestWorkflow } from './tickets-digest';
 export { batchCollectorWorkflow } from './batch-lane/batch-collector-workflow';
 export { messageBatchWorkflow } from './batch-lane/message-batch-workflow';
 export { retentionSweepWorkflow } from './retention';
+export { callTranscribeWorkflow } from './call/call-workflow';

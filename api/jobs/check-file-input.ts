@@ -3,6 +3,7 @@ import { imageSize } from '../../common/image-header';
 import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import { parseJsonLines } from '../../common/job-types/json-lines';
 import type { UploadContentType } from '../../common/upload-content-type';
+import { NotAudioError, probeAudioDuration } from '../../lib/audio/probe-audio';
 import { countPdfPages } from '../../lib/pdf-page-count';
 import { ApiError, apiErrors } from '../api-error';
 import type { ReceivedUpload } from '../multipart-upload';
@@ -23,6 +24,7 @@ export async function checkFileInput(definition: JobTypeDefinition, upload: Rece
   if (kind.maxBytes !== undefined && upload.sizeBytes > kind.maxBytes) throw apiErrors.payloadTooLarge(kind.maxBytes);
   if (kind.maxSidePx !== undefined) await checkImageSize(upload.path, kind.maxSidePx);
   if (kind.maxPages !== undefined) await checkPages(upload, limitValue(kind.maxPages, settings));
+  if (kind.maxDurationSeconds !== undefined) await checkDuration(upload, limitValue(kind.maxDurationSeconds, settings));
   if (!kind.jsonLines) return;
   const checked = parseJsonLines(await readFile(upload.path, 'utf8'), kind.jsonLines);
   if (checked.ok) return;
@@ -50,6 +52,18 @@ async function checkImageSize(path: string, maxSidePx: number): Promise<void> {
       limitPixels: maxSidePx,
     });
   }
+}
+
+/** A recording's length by ffprobe; bytes that only looked like audio are a 415, as any other unknown content. */
+async function checkDuration(upload: ReceivedUpload, limitSeconds: number): Promise<void> {
+  let durationSeconds: number;
+  try {
+    durationSeconds = await probeAudioDuration(upload.path);
+  } catch (error) {
+    if (error instanceof NotAudioError) throw apiErrors.unsupportedMediaType();
+    throw error;
+  }
+  if (durationSeconds > limitSeconds) throw apiErrors.tooLong(durationSeconds, limitSeconds);
 }
 
 const FORM_FEED = 0x0c;

@@ -5,10 +5,11 @@ import type { Config } from '../../lib/config';
 export type LimitSettings = Readonly<Record<LimitSetting, number>>;
 
 /** Every LimitSetting must be read here: a new name in the union fails the type check until it is. */
-export function limitSettingsOf(config: Pick<Config, 'document' | 'anthropic'>): LimitSettings {
+export function limitSettingsOf(config: Pick<Config, 'document' | 'anthropic' | 'call'>): LimitSettings {
   return {
     DOCUMENT_MAX_PAGES: config.document.maxPages,
     MODEL_SCANNED_MAX_PAGES: config.anthropic.scannedMaxPages,
+    CALL_MAX_DURATION_SECONDS: config.call.maxDurationSeconds,
   };
 }
 

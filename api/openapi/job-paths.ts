@@ -176,7 +176,7 @@ export const jobPaths: Record<string, Schema> = {
       operationId: 'getJobDocument',
       summary: 'Download the uploaded document',
       description:
-        'What the job was given. A file job’s file as uploaded (PDF, text, or a PNG/JPEG scan), streamed from object storage; the reviewer page shows it beside the fields. ' +
+        'What the job was given. A file job’s file as uploaded (PDF, text, a PNG/JPEG scan, or a call’s recording), streamed from object storage; the reviewer page shows it beside the fields. ' +
         'A JSON-input job’s input (`JobInput`) as JSON, read from the job, so a 503 while no worker answers for it.',
       tags: ['jobs'],
       security: apiKeyOrReviewer,
@@ -190,6 +190,7 @@ export const jobPaths: Record<string, Schema> = {
               'text/plain': { schema: { type: 'string' } },
               'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
               'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } },
+              'audio/*': { schema: { type: 'string', description: 'A call’s recording: audio/wav, audio/mpeg, audio/mp4, audio/aac, audio/ogg or audio/flac.' } },
               'application/json': { schema: bodyRef('JobInput') },
             },
           },

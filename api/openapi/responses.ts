@@ -18,9 +18,11 @@ export const errors = {
   413: problem(
     '`payload_too_large`: the file (or JSON body) is over the limit; `details.limitBytes` (or `details.limitLines` for a JSONL input with too many lines, `details.limitPixels` for an image wider or taller than the model reads: 8000 px). `too_many_pages`: the PDF (or form-feed-separated text) has more pages than its job type reads (' +
       pageLimits() +
-      '); `details.pages`, `details.limitPages`. The same shape for every type: a limit the API can check is checked before the job starts.',
+      '); `details.pages`, `details.limitPages`. `too_long`: a recording longer than its job type takes (' +
+      durationLimits() +
+      ', read with ffprobe); `details.durationSeconds`, `details.limitSeconds`. The same shape for every type: a limit the API can check is checked before the job starts.',
   ),
-  415: problem('`unsupported_media_type`: the uploaded bytes are none of the kinds the job type takes (PDF, PNG, JPEG or UTF-8 text for `invoice`; PDF or UTF-8 text for `document`), or a JSON body is not UTF-8 (or has an unknown Content-Encoding).'),
+  415: problem('`unsupported_media_type`: the uploaded bytes are none of the kinds the job type takes (PDF, PNG, JPEG or UTF-8 text for `invoice`; PDF or UTF-8 text for `document`; a WAV, MP3, M4A/AAC, OGG/Opus or FLAC recording ffprobe can read for `call.transcribe`), or a JSON body is not UTF-8 (or has an unknown Content-Encoding).'),
   429: {
     ...problem('`too_many_requests`: this tenant already has its limit of uploads (or event streams) in flight; `details.limit`.'),
     headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } },
@@ -62,5 +64,15 @@ function pageLimits(): string {
     if (definition.input.kind !== 'file') return [];
     const limited = definition.input.accepts.flatMap((kind: FileKind) => (kind.maxPages === undefined ? [] : [`${kind.contentType} ${describe(kind.maxPages)}`]));
     return limited.length === 0 ? [] : [`\`${definition.name}\`: ${limited.join(', ')}`];
+  }).join('; ');
+}
+
+/** Each type's duration limits as its definition declares them (FileKind.maxDurationSeconds). */
+function durationLimits(): string {
+  const describe = (limit: Limit) => (typeof limit === 'number' ? `${limit} s` : limit.setting);
+  return JOB_TYPE_DEFINITIONS.flatMap((definition) => {
+    if (definition.input.kind !== 'file') return [];
+    const limits = new Set(definition.input.accepts.flatMap((kind: FileKind) => (kind.maxDurationSeconds === undefined ? [] : [describe(kind.maxDurationSeconds)])));
+    return limits.size === 0 ? [] : [`\`${definition.name}\`: ${[...limits].join(', ')}`];
   }).join('; ');
 }

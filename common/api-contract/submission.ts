@@ -14,7 +14,7 @@ export const SubmitJobForm = closed({
     contentMediaType: 'application/octet-stream',
     // An empty file is a 400: no type reads anything from nothing.
     minLength: 1,
-    description: 'A PDF, a PNG or JPEG image (a scan: at most 3.75 MiB and 8000x8000 px, the Messages API\'s image limits) or a UTF-8 text file, judged by its bytes.',
+    description: 'A PDF, a PNG or JPEG image (a scan: at most 3.75 MiB and 8000x8000 px, the Messages API\'s image limits), a UTF-8 text file, or for `call.transcribe` a recording (WAV, MP3, M4A/AAC, OGG/Opus, FLAC; at most CALL_MAX_DURATION_SECONDS long), judged by its bytes.',
     // Random bytes are neither, so a generating client (Schemathesis) needs one file the API takes.
     examples: ['INVOICE\nSeller: Example Supplies GmbH\nInvoice number: EX-1001\nInvoice date: 2026-11-20\nTotal due: 119.00 EUR\n'],
   }),

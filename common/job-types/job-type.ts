@@ -67,6 +67,11 @@ export interface FileKind {
    */
   maxPages?: Limit;
   /**
+   * A recording longer than this (seconds, read with ffprobe when the upload arrives) is refused with 413
+   * `too_long`; the worker reads the same duration.
+   */
+  maxDurationSeconds?: Limit;
+  /**
    * A text file of one JSON object per line (JSONL), each line held to `schema`: the API reads it before it starts
    * the job and answers a 400 naming the first bad line (common/job-types/json-lines.ts), 413 past `maxLines`.
    */
@@ -77,7 +82,7 @@ export interface FileKind {
 export type Limit = number | { setting: LimitSetting };
 
 /** The settings a limit may name; the API reads each from its configuration (api/jobs/input-limits.ts). */
-export type LimitSetting = 'DOCUMENT_MAX_PAGES' | 'MODEL_SCANNED_MAX_PAGES';
+export type LimitSetting = 'DOCUMENT_MAX_PAGES' | 'MODEL_SCANNED_MAX_PAGES' | 'CALL_MAX_DURATION_SECONDS';
 
 export interface JsonLines {
   schema: TSchema;

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { JobTypeDefinition } from './job-type';
+import { callJobType } from './call/definition';
 import { documentJobType } from './document/definition';
 import { invoiceJobType } from './invoice/definition';
 import { orderScoreJobType } from './order-score/definition';
@@ -9,7 +10,7 @@ import { ticketsDigestJobType } from './tickets-digest/definition';
  * Every job type, one line each. Adding a type: its folder here with a definition.ts, its workflow exported from
  * workflows/index.ts, its activities in activities/index.ts (docs/job-types.md).
  */
-export const JOB_TYPE_DEFINITIONS = [invoiceJobType, orderScoreJobType, documentJobType, ticketsDigestJobType] as const;
+export const JOB_TYPE_DEFINITIONS = [invoiceJobType, orderScoreJobType, documentJobType, ticketsDigestJobType, callJobType] as const;
 
 type Registered = (typeof JOB_TYPE_DEFINITIONS)[number];
 export type JobType = Registered['name'];

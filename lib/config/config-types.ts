@@ -3,6 +3,7 @@ import type { Secret } from '../secret';
 import type { apiArea } from './api-settings';
 import type { batchLaneArea } from './batch-lane-settings';
 import type { clientsArea } from './clients-settings';
+import type { callArea } from './call-settings';
 import type { documentArea } from './document-settings';
 import type { embeddingsArea } from './embeddings-settings';
 import type { jobsArea } from './jobs-settings';
@@ -51,6 +52,7 @@ export interface Config {
   /** The speech-to-text provider; `apiKey` is a placeholder the simulator accepts when no real key is set. */
   speech: SpeechConfig;
   document: Values<typeof documentArea>;
+  call: Values<typeof callArea>;
   ledger: Values<typeof ledgerArea>;
   api: Omit<Values<typeof apiArea>, 'publicUrl'> & { publicUrl: string };
   jobs: Values<typeof jobsArea>;

@@ -5,6 +5,7 @@ import { fromEnv, type Env } from '../settings/setting-sources';
 import { Secret } from '../secret';
 import { apiArea } from './api-settings';
 import { batchLaneArea } from './batch-lane-settings';
+import { callArea } from './call-settings';
 import { clientsArea } from './clients-settings';
 import type { Config } from './config-types';
 import { deploymentArea, deploymentSetting } from './deployment-settings';
@@ -49,6 +50,7 @@ export function loadConfig(env: Env = process.env): Config {
   const embeddings = reader.readTable(embeddingsArea.settings);
   const speech = speechConfigOf(reader.readTable(speechArea.settings), core.deployment, api.pageTokenSecret, reader);
   const document = reader.readTable(documentArea.settings);
+  const call = reader.readTable(callArea.settings);
   const clients = reader.readTable(clientsArea.settings);
   const push = pushConfigOf(reader.readTable(pushArea.settings), core.deployment, reader);
   const observability = reader.readTable(observabilityArea.settings);
@@ -91,6 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     speech,
     document,
+    call,
     ledger,
     api: { ...api, publicUrl: publicUrlOf(api) },
     jobs,

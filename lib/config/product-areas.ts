@@ -1,6 +1,7 @@
 import type { SettingsArea } from '../settings/setting';
 import { apiArea } from './api-settings';
 import { batchLaneArea } from './batch-lane-settings';
+import { callArea } from './call-settings';
 import { cliArea } from './cli-settings';
 import { clientsArea } from './clients-settings';
 import { deploymentArea } from './deployment-settings';
@@ -37,6 +38,7 @@ export const productAreas: readonly SettingsArea[] = [
   jobsArea,
   retentionArea,
   documentArea,
+  callArea,
   workerArea,
   clientsArea,
   pushArea,

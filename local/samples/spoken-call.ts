@@ -33,7 +33,8 @@ export async function speakCall(lines: readonly CallLine[], path: string, option
   const dir = await mkdtemp(join(tmpdir(), 'slowlane-call-'));
   try {
     const gap = join(dir, 'gap.wav');
-    await execFileAsync('sox', ['-n', '-r', String(SAMPLE_RATE), '-c', '1', '-b', '16', gap, 'trim', '0', String(TURN_GAP_SECONDS)]);
+    // No dither (-D), here and below: the same lines make the same bytes, so npm start finds its sample call again.
+    await execFileAsync('sox', ['-D', '-n', '-r', String(SAMPLE_RATE), '-c', '1', '-b', '16', gap, 'trim', '0', String(TURN_GAP_SECONDS)]);
     const parts: string[] = [];
     const script: ScriptSegment[] = [];
     let at = 0;
@@ -41,7 +42,7 @@ export async function speakCall(lines: readonly CallLine[], path: string, option
       const spoken = join(dir, `line-${index}.wav`);
       const part = join(dir, `part-${index}.wav`);
       await execFileAsync('espeak-ng', ['-v', VOICES[line.speaker], '-s', '150', '-w', spoken, line.text]);
-      await execFileAsync('sox', [spoken, '-r', String(SAMPLE_RATE), '-c', '1', '-b', '16', part]);
+      await execFileAsync('sox', ['-D', spoken, '-r', String(SAMPLE_RATE), '-c', '1', '-b', '16', part]);
       const seconds = Number((await execFileAsync('soxi', ['-D', part])).stdout.trim());
       script.push({ start: round(at), end: round(at + seconds), text: line.text, speaker: line.speaker });
       parts.push(part, gap);

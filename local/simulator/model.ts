@@ -1,3 +1,4 @@
+import { summarizeCall } from './call/summarize-call';
 import { writeDigestNarrative } from './digest/digest-narrative';
 import { summariseTickets } from './digest/summarise-tickets';
 import { classifyDocument } from './reader/classify';
@@ -15,6 +16,7 @@ const TOOLS: Record<string, (documentText: string) => object> = {
   summarize_document: summarizeDocument,
   summarise_tickets: summariseTickets,
   write_digest_narrative: writeDigestNarrative,
+  summarize_call: summarizeCall,
 };
 
 export const KNOWN_TOOLS: readonly string[] = Object.keys(TOOLS);

@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { generateSamples } from '../samples/generate';
 import { LONG_DOCUMENT_PAGES, writeLongDocument } from '../samples/long-document';
+import { writeSampleCall } from '../samples/sample-call';
 import { SAMPLE_ORDERS } from '../samples/sample-orders';
 
 interface SubmittedJob {
@@ -20,15 +21,23 @@ interface SubmittedJob {
 interface JobView {
   status: string;
   step?: string;
-  progress?: { seq: number; pagesRead: number; done: number; total: number; usage: { costUsd: number } };
+  progress?: { seq: number; unit?: string; pagesRead?: number; done: number; total: number; usage: { costUsd: number } };
+  result?: { summary?: CallSummaryView; transcriptKey?: string };
+}
+
+interface CallSummaryView {
+  summary: string;
+  actionItems: Array<{ text: string; owner: string | null }>;
+  outcome: string;
 }
 
 const SETTLED = new Set(['posted', 'completed', 'rejected', 'review_expired', 'failed', 'cancelled', 'dead_letter', 'awaiting_review']);
 
 /**
  * Submits the project's samples through the public API, the way a client would — the sample invoices, three
- * orders to score (approved, grey zone, declined) and the generated long PDF as a `document` job — and prints each job's status as it moves (and the document's
- * progress) until the invoices settle. The Idempotency-Key comes from the file's content, so a second
+ * orders to score (approved, grey zone, declined), a generated two-voice support call as a `call.transcribe` job
+ * and the generated long PDF as a `document` job — and prints each job's status as it moves (and the document's
+ * and the call's progress) until the invoices and the call settle, then the call's summary. The Idempotency-Key comes from the file's content, so a second
  * `npm start` finds the same jobs instead of creating new ones.
  */
 export async function submitSamples(options: {
@@ -73,6 +82,8 @@ export async function submitSamples(options: {
     const body = JSON.stringify({ type: 'order.score', input: order.input });
     await post(order.name, new TextEncoder().encode(body), body, order.expected, true);
   }
+  const call = await writeSampleCall(options.samplesDir);
+  await submitFile(call.path, 'call.transcribe', 'completed', true);
   const longDocument = await writeLongDocument(options.samplesDir, options.longDocumentPages ?? LONG_DOCUMENT_PAGES);
   await submitFile(longDocument, 'document', 'completed', false);
 
@@ -90,15 +101,23 @@ export async function submitSamples(options: {
       job.step = view.step;
       const { progress } = view;
       const status = view.step && view.status === 'processing' ? `${view.status} (${view.step})` : view.status;
+      const read = progress?.pagesRead !== undefined ? ` · ${progress.pagesRead} pages read` : '';
       const label = progress
-        ? `${status} · ${progress.pagesRead} pages read · ${progress.done}/${progress.total} chunks · $${progress.usage.costUsd.toFixed(4)}`
+        ? `${status}${read} · ${progress.done}/${progress.total} ${progress.unit ?? 'chunks'} · $${progress.usage.costUsd.toFixed(4)}`
         : status;
       if (lastSeen.get(job.jobId) !== label) {
         lastSeen.set(job.jobId, label);
         report(`  ${new Date().toISOString().slice(11, 19)}  ${job.name.padEnd(34)} ${label}`);
+        if (view.status === 'completed' && view.result?.summary) reportCall(job.name, view.result.summary, report);
       }
     }
     await delay(500);
   }
   return jobs;
+}
+
+/** What the model made of the sample call: its summary, action items with owners, and outcome. */
+function reportCall(name: string, call: CallSummaryView, report: (line: string) => void): void {
+  report(`  ${name}: ${call.outcome} · ${call.summary}`);
+  for (const item of call.actionItems) report(`    - ${item.text}${item.owner ? ` (${item.owner})` : ''}`);
 }

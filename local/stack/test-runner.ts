@@ -146,7 +146,8 @@ export async function runTests(args: string[]): Promise<void> {
         temporal,
         // Fresh credentials for every run (kept in its data folder): the tests read them from SLOWLANE_TEST_PRODUCT_ENV.
         tenantIds: TEST_TENANT_IDS,
-        productEnv: { LOG_LEVEL: 'warn', ...LOCAL_PUSH_ENV },
+        // Call jobs: a test call of half a minute is cut into a few chunks, and a quarter hour is over the limit.
+        productEnv: { LOG_LEVEL: 'warn', ...LOCAL_PUSH_ENV, CALL_CHUNK_SECONDS: '10', CALL_CHUNK_OVERLAP_SECONDS: '1', CALL_MAX_DURATION_SECONDS: '900' },
         report: log,
         onUnexpectedExit: (name, code, logTail) => log(`${name} exited unexpectedly (code ${code}):\n${logTail}`),
         onRestart: (name, code, delayMs) =>

@@ -17,7 +17,10 @@ function loadPdfJs(): Promise<typeof PdfJs> {
   return pdfjs;
 }
 
-/** Shows the uploaded document: PDF pages drawn on canvases (a scanned PDF too), a PNG/JPEG scan as an image, or the text of a .txt job. */
+/**
+ * Shows the uploaded document: PDF pages drawn on canvases (a scanned PDF too), a PNG/JPEG scan as an image, the
+ * text of a .txt job, or a player for a call's recording.
+ */
 export async function showDocument(container: HTMLElement, api: ReviewerApi, job: Job, isCurrent: () => boolean): Promise<void> {
   mount(container, h('p', { class: 'muted' }, 'Loading the document…'));
   try {
@@ -31,6 +34,13 @@ export async function showDocument(container: HTMLElement, api: ReviewerApi, job
       const image = h('img', { class: 'document-image', 'data-testid': 'document-image', src: url, alt: `The uploaded scan, ${job.fileName ?? 'document'}` });
       image.addEventListener('load', () => URL.revokeObjectURL(url), { once: true });
       mount(container, image);
+      return;
+    }
+    if (contentType.startsWith('audio/')) {
+      // A call: the reviewer listens while editing the summary. The URL lives as long as the player is shown.
+      const url = URL.createObjectURL(await response.blob());
+      if (!isCurrent()) return URL.revokeObjectURL(url);
+      mount(container, h('audio', { class: 'document-audio', 'data-testid': 'document-audio', controls: true, preload: 'metadata', src: url, 'aria-label': `The recording, ${job.fileName ?? 'call'}` }));
       return;
     }
     if (contentType.startsWith('text/plain')) {

@@ -10,7 +10,7 @@ import { schedulesApi } from '../support/tickets';
 import { apiUrl, demo, ledgerEntries, waitForJob } from '../support/api-client';
 
 /** What `npm start` does once the stack is up: the project's samples through the public API. */
-describe('npm start\'s sample invoices, orders and long document', () => {
+describe('npm start\'s sample invoices, orders, call and long document', () => {
   let samplesDir: string;
   beforeAll(async () => {
     samplesDir = await mkdtemp(join(tmpdir(), 'slowlane-demo-'));
@@ -33,7 +33,10 @@ describe('npm start\'s sample invoices, orders and long document', () => {
     assert.deepEqual([progress.pagesRead, progress.done], [6, progress.total]);
     for (const job of first.filter((j) => j !== document)) assert.equal(job.status, job.expected, `${job.name} (${job.jobId})`);
     const types = new Set(first.map((job) => job.jobId.slice(0, job.jobId.indexOf(':'))));
-    assert.deepEqual([...types].sort(), ['document', 'invoice', 'order.score'], 'a job of every type but the digest (its own demo)');
+    assert.deepEqual([...types].sort(), ['call.transcribe', 'document', 'invoice', 'order.score'], 'a job of every type but the digest (its own demo)');
+    // The sample call's summary is printed once it is done: the agent's promise, and a follow-up.
+    assert.ok(lines.some((line) => /support-call-order-date\.wav: follow_up · /.test(line)), lines.join('\n'));
+    assert.ok(lines.some((line) => /- I will send you the invoice by email this afternoon\./.test(line)), lines.join('\n'));
     const expected = new Set(first.map((job) => job.expected));
     for (const outcome of ['posted', 'awaiting_review', 'rejected']) assert.ok(expected.has(outcome), `a sample that ends ${outcome}`);
     assert.ok(lines.some((line) => /awaiting_review$/.test(line)), 'progress lines name the statuses');

@@ -14,7 +14,7 @@ import type { UploadContentType } from '../../common/upload-content-type';
 import { renderLongDocument } from '../../local/samples/long-document';
 import { localTestConfig } from '../support/test-credentials';
 
-const SETTINGS: LimitSettings = { DOCUMENT_MAX_PAGES: 4, MODEL_SCANNED_MAX_PAGES: 2 };
+const SETTINGS: LimitSettings = { DOCUMENT_MAX_PAGES: 4, MODEL_SCANNED_MAX_PAGES: 2, CALL_MAX_DURATION_SECONDS: 60 };
 
 /** A type no shared code knows, declaring its limits only in its definition. */
 function typeAccepting(...accepts: FileKind[]) {
@@ -103,8 +103,8 @@ describe('the limits a type declares, checked at submission for any type', () =>
   });
 
   test('when the configuration is read, then every setting a limit may name has its deployment value', () => {
-    const settings = limitSettingsOf(localTestConfig({ DOCUMENT_MAX_PAGES: '7', MODEL_SCANNED_MAX_PAGES: '9' }));
-    assert.deepEqual(settings, { DOCUMENT_MAX_PAGES: 7, MODEL_SCANNED_MAX_PAGES: 9 });
+    const settings = limitSettingsOf(localTestConfig({ DOCUMENT_MAX_PAGES: '7', MODEL_SCANNED_MAX_PAGES: '9', CALL_MAX_DURATION_SECONDS: '11' }));
+    assert.deepEqual(settings, { DOCUMENT_MAX_PAGES: 7, MODEL_SCANNED_MAX_PAGES: 9, CALL_MAX_DURATION_SECONDS: 11 });
   });
 
   test('when the registry is read, then every type that takes PDFs declares how many pages it reads', () => {

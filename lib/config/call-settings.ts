@@ -1,0 +1,39 @@
+import { setting, type SettingsArea } from '../settings/setting';
+import { int, number, text } from '../settings/setting-types';
+
+/** The `call.transcribe` job type: a recorded call cut at silences, transcribed per chunk, then summarised (docs/job-types.md). */
+export const callArea = {
+  title: 'Call jobs',
+  settings: {
+    maxDurationSeconds: setting({
+      env: 'CALL_MAX_DURATION_SECONDS',
+      type: int({ min: 1, max: 24 * 3600 }),
+      default: String(4 * 3600),
+      doc: 'longest recording a call job takes; the API reads the duration (ffprobe) and answers 413 beyond it',
+    }),
+    chunkSeconds: setting({
+      env: 'CALL_CHUNK_SECONDS',
+      type: int({ min: 10, max: 3600 }),
+      default: '600',
+      doc: 'target length of a transcription chunk; each cut is moved to the nearest silence within a quarter of it',
+    }),
+    overlapSeconds: setting({
+      env: 'CALL_CHUNK_OVERLAP_SECONDS',
+      type: number({ min: 0, max: 30 }),
+      default: '2',
+      doc: 'audio each chunk shares with its neighbours, so a word at a cut is heard whole by one of them',
+    }),
+    parallelChunks: setting({
+      env: 'CALL_PARALLEL_CHUNKS',
+      type: int({ min: 1, max: 64 }),
+      default: '4',
+      doc: 'chunks of one call transcribed at once (the speech budget still paces the fleet)',
+    }),
+    summaryModel: setting({
+      env: 'MODEL_CALL_SUMMARY',
+      type: text(),
+      default: 'claude-haiku-4-5',
+      doc: "model for a call's summary, action items and outcome",
+    }),
+  },
+} satisfies SettingsArea;

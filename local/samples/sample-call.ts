@@ -1,0 +1,21 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type CallLine, type SpokenCall, speakCall } from './spoken-call';
+
+export const SAMPLE_CALL_FILE = 'support-call-order-date.wav';
+
+/** The demo's support call: a customer moves an order's delivery, and the agent takes on a follow-up. */
+export const SAMPLE_CALL: readonly CallLine[] = [
+  { speaker: 'A', text: 'Hello, thank you for calling Northwind support. My name is Sam. How can I help you today?' },
+  { speaker: 'B', text: 'Hello Sam. I ordered six shelf labels last week, and I need them delivered on Friday instead of Monday.' },
+  { speaker: 'A', text: 'Let me look at that order. Yes, I can move the delivery to Friday for you.' },
+  { speaker: 'B', text: 'Thank you. Can you also send me the invoice again? I could not find it.' },
+  { speaker: 'A', text: 'Of course. I will send you the invoice by email this afternoon.' },
+  { speaker: 'B', text: 'Great, that is all I needed. Goodbye.' },
+];
+
+/** The sample call spoken into `outDir`, carrying its script so the simulator's transcript reads cleanly. */
+export async function writeSampleCall(outDir: string): Promise<SpokenCall> {
+  await mkdir(outDir, { recursive: true });
+  return speakCall(SAMPLE_CALL, join(outDir, SAMPLE_CALL_FILE), { carryScript: true });
+}
