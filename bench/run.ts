@@ -1,6 +1,7 @@
 import { runBackfillBenchmark } from './backfill';
 import { BenchFlagError } from './bench-flags';
 import { runBatchBenchmark } from './batch';
+import { runCallBenchmark } from './call';
 import { runChaosBenchmark } from './chaos';
 import { runClientsBenchmark } from './clients';
 import { runDocumentBenchmark } from './document';
@@ -26,6 +27,7 @@ const BENCHMARKS: Record<string, (argv: string[]) => Promise<void>> = {
   codec: runCodecBenchmark,
   batch: runBatchBenchmark,
   backfill: runBackfillBenchmark,
+  call: runCallBenchmark,
 };
 
 async function main(): Promise<void> {
