@@ -105,7 +105,9 @@ async function runCall(stack: Stack, client: Client, call: GeneratedCall, limitM
   form.set('type', 'call.transcribe');
   form.set('file', new Blob([new Uint8Array(call.bytes)], { type: 'audio/ogg' }), call.fileName);
   const started = performance.now();
-  const response = await fetch(`${stack.urls.api}/jobs`, { method: 'POST', headers: { authorization: `Bearer ${API_KEY}` }, body: form });
+  const response = await fetch(`${stack.urls.api}/jobs`, { method: 'POST', headers: { authorization: `Bearer ${API_KEY}` }, body: form }).catch((error: unknown) => {
+    throw new Error(`POST /jobs failed: ${String((error as { cause?: unknown }).cause ?? error)}`, { cause: error });
+  });
   const submitted = (await response.json()) as { jobId?: string; error?: { message?: string } };
   if (response.status !== 202 || !submitted.jobId) throw new Error(`POST /jobs answered ${response.status}: ${submitted.error?.message ?? ''}`);
   const jobId = submitted.jobId;

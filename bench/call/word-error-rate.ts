@@ -21,24 +21,44 @@ export interface WordErrors {
 export function wordErrorRate(reference: string, hypothesis: string): WordErrors {
   const ref = wordsOf(reference);
   const hyp = wordsOf(hypothesis);
-  type Cell = { cost: number; s: number; d: number; i: number };
-  let previous: Cell[] = Array.from({ length: hyp.length + 1 }, (_, j) => ({ cost: j, s: 0, d: 0, i: j }));
+  const width = hyp.length + 1;
+  // Per cell: the cost and how many of it are substitutions, deletions, insertions; typed rows, no objects.
+  let previous = { cost: new Int32Array(width), s: new Int32Array(width), d: new Int32Array(width), i: new Int32Array(width) };
+  for (let h = 0; h < width; h++) previous.cost[h] = previous.i[h] = h;
   for (let r = 1; r <= ref.length; r++) {
-    const current: Cell[] = [{ cost: r, s: 0, d: r, i: 0 }];
-    for (let h = 1; h <= hyp.length; h++) {
-      const diagonal = previous[h - 1] as Cell;
-      const up = previous[h] as Cell;
-      const left = current[h - 1] as Cell;
+    const current = { cost: new Int32Array(width), s: new Int32Array(width), d: new Int32Array(width), i: new Int32Array(width) };
+    current.cost[0] = current.d[0] = r;
+    for (let h = 1; h < width; h++) {
       const same = ref[r - 1] === hyp[h - 1];
-      const options: Cell[] = [
-        { ...diagonal, cost: diagonal.cost + (same ? 0 : 1), s: diagonal.s + (same ? 0 : 1) },
-        { ...up, cost: up.cost + 1, d: up.d + 1 },
-        { ...left, cost: left.cost + 1, i: left.i + 1 },
-      ];
-      current.push(options.reduce((best, option) => (option.cost < best.cost ? option : best)));
+      const diagonal = (previous.cost[h - 1] as number) + (same ? 0 : 1);
+      const up = (previous.cost[h] as number) + 1;
+      const left = (current.cost[h - 1] as number) + 1;
+      if (diagonal <= up && diagonal <= left) {
+        current.cost[h] = diagonal;
+        current.s[h] = (previous.s[h - 1] as number) + (same ? 0 : 1);
+        current.d[h] = previous.d[h - 1] as number;
+        current.i[h] = previous.i[h - 1] as number;
+      } else if (up <= left) {
+        current.cost[h] = up;
+        current.s[h] = previous.s[h] as number;
+        current.d[h] = (previous.d[h] as number) + 1;
+        current.i[h] = previous.i[h] as number;
+      } else {
+        current.cost[h] = left;
+        current.s[h] = current.s[h - 1] as number;
+        current.d[h] = current.d[h - 1] as number;
+        current.i[h] = (current.i[h - 1] as number) + 1;
+      }
     }
     previous = current;
   }
-  const last = previous[hyp.length] as Cell;
-  return { substitutions: last.s, deletions: last.d, insertions: last.i, words: ref.length, rate: ref.length === 0 ? (hyp.length === 0 ? 0 : 1) : last.cost / ref.length };
+  const last = hyp.length;
+  const cost = previous.cost[last] as number;
+  return {
+    substitutions: previous.s[last] as number,
+    deletions: previous.d[last] as number,
+    insertions: previous.i[last] as number,
+    words: ref.length,
+    rate: ref.length === 0 ? (hyp.length === 0 ? 0 : 1) : cost / ref.length,
+  };
 }

@@ -27,8 +27,8 @@ export interface JobHistory {
 }
 
 /** The steps that make one model call each (when the answer is valid), and the tools those calls force. */
-const MODEL_STEPS = new Set(['classifyDocument', 'extractInvoiceFields', 'scoreOrder']);
-export const MODEL_TOOLS = new Set(['classify_document', 'record_invoice', 'score_order']);
+const MODEL_STEPS = new Set(['classifyDocument', 'extractInvoiceFields', 'scoreOrder', 'summarizeCall']);
+export const MODEL_TOOLS = new Set(['classify_document', 'record_invoice', 'score_order', 'summarize_call']);
 
 /**
  * Reads what the server recorded for a job. Steps that completed are ActivityTaskCompleted events; a step that

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Priority } from '../../common/task-queues';
 import { generateSamples } from '../../local/samples/generate';
+import { longCallScript } from '../../local/samples/long-call';
+import { speakCall } from '../../local/samples/spoken-call';
 import type { ExpectedOutcome } from '../../local/samples/sample-document';
 
 /** One kind of job the chaos benchmark submits: a row of JOB_MIX. A new job type is a new row. */
@@ -64,6 +66,27 @@ function invoiceSample(outcome: ExpectedOutcome, priority: Priority) {
     );
     const [fileName, sample] = matching[index % matching.length] as (typeof matching)[number];
     return { fields: { type: 'invoice', priority }, file: { bytes: sample.bytes, fileName } };
+  };
+}
+
+let call: Promise<Uint8Array> | undefined;
+
+/**
+ * A half-minute two-voice call carrying its script, spoken once per run: one chunk, so each step runs once per job
+ * and a step completed twice is a step run again. The upload is shared by content like the sample invoices'.
+ */
+function spokenCall(priority: Priority) {
+  return async (index: number): Promise<JobForm> => {
+    call ??= (async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'slowlane-bench-chaos-call-'));
+      try {
+        const spoken = await speakCall(longCallScript(0.5), join(dir, 'call.wav'), { carryScript: true });
+        return new Uint8Array(await readFile(spoken.path));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    })();
+    return { fields: { type: 'call.transcribe', priority }, file: { bytes: await call, fileName: `chaos-call-${index}.wav` } };
   };
 }
 
@@ -130,7 +153,8 @@ function order(kind: 'safe' | 'grey', priority: Priority) {
 /**
  * The jobs of a chaos run, of every type with no schedule or fan-out of its own, in both priorities: clean invoices
  * that post by themselves, ambiguous ones that wait for a person (the benchmark approves them through the API), a
- * letter that is rejected, and orders scored at once or after review. Another job type slots in as rows of its own.
+ * letter that is rejected, orders scored at once or after review, and short calls transcribed and summarised. Another job type slots in as
+ * rows of its own.
  */
 export const JOB_MIX: readonly JobKind[] = [
   {
@@ -199,6 +223,14 @@ export const JOB_MIX: readonly JobKind[] = [
     expected: 'completed',
     form: order('grey', 'bulk'),
     approval: () => ({ decision: 'approve' }),
+  },
+  {
+    name: 'call.transcribe two voices, bulk',
+    type: 'call.transcribe',
+    priority: 'bulk',
+    weight: 1,
+    expected: 'completed',
+    form: spokenCall('bulk'),
   },
 ];
 
