@@ -1,5 +1,5 @@
 import { setting, type SettingsArea } from '../settings/setting';
-import { duration, int, names, secret, text, url } from '../settings/setting-types';
+import { bool, duration, int, names, secret, text, url } from '../settings/setting-types';
 import { MESSAGES_API_MEDIA_LIMITS } from '../../common/model-media';
 import { modelPricesType } from './model-prices';
 
@@ -77,6 +77,12 @@ export const modelArea = {
       // Locally the simulator's malformed-answer fault is how the demo and the tests reach review and repair.
       localDefault: '',
       doc: "models that take the Messages API's `output_config.format` (JSON schema): their JSON answers are constrained to the step's schema instead of being repaired, and a schema-invalid one fails the step (`ConstrainedAnswerInvalidError`); other models keep the repair loop (docs/gateway.md)",
+    }),
+    fieldCitations: setting({
+      env: 'MODEL_FIELD_CITATIONS',
+      type: bool(),
+      default: 'true',
+      doc: "after an invoice's fields pass their schema, one more call on its text with the Messages API's citations on the document says where each value is printed, for the reviewer page to highlight (about the extraction's input tokens again; scans are not cited); `false` leaves every field uncited (docs/gateway.md)",
     }),
     maxRetries: setting({
       env: 'ANTHROPIC_MAX_RETRIES',

@@ -1,4 +1,5 @@
-import type { CountTokensRequest, MessageContent } from './messages-request';
+import { isTextDocument } from './media-blocks';
+import { isRecord, type CountTokensRequest, type MessageContent } from './messages-request';
 import { toolForSchema } from './output-format';
 
 /** The text a person would see in a content value: the string itself, or its text blocks joined. */
@@ -19,6 +20,9 @@ const DOCUMENT_PATTERN = /<document>([\s\S]*?)<\/document>/;
  */
 export function documentTextOf(request: CountTokensRequest): string {
   const firstUser = request.messages.find((message) => message.role === 'user');
+  const textDocument = Array.isArray(firstUser?.content) ? firstUser.content.find(isTextDocument) : undefined;
+  // A plain-text document block (how a citations request sends its text) is the document as it stands.
+  if (textDocument && isRecord(textDocument.source) && typeof textDocument.source.data === 'string') return textDocument.source.data;
   const text = textOfContent(firstUser?.content);
   const tagged = DOCUMENT_PATTERN.exec(text);
   return (tagged?.[1] ?? text).trim();
