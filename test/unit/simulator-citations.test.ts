@@ -106,9 +106,8 @@ describe('citations on document blocks, through the gateway and the simulator', 
 
   test('when one document enables citations and another does not, then the provider refuses the request (400)', async () => {
     const request = citationsRequest(textDocument(INVOICE));
-    const content = request.messages[0]?.content ?? [];
-    content.unshift(textDocument('Another document.', false));
-    const error = await refusal(client.messages.create(request));
+    const mixed = { ...request, messages: [{ role: 'user' as const, content: [textDocument('Another document.', false), textDocument(INVOICE), { type: 'text' as const, text: QUESTION }] }] };
+    const error = await refusal(client.messages.create(mixed));
     assert.equal(error.status, 400);
     assert.match(error.message, /all documents or on none/);
   });
