@@ -1,6 +1,7 @@
 import { Context, log } from '@temporalio/activity';
 import type { InvoiceExtraction, InvoiceFieldName } from '../common/invoice';
 import type { FieldCitations } from '../common/job-types/invoice/field-citations';
+import type { FromBatch } from '../common/batch-lane';
 import type { Usage } from '../common/job';
 import type { ModelGateway } from '../gateway/model-call';
 import type { ObjectStore } from '../lib/object-store';
@@ -28,10 +29,12 @@ export const NO_TEXT_LAYER: FieldCitations = { textLayer: false, fields: {} };
  */
 export async function citeInvoiceFields(
   deps: CiteInvoiceFieldsDeps,
-  input: ModelStepInput,
+  input: ModelStepInput & FromBatch,
   extraction: InvoiceExtraction,
 ): Promise<{ citations: FieldCitations; usage?: Usage }> {
   if (input.visual) return { citations: NO_TEXT_LAYER };
+  // A bulk job chose the batch lane's half price; a live citations call would cost about what its extraction did.
+  if (input.fromBatch) return { citations: { textLayer: true, fields: {}, unavailable: 'not asked for a job on the batch lane' } };
   const cite = deps.gateway.citeDocument?.bind(deps.gateway);
   const asked = askedFields(extraction);
   if (!cite || asked.length === 0) return { citations: { textLayer: true, fields: {} } };

@@ -53,8 +53,12 @@ export function createFieldsForm(options: {
   };
   const confidenceOf = (field: FormField, depth: number) => (depth === 0 ? options.confidence?.[field.name] : undefined);
   const isLow = (confidence: number | undefined) => confidence !== undefined && confidence < options.threshold;
-  /** Whether this field shows it was not cited: only top-level fields are cited, and only documents with text. */
-  const uncited = (field: FormField, depth: number) => depth === 0 && options.citations?.textLayer === true && options.citations.fields[field.name] === undefined;
+  /**
+   * Whether this field shows it was not cited: only top-level fields are cited, only documents with text, and only
+   * when citations were asked for (when they were not, the summary says why once instead).
+   */
+  const uncited = (field: FormField, depth: number) =>
+    depth === 0 && options.citations?.textLayer === true && options.citations.unavailable === undefined && options.citations.fields[field.name] === undefined;
 
   const errorSlot = (key: string) => {
     const slot = h('div', { class: 'field-error', id: `error-${key}`, 'data-error-for': key });
