@@ -48,7 +48,7 @@ export async function citeInvoiceFields(
         model: deps.model,
         system: CITE_SYSTEM,
         documentText,
-        instruction: `${CITE_INSTRUCTION}\n\n${asked.map(([name, value]) => `- ${name}: ${value}`).join('\n')}`,
+        instruction: citationQuestion(asked),
         maxTokens: CITE_MAX_TOKENS,
         signal,
       }),
@@ -64,8 +64,13 @@ export async function citeInvoiceFields(
   }
 }
 
+/** The question: the instruction, then one `- name: value` line per field with a value. */
+export function citationQuestion(asked: ReadonlyArray<[InvoiceFieldName, string]>): string {
+  return `${CITE_INSTRUCTION}\n\n${asked.map(([name, value]) => `- ${name}: ${value}`).join('\n')}`;
+}
+
 /** The fields with a value to point at, as the model is shown them; line items by their first description. */
-function askedFields(extraction: InvoiceExtraction): Array<[InvoiceFieldName, string]> {
+export function askedFields(extraction: InvoiceExtraction): Array<[InvoiceFieldName, string]> {
   return (Object.entries(extraction.invoice) as Array<[InvoiceFieldName, unknown]>).flatMap(([name, value]): Array<[InvoiceFieldName, string]> => {
     if (Array.isArray(value)) {
       const first: unknown = value[0];
