@@ -39,6 +39,7 @@ export async function citeInvoiceFields(
   const asked = askedFields(extraction);
   if (!cite || asked.length === 0) return { citations: { textLayer: true, fields: {} } };
   const documentText = (await deps.store.getBytes(input.textKey)).toString('utf8');
+  if (documentText.trim() === '') return { citations: { textLayer: true, fields: {}, unavailable: 'the extracted text is empty' } };
   try {
     const answer = await withHeartbeats((signal) =>
       cite({

@@ -83,7 +83,7 @@ export interface CitationRequest {
   priority: Priority;
   model: string;
   system: string;
-  /** Sent as a plain-text document: citations count its characters (`char_location`). */
+  /** Sent a line per block (gateway/citation-params.ts); citations come back as characters of this text. */
   documentText: string;
   instruction: string;
   maxTokens: number;

@@ -6,7 +6,7 @@ import type { Logger } from '../lib/logger';
 import type { CallCost } from './budget/bucket-math';
 import { type BudgetSettings, poolFor, type TokenBudget } from './budget/token-budget';
 import { GatewayEvents } from './gateway-events';
-import { citationParams, citationPromptCharacters, citedBlocksOf } from './citation-params';
+import { citableLinesOf, citationParams, citationPromptCharacters, citedBlocksOf } from './citation-params';
 import type { CallUsage, ModelGateway } from './model-call';
 import type { ReservingCall } from './reserve-call';
 import type { DocumentMedia } from '../common/model-media';
@@ -139,7 +139,7 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
     },
     async citeDocument(request) {
       const { message, requestId, usage } = await send(request, citationParams(request), citationPromptCharacters(request));
-      return { blocks: citedBlocksOf(message), stopReason: message.stop_reason, model: message.model, ...(requestId ? { requestId } : {}), usage };
+      return { blocks: citedBlocksOf(message, citableLinesOf(request.documentText)), stopReason: message.stop_reason, model: message.model, ...(requestId ? { requestId } : {}), usage };
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { CitableDocument } from './citations';
 import { isTextDocument } from './media-blocks';
 import { isRecord, type ContentBlock, type CountTokensRequest } from './messages-request';
-import { textOfContent } from './request-text';
+import { textBlocksOf, textOfContent } from './request-text';
 
 /**
  * The first user message's document as the citations read it: a plain-text source as it stands, a PDF as the text
@@ -12,7 +12,10 @@ export async function citableDocumentOf(request: CountTokensRequest): Promise<Ci
   const blocks: ContentBlock[] = Array.isArray(firstUser?.content) ? firstUser.content : [];
   const document = blocks.find((block) => block.type === 'document');
   const source = isRecord(document?.source) ? document.source : {};
-  if (document && isTextDocument(document)) return { kind: 'text', text: typeof source.data === 'string' ? source.data : '' };
+  if (document && isTextDocument(document)) {
+    // Custom content is cited block by block, never chunked further (content_block_location).
+    return source.type === 'content' ? { kind: 'blocks', blocks: textBlocksOf(source) } : { kind: 'text', text: typeof source.data === 'string' ? source.data : '' };
+  }
   if (typeof source.data !== 'string') return { kind: 'text', text: '' };
   const unpdf = await import('unpdf');
   const pdf = await unpdf.getDocumentProxy(new Uint8Array(Buffer.from(source.data, 'base64')), { verbosity: 0 });

@@ -7,8 +7,9 @@ import { isRecord, type ContentBlock, type CountTokensRequest } from './messages
  * Citations on document blocks as the Messages API documents them (platform.claude.com build-with-claude/citations):
  * `citations: { enabled: true }` on a `document` block makes the answer's text blocks carry `citations`, each with
  * the `cited_text` and where it is: `char_location` (0-based, end exclusive) in a plain-text document,
- * `page_location` (1-based, end exclusive) in a PDF. The API chunks plain text into sentences; this simulator cites
- * whole lines, which is what an invoice's text is made of.
+ * `page_location` (1-based, end exclusive) in a PDF, `content_block_location` (0-based blocks, end exclusive) in a
+ * custom-content document, whose blocks are never chunked further. The API chunks plain text into sentences; this
+ * simulator cites whole lines, which is what an invoice's text is made of.
  */
 
 export interface CharCitation {
@@ -29,10 +30,19 @@ export interface PageCitation {
   end_page_number: number;
 }
 
+export interface BlockCitation {
+  type: 'content_block_location';
+  cited_text: string;
+  document_index: number;
+  document_title: string | null;
+  start_block_index: number;
+  end_block_index: number;
+}
+
 export interface CitedBlock {
   type: 'text';
   text: string;
-  citations: Array<CharCitation | PageCitation> | null;
+  citations: Array<CharCitation | PageCitation | BlockCitation> | null;
 }
 
 interface DocumentAt {
@@ -77,13 +87,14 @@ export function citationProblemOf(request: CountTokensRequest): string | null {
   return null;
 }
 
-/** A document's text as the API cites it: a plain-text source's data, or each page's text of a PDF (read beforehand). */
-export type CitableDocument = { kind: 'text'; text: string } | { kind: 'pdf'; pages: string[] };
+/** A document's text as the API cites it: a plain-text source's data, a custom-content source's blocks, or each page's text of a PDF (read beforehand). */
+export type CitableDocument = { kind: 'text'; text: string } | { kind: 'blocks'; blocks: string[] } | { kind: 'pdf'; pages: string[] };
 
 interface Line {
   text: string;
   start: number;
   page?: number;
+  block?: number;
 }
 
 function linesOf(document: CitableDocument): Line[] {
@@ -95,6 +106,7 @@ function linesOf(document: CitableDocument): Line[] {
       return at;
     });
   };
+  if (document.kind === 'blocks') return document.blocks.map((text, block) => ({ text, start: 0, block }));
   return document.kind === 'text' ? split(document.text) : document.pages.flatMap((page, index) => split(page, index + 1));
 }
 
@@ -112,8 +124,9 @@ function shows(line: string, value: string): boolean {
   return squeeze(line).includes(squeeze(value));
 }
 
-function citationOf(line: Line): CharCitation | PageCitation {
+function citationOf(line: Line): CharCitation | PageCitation | BlockCitation {
   const common = { cited_text: line.text, document_index: 0, document_title: null };
+  if (line.block !== undefined) return { type: 'content_block_location', ...common, start_block_index: line.block, end_block_index: line.block + 1 };
   return line.page === undefined
     ? { type: 'char_location', ...common, start_char_index: line.start, end_char_index: line.start + line.text.length }
     : { type: 'page_location', ...common, start_page_number: line.page, end_page_number: line.page + 1 };

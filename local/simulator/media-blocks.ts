@@ -17,13 +17,23 @@ export function isMediaBlock(block: ContentBlock): boolean {
   return block.type === 'image' || (block.type === 'document' && !isTextDocument(block));
 }
 
-/** A `document` whose source is plain text (`{ type: 'text', media_type: 'text/plain', data }`). */
+/** A `document` whose source is text: plain (`{ type: 'text', media_type: 'text/plain', data }`) or custom content (`{ type: 'content', content }`). */
 export function isTextDocument(block: ContentBlock): boolean {
-  return block.type === 'document' && isRecord(block.source) && block.source.type === 'text';
+  return block.type === 'document' && isRecord(block.source) && (block.source.type === 'text' || block.source.type === 'content');
 }
 
 function textDocumentProblem(block: ContentBlock, path: string): string | null {
   const source = block.source as Record<string, unknown>;
+  if (source.type === 'content') {
+    if (typeof source.content === 'string') return null;
+    if (!Array.isArray(source.content) || source.content.length === 0) return `${path}.source.content: Field required`;
+    for (const [index, inner] of (source.content as unknown[]).entries()) {
+      // The API also takes images here (never cited); the simulator reads text only.
+      if (!isRecord(inner) || inner.type !== 'text') return `${path}.source.content.${index}: only text blocks are simulated in custom content`;
+      if (typeof inner.text !== 'string' || inner.text === '') return `${path}.source.content.${index}.text: text content blocks must be non-empty`;
+    }
+    return null;
+  }
   if (source.media_type !== 'text/plain') return `${path}.source.text.media_type: Input should be 'text/plain'`;
   if (typeof source.data !== 'string') return `${path}.source.text.data: Field required`;
   return null;

@@ -3,6 +3,7 @@ import { describe, test } from '@jest/globals';
 import { askedFields, citationQuestion } from '../../activities/cite-invoice-fields';
 import { readText } from '../../activities/extract-text';
 import { fieldCitationsOf } from '../../activities/field-citations-of';
+import { citableLinesOf, citedBlocksOf } from '../../gateway/citation-params';
 import type { CitedTextBlock } from '../../gateway/model-call';
 import { renderPdf } from '../../local/samples/pdf-render';
 import { SAMPLE_CATALOG } from '../../local/samples/sample-catalog';
@@ -39,14 +40,10 @@ describe('cited passages on the sample invoices', () => {
     const bytes = await renderPdf(sample);
     const { text } = await readText(bytes, 'application/pdf');
     const asked = askedFields(readInvoice(text));
-    const blocks: CitedTextBlock[] = citedAnswer({ kind: 'text', text }, citationQuestion(asked)).map((block) => ({
-      text: block.text,
-      citations: (block.citations ?? []).flatMap((citation) =>
-        citation.type === 'char_location'
-          ? [{ type: 'char_location' as const, citedText: citation.cited_text, startCharIndex: citation.start_char_index, endCharIndex: citation.end_char_index }]
-          : [],
-      ),
-    }));
+    // As the gateway sends it (a block per line) and reads the answer back (block ranges to characters).
+    const lines = citableLinesOf(text);
+    const answer = citedAnswer({ kind: 'blocks', blocks: lines.map((line) => line.text) }, citationQuestion(asked));
+    const blocks: CitedTextBlock[] = citedBlocksOf({ content: answer } as unknown as Parameters<typeof citedBlocksOf>[0], lines);
     const fields = fieldCitationsOf(blocks, asked.map(([name]) => name));
     if (asked.some(([name]) => name === 'invoiceNumber')) assert.ok(fields.invoiceNumber, 'a printed invoice number is cited');
     const pages = await pageRuns(bytes);

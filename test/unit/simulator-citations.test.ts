@@ -97,6 +97,19 @@ describe('citations on document blocks, through the gateway and the simulator', 
     assert.match(first.cited_text, /SIM-0001/);
   });
 
+  test('when a custom-content document enables citations, then a cited block is named by its index, never a part of a block', async () => {
+    const lines = INVOICE.split('\n');
+    const message = await client.messages.create(
+      citationsRequest({ type: 'document', source: { type: 'content', content: lines.map((text) => ({ type: 'text' as const, text })) }, citations: { enabled: true } }),
+    );
+    const cited = message.content.flatMap((block) => (block.type === 'text' ? (block.citations ?? []) : []));
+    const first = cited[0];
+    assert.ok(first?.type === 'content_block_location', JSON.stringify(cited));
+    assert.equal(first.start_block_index, lines.indexOf('Invoice No: SIM-0001'));
+    assert.equal(first.end_block_index, first.start_block_index + 1);
+    assert.equal(first.cited_text, 'Invoice No: SIM-0001');
+  });
+
   test('when citations come with structured outputs, then the provider refuses the request (400)', async () => {
     const format = { type: 'json_schema' as const, schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false } };
     const error = await refusal(client.messages.create(citationsRequest(textDocument(INVOICE), { output_config: { format } })));
@@ -110,6 +123,12 @@ describe('citations on document blocks, through the gateway and the simulator', 
     const error = await refusal(client.messages.create(mixed));
     assert.equal(error.status, 400);
     assert.match(error.message, /all documents or on none/);
+  });
+
+  test('when a custom-content document has an empty text block, then the provider refuses it (400)', async () => {
+    const document: Anthropic.DocumentBlockParam = { type: 'document', source: { type: 'content', content: [{ type: 'text', text: '' }] }, citations: { enabled: true } };
+    const error = await refusal(client.messages.create(citationsRequest(document)));
+    assert.equal(error.status, 400);
   });
 
   test('when a text document has another media type, then the provider refuses it (400)', async () => {

@@ -3,9 +3,9 @@ import { closed } from '../../api-contract/schema-kit';
 
 /**
  * Where in the document a field's value was read: the passage the provider cited (its `cited_text`) and where it is.
- * The extracted text is what is cited (a plain-text document), so the range counts characters of that text (0-based,
- * end exclusive, the API's `char_location`); pages are there when the provider cited a PDF (`page_location`,
- * 1-based, end exclusive). The reviewer page finds the passage on the rendered PDF page by its text.
+ * The extracted text is what is cited (a block per line), so the range counts characters of that text (0-based,
+ * end exclusive); pages are there when the provider cited a PDF (`page_location`, 1-based, end exclusive). The
+ * reviewer page finds the passage on the rendered PDF page by its text.
  */
 export const FieldCitation = closed({
   citedText: Type.String({ description: 'The passage as the provider quoted it from the document.' }),
