@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import assert from '../support/assert';
+import { realInvoices } from '../support/real-invoices';
 import { describe, test } from '@jest/globals';
 import { askedFields, citationQuestion } from '../../activities/cite-invoice-fields';
 import { readText } from '../../activities/extract-text';
@@ -37,7 +39,14 @@ describe('cited passages on the sample invoices', () => {
 
   test.each(pdfs.map((sample) => [sample.fileName, sample] as const))('when %s is cited, then every cited passage is found on a page of its PDF', async (_name, sample) => {
     assert.ok(sample.format === 'pdf');
-    const bytes = await renderPdf(sample);
+    await citedPassagesAreOnThePages(await renderPdf(sample));
+  });
+
+  test.each(realInvoices('.pdf').map((invoice) => [invoice.name, invoice.path] as const))('when the real invoice %s is cited, then every cited passage is found on a page of its PDF', async (_name, path) => {
+    await citedPassagesAreOnThePages(await readFile(path));
+  });
+
+  async function citedPassagesAreOnThePages(bytes: Buffer): Promise<void> {
     const { text } = await readText(bytes, 'application/pdf');
     const asked = askedFields(readInvoice(text));
     // As the gateway sends it (a block per line) and reads the answer back (block ranges to characters).
@@ -51,5 +60,5 @@ describe('cited passages on the sample invoices', () => {
       assert.equal(text.slice(citation.startChar, citation.endChar), citation.citedText, `${name}: the range points at the passage`);
       assert.ok(pages.some((runs) => runsShowing(runs, citation.citedText).length > 0), `${name}: "${citation.citedText}" is on a page`);
     }
-  });
+  }
 });
