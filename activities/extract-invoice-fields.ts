@@ -2,6 +2,8 @@ import { Context } from '@temporalio/activity';
 import { overallConfidence, type Invoice, type InvoiceExtraction } from '../common/invoice';
 import { validateExtraction, validateInvoice } from '../common/validation';
 import type { FromBatch } from '../common/batch-lane';
+import { addUsage } from '../common/usage-sum';
+import { citeInvoiceFields } from './cite-invoice-fields';
 import { callModelOnText, type ModelStepDeps, type TextPrompt } from './call-model-on-text';
 import type { ExtractInvoiceFieldsResult, ModelStepInput } from './contracts';
 import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from './prompts';
@@ -16,7 +18,7 @@ export const EXTRACT_PROMPT: TextPrompt = {
   maxTokens: EXTRACT_MAX_TOKENS,
 };
 
-export function createExtractInvoiceFields(deps: ModelStepDeps) {
+export function createExtractInvoiceFields(deps: ModelStepDeps & { /** MODEL_FIELD_CITATIONS; absent: no citations call. */ citeFields?: boolean }) {
   /**
    * Schema-invalid output (after the repair loop) is a result, not an error: the workflow decides whether to ask again or to send the
    * job to review with the raw output attached. Validation happens here, so its outcome is recorded in history
@@ -36,13 +38,14 @@ export function createExtractInvoiceFields(deps: ModelStepDeps) {
       };
     }
     const invoice = toPostableInvoice(checked.value);
+    const cited = deps.citeFields ? await citeInvoiceFields(deps, input, checked.value) : undefined;
     return {
       outcome: 'valid',
-      extraction: checked.value,
+      extraction: cited ? { ...checked.value, citations: cited.citations } : checked.value,
       invoice: invoice.ok ? invoice.value : null,
       invoiceErrors: invoice.ok ? [] : invoice.errors,
       confidence: overallConfidence(checked.value),
-      usage,
+      usage: cited?.usage ? addUsage(usage, cited.usage) : usage,
       attempt,
     };
   };

@@ -112,7 +112,7 @@ export function createInvoiceActivities(deps: ActivityDeps) {
   return {
     extractText: createExtractText({ store: deps.store, maxScannedPages: deps.config.anthropic.scannedMaxPages }),
     classifyDocument: createClassifyDocument(classify),
-    extractInvoiceFields: createExtractInvoiceFields(extract),
+    extractInvoiceFields: createExtractInvoiceFields({ ...extract, citeFields: deps.config.anthropic.fieldCitations }),
     // Every lane step's first call, built by the function its live activity uses.
     enqueueBatchEntry: createEnqueueBatchEntry(deps.batchLane, {
       classifyDocument: (input) => firstModelStepCall(classify, input, CLASSIFY_PROMPT),

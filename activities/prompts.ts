@@ -31,3 +31,16 @@ export const EXTRACT_TOOL: ToolSpec = {
   inputSchema: toolSchema(schemas.extraction),
 };
 export const EXTRACT_MAX_TOKENS = 4_096;
+
+/**
+ * The citations call (activities/cite-invoice-fields.ts). Its answer is prose, one line per field: the provider
+ * attaches citations to text, never to a tool's input or to a JSON answer constrained by `output_config`.
+ */
+export const CITE_SYSTEM =
+  'You show where an invoice prints each value. For every field you are given, write the field name, a colon, and ' +
+  'then quote the passage of the document that shows the value, always with a citation. Write nothing else.';
+export const CITE_INSTRUCTION =
+  'These values were read from the document above. Write one line per field as "<field>: " followed by the cited ' +
+  'passage that shows its value; write "<field>: not shown" when no passage shows it. Always use citations.';
+/** A line per field, each a short quote: the cited text itself is not billed as output. */
+export const CITE_MAX_TOKENS = 1_024;

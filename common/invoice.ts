@@ -1,3 +1,4 @@
+import type { FieldCitations } from './job-types/invoice/field-citations';
 import type { Invoice, InvoiceLineItem } from './job-types/invoice/invoice';
 
 export type { Invoice, InvoiceLineItem };
@@ -17,6 +18,8 @@ export const REQUIRED_INVOICE_FIELDS: readonly InvoiceFieldName[] = [
 export interface InvoiceExtraction {
   invoice: { [K in InvoiceFieldName]: K extends 'lineItems' ? InvoiceLineItem[] : Invoice[K] | null };
   confidence: Record<InvoiceFieldName, number>;
+  /** Added after the model's answer passed its schema (absent in jobs extracted before citations, and when turned off). */
+  citations?: FieldCitations;
 }
 
 export type DocumentType = 'invoice' | 'receipt' | 'credit_note' | 'purchase_order' | 'other';

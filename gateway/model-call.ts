@@ -72,7 +72,46 @@ export interface ToolCallResult {
   usage: CallUsage;
 }
 
+/**
+ * A question about a text document whose answer is prose with citations (the document block carries
+ * `citations: { enabled: true }`). No tool and no `output_config`: the provider refuses citations beside structured
+ * outputs, and a tool's input carries none, so what the answer says is read from its text (activities/cite-invoice-fields.ts).
+ */
+export interface CitationRequest {
+  jobId: string;
+  tenantId?: string;
+  priority: Priority;
+  model: string;
+  system: string;
+  /** Sent a line per block (gateway/citation-params.ts); citations come back as characters of this text. */
+  documentText: string;
+  instruction: string;
+  maxTokens: number;
+  signal?: AbortSignal;
+}
+
+/** One citation of an answer's text block, as the provider located it. */
+export type DocumentCitation =
+  | { type: 'char_location'; citedText: string; startCharIndex: number; endCharIndex: number }
+  | { type: 'page_location'; citedText: string; startPageNumber: number; endPageNumber: number };
+
+export interface CitedTextBlock {
+  text: string;
+  /** Empty for the answer's own words. */
+  citations: DocumentCitation[];
+}
+
+export interface CitedAnswer {
+  blocks: CitedTextBlock[];
+  stopReason: string | null;
+  model: string;
+  requestId?: string;
+  usage: CallUsage;
+}
+
 /** The one door to every model: nothing else in the workers imports the Anthropic SDK. */
 export interface ModelGateway {
   callTool(request: ToolCallRequest): Promise<ToolCallResult>;
+  /** Absent on gateways that cannot cite (tests' stand-ins): their callers go without citations. */
+  citeDocument?(request: CitationRequest): Promise<CitedAnswer>;
 }

@@ -6,7 +6,10 @@ import type { Logger } from '../lib/logger';
 import type { CallCost } from './budget/bucket-math';
 import { type BudgetSettings, poolFor, type TokenBudget } from './budget/token-budget';
 import { GatewayEvents } from './gateway-events';
-import type { ModelGateway, ToolCallRequest } from './model-call';
+import { citableLinesOf, citationParams, citationPromptCharacters, citedBlocksOf } from './citation-params';
+import type { CallUsage, ModelGateway } from './model-call';
+import type { ReservingCall } from './reserve-call';
+import type { DocumentMedia } from '../common/model-media';
 import { constrainedAnswerOf } from './output-format';
 import { costOf } from './pricing';
 import { toProviderError } from './provider-errors';
@@ -51,57 +54,69 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
   const events = deps.events ?? new GatewayEvents((error) => log.error({ err: error }, 'gateway listener failed'));
   const estimator = new InputTokenEstimator();
 
+  /**
+   * One Messages request: reserve its estimate, send it, settle the budget to what was billed, turn a refusal into
+   * ContentRefusedError. Tool calls and citation calls both go through here, so both count against the same budget.
+   */
+  async function send(
+    request: ReservingCall & { maxTokens: number; documentMedia?: DocumentMedia; signal?: AbortSignal },
+    params: Anthropic.MessageCreateParamsNonStreaming,
+    characters: number,
+  ): Promise<{ message: Anthropic.Message; requestId?: string; usage: CallUsage }> {
+    const pool = deps.budget ? poolFor(request.model, deps.budget.settings) : request.model;
+    const reserved: CallCost = {
+      // All of it: whether the cached prefix is still there is known only from the answer; settling gives it back.
+      input: estimator.estimate(request.model, characters) + (request.documentMedia ? mediaTokenEstimate(request.documentMedia) : 0),
+      // The provider itself counts max_tokens against output tokens per minute until the answer exists.
+      output: request.maxTokens,
+      requests: 1,
+    };
+    const reservation = await reserveCall({ budget: deps.budget?.budget, events, random }, request, pool, reserved);
+    const answer = { budget: deps.budget?.budget, reservation, pool, request, reserved, events, log, now, prices };
+    const startedAt = now();
+
+    let message: Anthropic.Message;
+    let requestId: string | undefined;
+    try {
+      const { data, request_id, response } = await client.messages
+        .create(params, requestOptionsOf(request))
+        .withResponse();
+      message = data;
+      requestId = request_id ?? undefined;
+      // A scan's tokens are its pixels': they would teach the text ratio nothing true.
+      if (!request.documentMedia) estimator.learn(request.model, characters, totalInputTokens(data.usage));
+      await settleProviderAnswer(answer, {
+        startedAt,
+        status: response.status,
+        headers: response.headers,
+        usage: data.usage,
+      });
+    } catch (error) {
+      const status = error instanceof Anthropic.APIError ? (error.status ?? 0) : 0;
+      const headers = error instanceof Anthropic.APIError ? error.headers : undefined;
+      await settleProviderAnswer(answer, { startedAt, status, headers, error });
+      const mapped = fileMissingError(request, status, error) ?? toProviderError(error);
+      log.warn({ jobId: request.jobId, model: request.model, err: mapped ?? error }, 'model call failed');
+      throw mapped ?? error;
+    }
+    const tokens = tokenUsageOf(message.usage);
+    const usage = { ...tokens, costUsd: costOf(tokens, prices[request.model]) };
+    if (!prices[request.model]) log.warn({ model: request.model }, 'no price for model; cost counted as 0');
+    if (message.stop_reason === 'refusal') {
+      throw new ContentRefusedError('the model declined to process this document', {
+        // Billed all the same: the job counts it (workflows/invoice-workflow.ts, failureDetailsOf).
+        details: { requestId, billedUsage: { ...usage, calls: 1 } },
+      });
+    }
+    return { message, usage, ...(requestId ? { requestId } : {}) };
+  }
+
   return {
     events,
     async callTool(request) {
       const mode = answerModeOf(request.model, deps.constrainedModels);
-      const params = messageParams(request, mode);
-      const characters = promptCharactersOf(params);
-      const pool = deps.budget ? poolFor(request.model, deps.budget.settings) : request.model;
-      const reserved: CallCost = {
-        // All of it: whether the cached prefix is still there is known only from the answer; settling gives it back.
-        input: estimator.estimate(request.model, characters) + (request.documentMedia ? mediaTokenEstimate(request.documentMedia) : 0),
-        // The provider itself counts max_tokens against output tokens per minute until the answer exists.
-        output: request.maxTokens,
-        requests: 1,
-      };
-      const reservation = await reserveCall({ budget: deps.budget?.budget, events, random }, request, pool, reserved);
-      const answer = { budget: deps.budget?.budget, reservation, pool, request, reserved, events, log, now, prices };
-      const startedAt = now();
-
-      let message: Anthropic.Message;
-      let requestId: string | undefined;
-      try {
-        const { data, request_id, response } = await client.messages
-          .create(toolCallParams(request, mode), requestOptionsOf(request))
-          .withResponse();
-        message = data;
-        requestId = request_id ?? undefined;
-        // A scan's tokens are its pixels': they would teach the text ratio nothing true.
-        if (!request.documentMedia) estimator.learn(request.model, characters, totalInputTokens(data.usage));
-        await settleProviderAnswer(answer, {
-          startedAt,
-          status: response.status,
-          headers: response.headers,
-          usage: data.usage,
-        });
-      } catch (error) {
-        const status = error instanceof Anthropic.APIError ? (error.status ?? 0) : 0;
-        const headers = error instanceof Anthropic.APIError ? error.headers : undefined;
-        await settleProviderAnswer(answer, { startedAt, status, headers, error });
-        const mapped = fileMissingError(request, status, error) ?? toProviderError(error);
-        log.warn({ jobId: request.jobId, model: request.model, err: mapped ?? error }, 'model call failed');
-        throw mapped ?? error;
-      }
-      const tokens = tokenUsageOf(message.usage);
-      const usage = { ...tokens, costUsd: costOf(tokens, prices[request.model]) };
-      if (!prices[request.model]) log.warn({ model: request.model }, 'no price for model; cost counted as 0');
-      if (message.stop_reason === 'refusal') {
-        throw new ContentRefusedError('the model declined to process this document', {
-          // Billed all the same: the job counts it (workflows/invoice-workflow.ts, failureDetailsOf).
-          details: { requestId, billedUsage: { ...usage, calls: 1 } },
-        });
-      }
+      const characters = promptCharactersOf(messageParams(request, mode));
+      const { message, requestId, usage } = await send(request, toolCallParams(request, mode), characters);
       if (mode === 'constrained') {
         return {
           toolInput: constrainedAnswerOf(message),
@@ -123,18 +138,25 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
         usage,
       };
     },
+    async citeDocument(request) {
+      const { message, requestId, usage } = await send(request, citationParams(request), citationPromptCharacters(request));
+      return { blocks: citedBlocksOf(message, citableLinesOf(request.documentText)), stopReason: message.stop_reason, model: message.model, ...(requestId ? { requestId } : {}), usage };
+    },
   };
 }
 
+/** What a request names beyond its parameters: its abort signal and the scan it sends, if any. */
+type SentRequest = { signal?: AbortSignal; documentMedia?: DocumentMedia };
+
 /** The call's abort signal, and the Files API beta when the request names an uploaded scan. */
-function requestOptionsOf(request: ToolCallRequest): { signal?: AbortSignal; headers?: Record<string, string> } | undefined {
+function requestOptionsOf(request: SentRequest): { signal?: AbortSignal; headers?: Record<string, string> } | undefined {
   const files = referencesProviderFile(request);
   if (!request.signal && !files) return undefined;
   return { ...(request.signal ? { signal: request.signal } : {}), ...(files ? { headers: { 'anthropic-beta': FILES_API_BETA } } : {}) };
 }
 
 /** A 404 on a call that names an uploaded scan: the file is gone, and uploading it again is the cure. */
-function fileMissingError(request: ToolCallRequest, status: number, error: unknown): ProviderFileMissingError | undefined {
+function fileMissingError(request: SentRequest, status: number, error: unknown): ProviderFileMissingError | undefined {
   if (status !== 404 || !referencesProviderFile(request)) return undefined;
   return new ProviderFileMissingError(`the provider no longer holds the uploaded scan: ${error instanceof Error ? error.message : String(error)}`, {
     cause: error,

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { InvoiceExtraction as Extraction } from '../invoice';
+import { FieldCitations } from '../job-types/invoice/field-citations';
 import extractionSchema from '../schemas/invoice-extraction.schema.json';
 
 /**
@@ -11,4 +12,10 @@ function embedded(schema: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-export const InvoiceExtraction = Type.Unsafe<Extraction>(embedded(extractionSchema));
+/** The model's answer, and the citations the worker adds beside it (not part of what the model is asked to write). */
+function withCitations(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties as Record<string, unknown>;
+  return { ...schema, properties: { ...properties, citations: FieldCitations } };
+}
+
+export const InvoiceExtraction = Type.Unsafe<Extraction>(withCitations(embedded(extractionSchema)));

@@ -150,6 +150,11 @@ export interface EditableResult {
   startsFrom?: string;
   /** Dot-separated path in the Job body of the model's confidence (0..1) per top-level field, marked when low. */
   confidenceFrom?: string;
+  /**
+   * Dot-separated path in the Job body of where each top-level field was read (FieldCitations): the page highlights
+   * a focused field's passage on the document and flags a field without one.
+   */
+  citationsFrom?: string;
 }
 
 export interface ReviewerSection {

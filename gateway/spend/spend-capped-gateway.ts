@@ -1,5 +1,6 @@
 import { mediaTokenEstimate } from '../../common/model-media';
 import type { ModelPrice } from '../../lib/config';
+import { citationPromptCharacters } from '../citation-params';
 import { answerModeOf, messageParams, promptCharactersOf } from '../message-params';
 import type { ModelGateway, ToolCallRequest } from '../model-call';
 import { costOf } from '../pricing';
@@ -65,5 +66,19 @@ export function withSpendCaps(
         },
       });
     },
+    ...(inner.citeDocument ? { citeDocument: citeWithinCaps(inner.citeDocument.bind(inner)) } : {}),
   };
+
+  /** A citation call is admitted and settled like a tool call: it is billed the same way. */
+  function citeWithinCaps(cite: NonNullable<ModelGateway['citeDocument']>): NonNullable<ModelGateway['citeDocument']> {
+    return async (request) => {
+      const { tenantId } = request;
+      if (tenantId === undefined) return cite(request);
+      return deps.spend.spend(tenantId, {
+        mostItCosts: () => mostItCostsOf(request, citationPromptCharacters(request), deps.prices[request.model], estimator),
+        run: () => cite(request),
+        costOf: (result) => result.usage.costUsd,
+      });
+    };
+  }
 }

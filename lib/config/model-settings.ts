@@ -84,6 +84,12 @@ export const modelArea = {
       default: 'true',
       doc: "scans (a scanned invoice, a document's scanned pages) are uploaded once per job to the provider's Files API (beta `files-api-2025-04-14`) and named by id in each live call, then deleted when the job ends; `false` sends them inline as base64 in every call, for a provider without that beta (docs/gateway.md#files-api)",
     }),
+    fieldCitations: setting({
+      env: 'MODEL_FIELD_CITATIONS',
+      type: bool(),
+      default: 'true',
+      doc: "after an invoice's fields pass their schema, one more call on its text with the Messages API's citations on the document says where each value is printed, for the reviewer page to highlight (about the extraction's input tokens again; scans are not cited); `false` leaves every field uncited (docs/gateway.md)",
+    }),
     maxRetries: setting({
       env: 'ANTHROPIC_MAX_RETRIES',
       type: int({ min: 0, max: 10 }),

@@ -1,3 +1,4 @@
+import type { CitedBlock } from './citations';
 import type { ModelAnswer } from './model-answer';
 import type { CacheUsage } from './prompt-cache';
 import { tokensForChars } from './token-count';
@@ -5,8 +6,7 @@ import { tokensForChars } from './token-count';
 /** Tokens a reply costs beyond its payload (block framing, the tool name): small, like the real envelope. */
 export const OUTPUT_OVERHEAD_TOKENS = 10;
 
-export type OutputBlock =
-  { type: 'tool_use'; id: string; name: string; input: object } | { type: 'text'; text: string; citations: null };
+export type OutputBlock = { type: 'tool_use'; id: string; name: string; input: object } | CitedBlock;
 
 export type StopReason = 'tool_use' | 'end_turn' | 'max_tokens' | 'refusal';
 
@@ -28,12 +28,14 @@ export interface AssistantMessage {
 }
 
 export function outputTokensOf(answer: ModelAnswer): number {
-  const payload = answer.kind === 'tool_use' ? JSON.stringify(answer.input) : answer.text;
+  // A citation's cited_text is not billed as output, only the answer's own text (the citations page).
+  const payload = answer.kind === 'tool_use' ? JSON.stringify(answer.input) : answer.kind === 'cited' ? answer.blocks.map((block) => block.text).join('') : answer.text;
   return tokensForChars(payload.length) + OUTPUT_OVERHEAD_TOKENS;
 }
 
 function fullContent(answer: ModelAnswer, toolUseId: string): OutputBlock[] {
   if (answer.kind === 'tool_use') return [{ type: 'tool_use', id: toolUseId, name: answer.tool, input: answer.input }];
+  if (answer.kind === 'cited') return answer.blocks;
   return [{ type: 'text', text: answer.text, citations: null }];
 }
 
@@ -44,12 +46,24 @@ function fullContent(answer: ModelAnswer, toolUseId: string): OutputBlock[] {
 function truncatedContent(answer: ModelAnswer, maxTokens: number): OutputBlock[] {
   if (answer.kind === 'tool_use') return [];
   const chars = Math.max(0, (maxTokens - OUTPUT_OVERHEAD_TOKENS) * 4);
+  if (answer.kind === 'cited') {
+    // Whole blocks while they fit: a cited block cut in half would cite more than it says.
+    const kept: CitedBlock[] = [];
+    let left = chars;
+    for (const block of answer.blocks) {
+      left -= block.text.length;
+      if (left < 0) break;
+      kept.push(block);
+    }
+    return kept;
+  }
   return chars > 0 ? [{ type: 'text', text: answer.text.slice(0, chars), citations: null }] : [];
 }
 
 const STOP_REASON: Record<ModelAnswer['kind'], StopReason> = {
   tool_use: 'tool_use',
   text: 'end_turn',
+  cited: 'end_turn',
   refusal: 'refusal',
 };
 

@@ -12,8 +12,31 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** A page's image: what a page without text costs (the pdf-support page: text tokens plus the page as an image). */
 const PDF_PAGE_IMAGE_TOKENS = 1600;
 
+/** An image, or a document the model reads by looking (a PDF); a plain-text document is text. */
 export function isMediaBlock(block: ContentBlock): boolean {
-  return block.type === 'image' || block.type === 'document';
+  return block.type === 'image' || (block.type === 'document' && !isTextDocument(block));
+}
+
+/** A `document` whose source is text: plain (`{ type: 'text', media_type: 'text/plain', data }`) or custom content (`{ type: 'content', content }`). */
+export function isTextDocument(block: ContentBlock): boolean {
+  return block.type === 'document' && isRecord(block.source) && (block.source.type === 'text' || block.source.type === 'content');
+}
+
+function textDocumentProblem(block: ContentBlock, path: string): string | null {
+  const source = block.source as Record<string, unknown>;
+  if (source.type === 'content') {
+    if (typeof source.content === 'string') return null;
+    if (!Array.isArray(source.content) || source.content.length === 0) return `${path}.source.content: Field required`;
+    for (const [index, inner] of (source.content as unknown[]).entries()) {
+      // The API also takes images here (never cited); the simulator reads text only.
+      if (!isRecord(inner) || inner.type !== 'text') return `${path}.source.content.${index}: only text blocks are simulated in custom content`;
+      if (typeof inner.text !== 'string' || inner.text === '') return `${path}.source.content.${index}.text: text content blocks must be non-empty`;
+    }
+    return null;
+  }
+  if (source.media_type !== 'text/plain') return `${path}.source.text.media_type: Input should be 'text/plain'`;
+  if (typeof source.data !== 'string') return `${path}.source.text.data: Field required`;
+  return null;
 }
 
 /** What is wrong with a media block, worded as the provider's 400s are, or null. */
@@ -80,6 +103,10 @@ export function mediaProblemOf(request: CountTokensRequest): string | null {
   for (const [index, message] of request.messages.entries()) {
     if (!Array.isArray(message.content)) continue;
     for (const [position, block] of message.content.entries()) {
+      if (isTextDocument(block)) {
+        const problem = textDocumentProblem(block, `messages.${index}.content.${position}`);
+        if (problem) return problem;
+      }
       if (!isMediaBlock(block)) continue;
       const problem = mediaBlockProblem(block, `messages.${index}.content.${position}`);
       if (problem) return problem;

@@ -7,6 +7,8 @@ import { pickFault, type ChosenFault } from './fault-picker';
 import { parseFaultHeader, type Fault } from './faults';
 import { errorReply, jsonReply, type HttpReply } from './http-reply';
 import { malform } from './malformed-output';
+import { citableDocumentOf, questionOf } from './citable-document';
+import { citationProblemOf, citedAnswer, wantsCitations, type CitableDocument } from './citations';
 import { parseMessagesRequest, type MessagesRequest } from './messages-request';
 import { hasMediaDocument, mediaProblemOf } from './media-blocks';
 import { answerFor, answerForScan, KNOWN_TOOLS } from './model';
@@ -37,6 +39,8 @@ export interface CallFacts {
   documentText: string;
   inputTokens: number;
   fault: ChosenFault | null;
+  /** The cited document's text, when the request enables citations. */
+  citable?: CitableDocument;
 }
 
 function record(
@@ -94,6 +98,8 @@ function rateLimitError(admission: Extract<Admission, { admitted: false }>, stat
 export function modelAnswer(facts: CallFacts, request: MessagesRequest, repairRate: number): ModelAnswer {
   const kind = facts.fault?.fault.kind;
   if (kind === 'refusal') return { kind: 'refusal', text: "I can't help with this request." };
+  // A cited answer is prose: a malformed fault has no schema to break in it.
+  if (facts.citable) return { kind: 'cited', blocks: citedAnswer(facts.citable, questionOf(request)) };
   const answer = hasMediaDocument(request) ? answerForScan(facts.tool) : answerFor(facts.tool, facts.documentText);
   // Constrained decoding cannot write what the schema forbids, so a malformed fault has nothing to break here: the
   // answer is the reader's, as JSON text (a real model may still be wrong in value, never in shape).
@@ -121,7 +127,10 @@ export async function handleMessages(call: MessagesCall): Promise<HttpReply> {
   const request = parsed.value;
   const mediaProblem = mediaProblemOf(request);
   if (mediaProblem) return failed(call, facts, apiError('invalid_request_error', mediaProblem));
+  const citationProblem = citationProblemOf(request);
+  if (citationProblem) return failed(call, facts, apiError('invalid_request_error', citationProblem));
   facts.request = request;
+  if (wantsCitations(request)) facts.citable = await citableDocumentOf(request);
   facts.tool = requestedToolName(request, KNOWN_TOOLS);
   facts.documentText = documentTextOf(request);
   facts.inputTokens = countInputTokens(request);

@@ -1,4 +1,5 @@
 import editableValidators from 'virtual:editable-validators';
+import type { FieldCitations } from '../../common/job-types/invoice/field-citations';
 import type { EditableResult } from '../../common/job-types/job-type';
 import type { Job } from './api';
 import { h } from './dom';
@@ -11,6 +12,8 @@ export interface EditableReview {
   summary: HTMLElement;
   /** Absent when this page cannot show the type's schema (it says so in the summary). */
   form: FieldsForm | undefined;
+  /** Where each top-level field was read, when the view says where they are and the job has them. */
+  citations: FieldCitations | undefined;
 }
 
 /**
@@ -21,6 +24,7 @@ export function createEditableReview(job: Job, type: string, title: string, edit
   const body = job as unknown as Record<string, unknown>;
   const proposed = editable.startsFrom === undefined ? undefined : valueAt(body, editable.startsFrom.split('.'));
   const confidence = editable.confidenceFrom === undefined ? undefined : (valueAt(body, editable.confidenceFrom.split('.')) as Record<string, number> | undefined);
+  const citations = editable.citationsFrom === undefined ? undefined : (valueAt(body, editable.citationsFrom.split('.')) as FieldCitations | undefined);
   const overall = job.confidence;
   const head =
     overall !== undefined
@@ -34,11 +38,18 @@ export function createEditableReview(job: Job, type: string, title: string, edit
   let unsupported: string | undefined;
   try {
     if (!validate) throw new UnsupportedSchemaError('this page was built without its validator');
-    form = createFieldsForm({ title, form: formOf(editable.schema as FormSchema), validate, source: startingValue(body, editable.startsFrom), confidence, threshold, onChange });
+    form = createFieldsForm({ title, form: formOf(editable.schema as FormSchema), validate, source: startingValue(body, editable.startsFrom), confidence, citations, threshold, onChange });
   } catch (error) {
     if (!(error instanceof UnsupportedSchemaError)) throw error;
     unsupported = `This page cannot show the fields of a ${title}: ${error.message}.`;
   }
-  const summary = h('div', { class: 'review-summary' }, head, unsupported ? h('p', { class: 'error', role: 'alert' }, unsupported) : null, ...problems);
-  return { summary, form };
+  const summary = h('div', { class: 'review-summary' }, head, citationNote(citations), unsupported ? h('p', { class: 'error', role: 'alert' }, unsupported) : null, ...problems);
+  return { summary, form, citations };
+}
+
+/** Why no field can show where it was read: a scan has no text to cite, or the citations call gave none. */
+function citationNote(citations: FieldCitations | undefined): HTMLElement | null {
+  if (citations?.textLayer === false) return h('p', { class: 'muted', 'data-testid': 'no-text-layer' }, 'No text layer: no citations. Read the values off the scan.');
+  if (citations?.unavailable) return h('p', { class: 'warning', 'data-testid': 'citations-unavailable' }, `No citations: ${citations.unavailable}.`);
+  return null;
 }

@@ -1,4 +1,5 @@
 import type { EditableValidator } from 'virtual:editable-validators';
+import type { FieldCitations } from '../../common/job-types/invoice/field-citations';
 import { formatErrors } from '../../common/schema-errors';
 import { h, mount } from './dom';
 import {
@@ -36,6 +37,8 @@ export function createFieldsForm(options: {
   validate: EditableValidator;
   source: unknown;
   confidence: Record<string, number> | undefined;
+  /** Flags the top-level fields the model cited no passage for; absent (or a scan's): no flags. */
+  citations: FieldCitations | undefined;
   threshold: number;
   onChange: () => void;
 }): FieldsForm {
@@ -50,6 +53,12 @@ export function createFieldsForm(options: {
   };
   const confidenceOf = (field: FormField, depth: number) => (depth === 0 ? options.confidence?.[field.name] : undefined);
   const isLow = (confidence: number | undefined) => confidence !== undefined && confidence < options.threshold;
+  /**
+   * Whether this field shows it was not cited: only top-level fields are cited, only documents with text, and only
+   * when citations were asked for (when they were not, the summary says why once instead).
+   */
+  const uncited = (field: FormField, depth: number) =>
+    depth === 0 && options.citations?.textLayer === true && options.citations.unavailable === undefined && options.citations.fields[field.name] === undefined;
 
   const errorSlot = (key: string) => {
     const slot = h('div', { class: 'field-error', id: `error-${key}`, 'data-error-for': key });
@@ -104,6 +113,7 @@ export function createFieldsForm(options: {
       { class: `field${low ? ' low-confidence' : ''}${field.wide ? ' wide' : ''}`, 'data-field': field.key },
       h('label', { for: `field-${field.key}` }, ...labelText(field)),
       confidenceBadge(confidence, low),
+      uncited(field, depth) ? noCitationFlag() : null,
       inputFor(field, field.key, field.label, record[field.name] as string, (value) => (record[field.name] = value)),
       field.hint ? h('small', { class: 'hint' }, field.hint) : null,
       errorSlot(field.key),
@@ -158,7 +168,7 @@ export function createFieldsForm(options: {
     return h(
       'fieldset',
       { class: `line-items${list.itemIsObject ? '' : ' single'}${low ? ' low-confidence' : ''}`, 'data-field': list.key },
-      h('legend', {}, ...labelText(list), ' ', confidenceBadge(confidence, low)),
+      h('legend', {}, ...labelText(list), ' ', confidenceBadge(confidence, low), uncited(list, depth) ? noCitationFlag() : null),
       h('table', {}, h('thead', {}, h('tr', {}, ...list.columns.map((column) => h('th', {}, list.itemIsObject ? column.label : '')), h('th', {}, ''))), body),
       errorSlot(list.key),
       h('button', { type: 'button', class: 'link', onclick: add }, `+ Add ${list.itemIsObject ? 'a line' : 'one'}`),
@@ -208,6 +218,10 @@ export function createFieldsForm(options: {
     showErrors: (errors) => show(errors),
     focusFirstError: () => [...inputs.values()].find((field) => field.hasAttribute('aria-invalid'))?.focus(),
   };
+}
+
+function noCitationFlag(): HTMLElement {
+  return h('span', { class: 'no-citation', title: 'the model cited no passage of the document for this value: check it against the document', 'data-testid': 'no-citation' }, 'no citation');
 }
 
 function confidenceBadge(confidence: number | undefined, low: boolean): HTMLElement | null {

@@ -1,5 +1,6 @@
+import type { FieldCitations } from '../../common/job-types/invoice/field-citations';
 import { ApiRequestError, type Job, type ReviewDecision } from './api';
-import { showDocument } from './document-view';
+import { type DrawnDocument, highlightCitation, showDocument } from './document-view';
 import { h, mount } from './dom';
 import type { FieldsForm } from './fields-form';
 import { createEditableReview } from './editable-review';
@@ -155,9 +156,19 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
     void decide({ decision: 'reject', reason: reason.value.trim() });
   };
 
+  // Filled in as the document is drawn; a field focused before its page is drawn highlights nothing.
+  const drawn: DrawnDocument = { pages: [] };
+  /** A focused field's cited passage, highlighted on the document (cleared for a field without one). */
+  const showCitationOf = (citations: FieldCitations, target: EventTarget | null) => {
+    const key = target instanceof Element ? target.closest('[data-field]')?.getAttribute('data-field') : undefined;
+    if (key) highlightCitation(sidePane, drawn, citations.fields[key.split('.')[0] ?? '']);
+  };
+
   const renderReview = (loaded: Job, type: ReviewerView) => {
     const editing = type.editable && createEditableReview(loaded, loaded.type, type.title, type.editable, ctx.session.confidenceThreshold, () => message.replaceChildren());
     form = editing ? editing.form : undefined;
+    const citations = editing ? editing.citations : undefined;
+    if (form && citations?.textLayer) form.element.addEventListener('focusin', (event) => showCitationOf(citations, event.target));
     mount(
       reviewPane,
       editing ? editing.summary : h('div', { class: 'review-summary' }, ...modelAnswerProblems(loaded, true)),
@@ -176,7 +187,7 @@ export function renderJobPage(root: HTMLElement, ctx: PageContext, jobId: string
 
   /** A file type shows its document; a JSON type its facts (GET /jobs/:id/document would only repeat its input). */
   const renderSide = (loaded: Job, type: ReviewerView) => {
-    if (type.showsDocument) return void showDocument(sidePane, ctx.api, loaded, () => open);
+    if (type.showsDocument) return void showDocument(sidePane, ctx.api, loaded, () => open, drawn);
     const facts = h('section', { class: 'facts', 'aria-label': type.title }, renderJobFacts(type, loaded));
     sidePane.replaceWith(facts);
   };

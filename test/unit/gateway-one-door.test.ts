@@ -10,6 +10,7 @@ const ALLOWED_OUTSIDE_GATEWAY = new Set([
   'test/unit/simulator-sdk.test.ts',
   'test/unit/scanned-documents.test.ts',
   'test/unit/simulator-batches.test.ts',
+  'test/unit/simulator-citations.test.ts',
 ]);
 const SDK_IMPORT = /(?:from\s+|import\s*\(\s*|require\s*\(\s*|import\s+)['"]@anthropic-ai\/sdk(?:\/[^'"]*)?['"]/;
 

@@ -30,8 +30,15 @@ export const invoiceJobType = defineJobType({
   reviewer: {
     title: 'Invoice',
     showsDocument: true,
-    // The form (built from the schema) shows the extraction itself, field by field, each with its confidence.
-    editable: { component: 'Invoice', schema: Invoice, startsFrom: 'extraction.invoice', confidenceFrom: 'extraction.confidence' },
+    // The form (built from the schema) shows the extraction itself, field by field, each with its confidence and citation.
+    editable: {
+      component: 'Invoice',
+      schema: Invoice,
+      startsFrom: 'extraction.invoice',
+      confidenceFrom: 'extraction.confidence',
+      // Focusing a field highlights where the document prints it (activities/cite-invoice-fields.ts).
+      citationsFrom: 'extraction.citations',
+    },
     sections: [],
   },
 });
