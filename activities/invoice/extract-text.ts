@@ -1,11 +1,11 @@
 import { Context } from '@temporalio/activity';
 import type { extractText, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
-import { DocumentTooLargeError, InvalidDocumentError } from '../common/errors';
-import { imageSize, sniffImage, type ImageSize } from '../common/image-header';
-import { isImageMediaType, mediaLimitProblem, type ModelMediaType, type VisualDocument } from '../common/model-media';
-import { objectKeys, type ObjectStore } from '../lib/object-store';
+import { DocumentTooLargeError, InvalidDocumentError } from '../../common/errors';
+import { imageSize, sniffImage, type ImageSize } from '../../common/image-header';
+import { isImageMediaType, mediaLimitProblem, type ModelMediaType, type VisualDocument } from '../../common/model-media';
+import { objectKeys, type ObjectStore } from '../../lib/object-store';
 import type { ExtractTextInput, ExtractTextResult } from './contracts';
-import { withHeartbeats } from './heartbeat';
+import { withHeartbeats } from '../heartbeat';
 
 /** Bumped when extraction changes, so text cached under the old version is not reused. */
 export const TEXT_EXTRACTOR_VERSION = 'unpdf-1';

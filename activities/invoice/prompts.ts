@@ -1,11 +1,6 @@
-import type { ToolSpec } from '../gateway/model-call';
-import { schemas } from '../common/validation';
-
-/** Only the $schema/$id/title headers are stripped: the model sees the very schema ajv checks its answer with. */
-export function toolSchema(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _schema, $id: _id, title: _title, ...rest } = schema;
-  return rest;
-}
+import type { ToolSpec } from '../../gateway/model-call';
+import { schemas } from '../../common/validation';
+import { toolSchema } from '../tool-schema';
 
 export const CLASSIFY_SYSTEM =
   'You sort business documents for an accounts-payable team. Decide what kind of document the text is. ' +

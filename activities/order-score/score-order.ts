@@ -8,7 +8,7 @@ import type { BatchToolCall } from '../../gateway/batch/message-batches';
 import type { ModelGateway, ToolCallResult, ToolSpec } from '../../gateway/model-call';
 import type { BatchLaneDeps } from '../batch-lane/batch-lane-deps';
 import { firstCallFromBatch } from '../batch-lane/first-call-from-batch';
-import type { JobContext } from '../contracts';
+import type { JobContext } from '../step-contracts';
 import { askWithRepairs, type ModelDocument, toolCallOf } from '../call-model-on-text';
 
 export interface ScoreOrderInput extends JobContext {

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { InvoiceActivities } from '../../activities';
-import type { ExtractInvoiceFieldsResult, ModelStepInput } from '../../activities/contracts';
+import type { ExtractInvoiceFieldsResult } from '../../activities/invoice/contracts';
+import type { ModelStepInput } from '../../activities/step-contracts';
 import type { VisualDocument } from '../../common/model-media';
 import { validateReviewFields } from '../../activities/validate-review-fields';
 import type { Invoice, InvoiceExtraction } from '../../common/invoice';

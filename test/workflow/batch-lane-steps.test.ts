@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Worker } from '@temporalio/worker';
 import type { InvoiceActivities } from '../../activities';
-import type { ExtractInvoiceFieldsResult } from '../../activities/contracts';
+import type { ExtractInvoiceFieldsResult } from '../../activities/invoice/contracts';
 import type { FromBatch } from '../../common/batch-lane';
 import type { DocumentJobInput, DocumentJobState } from '../../common/job-types/document/document-job';
 import { workerTelemetry } from '../../lib/worker-telemetry';
