@@ -1,10 +1,10 @@
 import { isCancellation, log, proxyActivities } from '@temporalio/workflow';
-import type { InvoiceActivities } from '../activities';
+import type { JobActivities } from '../activities';
 import { NON_RETRYABLE_ERROR_TYPES } from '../common/errors';
 import type { PushNotification } from '../common/push';
 
 /** Finding the subscribers is one S3 list; a store that is down for a while still gets its pushes out. */
-const lookup = proxyActivities<InvoiceActivities>({
+const lookup = proxyActivities<JobActivities>({
   startToCloseTimeout: '30 seconds',
   scheduleToCloseTimeout: '1 hour',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES] },
@@ -14,7 +14,7 @@ const lookup = proxyActivities<InvoiceActivities>({
  * Each push is retried with backoff for a day, like a webhook (workflows/webhook-delivery-workflow.ts): a push
  * service that throttles or fails for a while still gets the event; the activity answers 404/410 itself.
  */
-const delivery = proxyActivities<InvoiceActivities>({
+const delivery = proxyActivities<JobActivities>({
   startToCloseTimeout: '30 seconds',
   scheduleToCloseTimeout: '24 hours',
   retry: {

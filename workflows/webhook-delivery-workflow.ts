@@ -1,11 +1,11 @@
 import { ApplicationFailure, isCancellation, proxyActivities, TemporalFailure, TimeoutFailure } from '@temporalio/workflow';
-import type { InvoiceActivities } from '../activities';
+import type { JobActivities } from '../activities';
 import { NON_RETRYABLE_ERROR_TYPES } from '../common/errors';
 import type { DeliverWebhookInput } from '../common/webhooks';
 import { jobMetrics } from './job-metrics';
 
 /** Delivery is retried with backoff for a day: receivers go down for maintenance, and events must not be lost. */
-const delivery = proxyActivities<InvoiceActivities>({
+const delivery = proxyActivities<JobActivities>({
   startToCloseTimeout: '30 seconds',
   scheduleToCloseTimeout: '24 hours',
   retry: {

@@ -1,5 +1,7 @@
 import { Context } from '@temporalio/activity';
-import type { InvoiceActivities } from '../../activities';
+import type { JobActivities } from '../../activities';
+import type { DocumentActivities } from '../../activities/document';
+import type { RetentionActivities } from '../../activities/retention';
 import type { ExtractInvoiceFieldsResult } from '../../activities/invoice/contracts';
 import type { ModelStepInput } from '../../activities/step-contracts';
 import type { VisualDocument } from '../../common/model-media';
@@ -83,6 +85,9 @@ async function runUntilCancelled(seen: { cancelled: number }): Promise<never> {
   throw new Error('unreachable: `cancelled` only rejects');
 }
 
+/** Every activity but the document's and the retention sweep's, which no workflow faked here calls. */
+export type FakeActivities = Omit<JobActivities, keyof DocumentActivities | keyof RetentionActivities>;
+
 export interface FakeActivitiesOptions {
   /** order.score: each call takes the next proposal; `'invalid'` answers as a schema-invalid model output. */
   scores?: Array<OrderScoreProposal | 'invalid' | Error>;
@@ -118,7 +123,7 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
   const classifyFailures = [...(options.classifyDocument ?? [])];
   const ledgerFailures = [...(options.ledgerFailures ?? [])];
   const attempt = () => Context.current().info.attempt;
-  const activities: InvoiceActivities = {
+  const activities: FakeActivities = {
     async extractText() {
       calls.extractText++;
       if (hangIn.has('extractText')) return runUntilCancelled(calls);

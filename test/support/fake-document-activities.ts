@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { DocumentActivities } from '../../activities';
+import type { DocumentActivities } from '../../activities/document';
 import type { ProcessDocumentChunkInput } from '../../activities/document/contracts';
 import { ModelRequestInvalidError, TenantSpendCapReachedError } from '../../common/errors';
 import type { Usage } from '../../common/job';

@@ -2,7 +2,6 @@ import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Worker } from '@temporalio/worker';
-import type { InvoiceActivities } from '../../activities';
 import type { ExtractInvoiceFieldsResult } from '../../activities/invoice/contracts';
 import type { FromBatch } from '../../common/batch-lane';
 import type { DocumentJobInput, DocumentJobState } from '../../common/job-types/document/document-job';
@@ -16,7 +15,7 @@ import { Context } from '@temporalio/activity';
 import { ModelRequestInvalidError } from '../../common/errors';
 import type { WorkflowHandle } from '@temporalio/client';
 import { retryUpdate, statusQuery } from '../../common/messages';
-import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
+import { fakeActivities, sampleInvoice, validExtraction, type FakeActivities } from '../support/fake-activities';
 import { sampleDigest } from '../support/fake-digest-activities';
 import { fakeDocumentActivities } from '../support/fake-document-activities';
 import { liveUsage, usageFor } from '../support/lane-usage';
@@ -42,7 +41,7 @@ function invoiceWithLane(harness: WorkflowHarness, lane: ScriptedLaneOptions, ex
   const fake = fakeActivities(extractions ? { extractions } : {});
   const scripted = scriptedBatchLane(harness.env.client, lane);
   const asked: Array<{ step: string; fromBatch: boolean }> = [];
-  const activities: InvoiceActivities = {
+  const activities: FakeActivities = {
     ...fake.activities,
     ...scripted.activities,
     async classifyDocument(input) {
