@@ -9,7 +9,7 @@ import { workerTelemetry } from '../../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
 import type { documentWorkflow, ticketsDigestWorkflow } from '../../workflows';
 import type { TicketsDigestActivities } from '../../activities/tickets-digest';
-import type { TicketsDigestInput } from '../../common/job-types/tickets-digest/definition';
+import type { TicketsDigestJobInput } from '../../common/job-types/tickets-digest/tickets-digest-job';
 import type { JobState } from '../../common/job';
 import { Context } from '@temporalio/activity';
 import { ModelRequestInvalidError } from '../../common/errors';
@@ -281,7 +281,7 @@ describe('the batch lane for the invoice and document steps, with scripted activ
         maxCachedWorkflows: 0,
       });
       const jobId = `tickets.digest:test:${randomUUID()}`;
-      const input: TicketsDigestInput = {
+      const input: TicketsDigestJobInput = {
         jobId,
         tenantId: 'test',
         ...bulk,
