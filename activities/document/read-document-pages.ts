@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { InvalidDocumentError } from '../../common/errors';
 import type { DocumentJobSettings } from '../../common/job-types/document/document-job';
 import type { ObjectStore } from '../../lib/object-store';
-import { checkedMedia, readPages } from '../invoice/extract-text';
+import { checkedMedia, readPages } from '../read-upload';
 import { withHeartbeats } from '../heartbeat';
 import { chunkDocumentPages, type PageChunk } from './chunk-pages';
 import type { ReadDocumentPagesInput, ReadDocumentPagesResult } from './contracts';
