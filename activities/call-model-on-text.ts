@@ -8,7 +8,7 @@ import type { FromBatch } from '../common/batch-lane';
 import type { BatchToolCall } from '../gateway/batch/message-batches';
 import type { BatchLaneDeps } from './batch-lane/batch-lane-deps';
 import { firstCallFromBatch } from './batch-lane/first-call-from-batch';
-import type { JobContext, ModelStepInput } from './contracts';
+import type { JobContext, ModelStepInput } from './step-contracts';
 import { withHeartbeats } from './heartbeat';
 import { forgettingMissingFile, scanAsProviderFile } from './provider-file-media';
 import { answerWithRepairs, type RepairedAnswer } from './repair-loop';

@@ -1,56 +1,29 @@
-import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
-import type { ProviderFiles } from '../gateway/files/provider-files';
-import type { SpeechGateway } from '../gateway/speech/transcription-call';
-import type { ModelGateway } from '../gateway/model-call';
 import type { ActivityStep } from '../common/job-steps';
+import { createPushSubscriptions } from '../lib/push/push-subscriptions';
 import { callbackUrlPolicy } from '../lib/callback-url';
-import type { Config } from '../lib/config';
-import type { ObjectStore } from '../lib/object-store';
-import type { BatchLaneDeps } from './batch-lane/batch-lane-deps';
+import type { ActivityDeps } from './activity-deps';
+import { modelStepDeps } from './activity-deps';
 import { createCollectorActivities } from './batch-lane/collector-activities';
 import { createCallActivities } from './call';
-import { createEnqueueBatchEntry } from './batch-lane/enqueue-batch-entry';
-import { firstModelStepCall, type ModelStepDeps } from './call-model-on-text';
-import { CLASSIFY_PROMPT, createClassifyDocument } from './classify-document';
 import { createDeleteJobProviderFiles } from './delete-job-provider-files';
+import { createEnqueueBatchEntry, type FirstCalls } from './batch-lane/enqueue-batch-entry';
+import { firstModelStepCall } from './call-model-on-text';
 import { createDeliverWebhook } from './deliver-webhook';
+import { createDocumentActivities } from './document';
+import { firstChunkCall } from './document/process-document-chunk';
+import { documentSummaryCall } from './document/summarize-document';
+import { createInvoiceActivities } from './invoice';
+import { CLASSIFY_PROMPT } from './invoice/classify-document';
+import { EXTRACT_PROMPT } from './invoice/extract-invoice-fields';
+import { createOrderScoreActivities } from './order-score';
+import { scoreOrderCall } from './order-score/score-order';
 import { createDeliverPush } from './push/deliver-push';
 import { createFindPushTargets } from './push/find-push-targets';
-import { createPushSubscriptions } from '../lib/push/push-subscriptions';
-import { createEmbedDocumentChunks } from './document/embed-document-chunks';
-import { createProcessDocumentChunk, firstChunkCall } from './document/process-document-chunk';
-import { createReadDocumentPages } from './document/read-document-pages';
-import { createSummarizeDocument, documentSummaryCall } from './document/summarize-document';
-import { createWriteDocumentChunks } from './document/write-document-chunks';
-import { createExtractInvoiceFields, EXTRACT_PROMPT } from './extract-invoice-fields';
-import { createExtractText } from './extract-text';
 import { createRetentionActivities } from './retention';
-import type { RetentionDeps } from './retention/retention-deps';
-import { createScoreOrder, scoreOrderCall } from './order-score/score-order';
-import { createScoreOrderBatchActivities } from './order-score/score-order-batch';
-import { createPostInvoiceToLedger } from './post-invoice-to-ledger';
 import { createTicketsDigestActivities } from './tickets-digest';
 import { ticketBatchSummaryCall } from './tickets-digest/summarise-ticket-batch';
 import { ticketDigestNarrativeCall } from './tickets-digest/write-ticket-digest';
 import { validateReviewFields } from './validate-review-fields';
-
-export interface ActivityDeps {
-  store: ObjectStore;
-  gateway: ModelGateway;
-  embeddings: EmbeddingsGateway;
-  /** The speech-to-text provider behind its own audio-seconds budget (gateway/speech/). */
-  speech: SpeechGateway;
-  config: Pick<Config, 'anthropic' | 'document' | 'embeddings' | 'speech' | 'call' | 'ledger' | 'tenants' | 'clients' | 'deployment' | 'push'>;
-  /** The Message Batches lane; without it the lane's activities refuse and jobs take the live path. */
-  batchLane?: BatchLaneDeps;
-  /** The retention sweep's clients; without them its activities refuse (workers/main.ts always gives them). */
-  retention?: RetentionDeps;
-  /**
-   * The provider's Files API. Scans are uploaded through it only with MODEL_FILES_API; the job-end cleanup deletes
-   * what a job uploaded either way (a deployment that turned the setting off still has jobs that uploaded).
-   */
-  providerFiles?: ProviderFiles;
-}
 
 /**
  * The batch lane's activities: a job's side (enqueue; order.score's old pair, kept while an order.score that
@@ -71,116 +44,55 @@ export const BATCH_LANE_ACTIVITIES = [
 ] as const;
 
 /**
- * Every activity, built from injected clients so tests can hand in their own. A step runs the activity of its own
- * name (a webhook delivery is no step of a job), and the compiler holds every step to having one.
+ * Every activity: each type's factory, and what the types share (webhooks, Web Push, the batch lane, retention, the
+ * review check). A step runs the activity of its own name (a webhook delivery is no step of a job), and the
+ * compiler holds every step to having one.
  */
 export function createActivities(deps: ActivityDeps) {
+  const pushSubscriptions = createPushSubscriptions(deps.store);
   return {
     ...createInvoiceActivities(deps),
+    ...createOrderScoreActivities(deps),
     ...createDocumentActivities(deps),
-    ...createCallActivities({
-      model: modelStepDeps(deps, deps.config.call.summaryModel),
-      speech: deps.speech,
-      settings: {
-        chunkSeconds: deps.config.call.chunkSeconds,
-        overlapSeconds: deps.config.call.overlapSeconds,
-        parallelChunks: deps.config.call.parallelChunks,
-        maxDurationSeconds: deps.config.call.maxDurationSeconds,
-        maxUploadBytes: deps.config.speech.maxUploadBytes,
-      },
-    }),
+    ...createTicketsDigestActivities(deps),
+    ...createCallActivities(deps),
+    // Every type that sends scans by id deletes them at its end (gateway/files).
+    deleteJobProviderFiles: createDeleteJobProviderFiles({ store: deps.store, files: deps.providerFiles }),
+    enqueueBatchEntry: createEnqueueBatchEntry(deps.batchLane, firstCallsOf(deps)),
+    ...createCollectorActivities(deps.batchLane),
+    deliverWebhook: createDeliverWebhook({ tenants: deps.config.tenants, policy: callbackUrlPolicy(deps.config) }),
+    findPushTargets: createFindPushTargets(pushSubscriptions),
+    deliverPush: createDeliverPush({ subscriptions: pushSubscriptions, push: deps.config.push, policy: callbackUrlPolicy(deps.config) }),
+    validateReviewFields,
     ...createRetentionActivities(deps.retention),
   } satisfies Record<
-    ActivityStep | 'deliverWebhook' | 'findPushTargets' | 'deliverPush' | 'validateReviewFields' | (typeof BATCH_LANE_ACTIVITIES)[number],
+    | ActivityStep
+    | 'deliverWebhook'
+    | 'findPushTargets'
+    | 'deliverPush'
+    | 'validateReviewFields'
+    | 'deleteJobProviderFiles'
+    | (typeof BATCH_LANE_ACTIVITIES)[number],
     (input: never) => Promise<unknown>
   >;
 }
 
-/** The steps of the types that run a few steps (invoice, order.score, tickets.digest), and what every type shares (webhooks, Web Push). */
-export function createInvoiceActivities(deps: ActivityDeps) {
+/** Every lane step's first call, built by the function its live activity sends it with, from the same clients. */
+function firstCallsOf(deps: ActivityDeps): FirstCalls {
   const classify = modelStepDeps(deps, deps.config.anthropic.classifyModel);
   const extract = modelStepDeps(deps, deps.config.anthropic.extractModel);
-  const document = { store: deps.store, summarizeModel: deps.config.document.summarizeModel };
   const digest = modelStepDeps(deps, deps.config.anthropic.digestModel);
-  const pushSubscriptions = createPushSubscriptions(deps.store);
-  const score = {
-    gateway: deps.gateway,
-    model: deps.config.anthropic.scoreModel,
-    repairTries: deps.config.anthropic.repairTries,
-    ...(deps.batchLane ? { lane: deps.batchLane } : {}),
-  };
+  const document = { store: deps.store, summarizeModel: deps.config.document.summarizeModel };
   return {
-    extractText: createExtractText({ store: deps.store, maxScannedPages: deps.config.anthropic.scannedMaxPages }),
-    classifyDocument: createClassifyDocument(classify),
-    extractInvoiceFields: createExtractInvoiceFields({ ...extract, citeFields: deps.config.anthropic.fieldCitations }),
-    // Every lane step's first call, built by the function its live activity uses.
-    enqueueBatchEntry: createEnqueueBatchEntry(deps.batchLane, {
-      classifyDocument: (input) => firstModelStepCall(classify, input, CLASSIFY_PROMPT),
-      extractInvoiceFields: (input) => firstModelStepCall(extract, input, EXTRACT_PROMPT),
-      processDocumentChunk: (input) => firstChunkCall(document, input),
-      summarizeDocument: (input) => documentSummaryCall(document, input),
-      summariseTicketBatch: (input) => ticketBatchSummaryCall(digest, input),
-      writeTicketDigest: (input) => ticketDigestNarrativeCall(digest, input),
-      scoreOrder: async (input) => scoreOrderCall(score, input),
-    }),
-    postInvoiceToLedger: createPostInvoiceToLedger({ ledger: deps.config.ledger }),
-    scoreOrder: createScoreOrder(score),
-    ...createScoreOrderBatchActivities({ ...score, lane: deps.batchLane }),
-    ...createCollectorActivities(deps.batchLane),
-    deliverWebhook: createDeliverWebhook({
-      tenants: deps.config.tenants,
-      policy: callbackUrlPolicy(deps.config),
-    }),
-    findPushTargets: createFindPushTargets(pushSubscriptions),
-    deliverPush: createDeliverPush({ subscriptions: pushSubscriptions, push: deps.config.push, policy: callbackUrlPolicy(deps.config) }),
-    validateReviewFields,
-    ...createTicketsDigestActivities(digest),
-    deleteJobProviderFiles: createDeleteJobProviderFiles({ store: deps.store, files: deps.providerFiles }),
+    classifyDocument: (input) => firstModelStepCall(classify, input, CLASSIFY_PROMPT),
+    extractInvoiceFields: (input) => firstModelStepCall(extract, input, EXTRACT_PROMPT),
+    processDocumentChunk: (input) => firstChunkCall(document, input),
+    summarizeDocument: (input) => documentSummaryCall(document, input),
+    summariseTicketBatch: (input) => ticketBatchSummaryCall(digest, input),
+    writeTicketDigest: (input) => ticketDigestNarrativeCall(digest, input),
+    scoreOrder: async (input) => scoreOrderCall({ model: deps.config.anthropic.scoreModel }, input),
   };
 }
 
-/** The Files API for uploads, when the deployment sends scans by id (MODEL_FILES_API). */
-function uploadsOf(deps: Pick<ActivityDeps, 'config' | 'providerFiles'>): { files?: ProviderFiles } {
-  return deps.config.anthropic.filesApi && deps.providerFiles ? { files: deps.providerFiles } : {};
-}
-
-function modelStepDeps(deps: ActivityDeps, model: string): ModelStepDeps {
-  return {
-    store: deps.store,
-    gateway: deps.gateway,
-    model,
-    repairTries: deps.config.anthropic.repairTries,
-    ...(deps.batchLane ? { lane: deps.batchLane } : {}),
-    ...uploadsOf(deps),
-  };
-}
-
-export type InvoiceActivities = ReturnType<typeof createInvoiceActivities>;
-
-/** The `document` job type's steps (workflows/document/). */
-export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gateway' | 'embeddings' | 'config' | 'batchLane' | 'providerFiles'>) {
-  const { summarizeModel, ...settings } = deps.config.document;
-  const lane = deps.batchLane ? { lane: deps.batchLane } : {};
-  return {
-    readDocumentPages: createReadDocumentPages({ store: deps.store, settings }),
-    processDocumentChunk: createProcessDocumentChunk({
-      store: deps.store,
-      gateway: deps.gateway,
-      embeddings: deps.embeddings,
-      summarizeModel,
-      ...lane,
-      ...uploadsOf(deps),
-    }),
-    embedDocumentChunks: createEmbedDocumentChunks({
-      store: deps.store,
-      embeddings: deps.embeddings,
-      limits: { maxInputs: deps.config.embeddings.maxInputsPerRequest, maxTokens: deps.config.embeddings.maxTokensPerRequest },
-    }),
-    writeDocumentChunks: createWriteDocumentChunks({ store: deps.store }),
-    summarizeDocument: createSummarizeDocument({ store: deps.store, gateway: deps.gateway, summarizeModel, ...lane }),
-  };
-}
-
-export type DocumentActivities = ReturnType<typeof createDocumentActivities>;
 /** Every activity a job workflow may call: the workflows type their proxies with this. */
 export type JobActivities = ReturnType<typeof createActivities>;

@@ -75,7 +75,7 @@ export interface ToolCallResult {
 /**
  * A question about a text document whose answer is prose with citations (the document block carries
  * `citations: { enabled: true }`). No tool and no `output_config`: the provider refuses citations beside structured
- * outputs, and a tool's input carries none, so what the answer says is read from its text (activities/cite-invoice-fields.ts).
+ * outputs, and a tool's input carries none, so what the answer says is read from its text (activities/invoice/cite-invoice-fields.ts).
  */
 export interface CitationRequest {
   jobId: string;

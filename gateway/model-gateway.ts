@@ -104,7 +104,7 @@ export function createModelGateway(deps: ModelGatewayDeps): AnthropicGateway {
     if (!prices[request.model]) log.warn({ model: request.model }, 'no price for model; cost counted as 0');
     if (message.stop_reason === 'refusal') {
       throw new ContentRefusedError('the model declined to process this document', {
-        // Billed all the same: the job counts it (workflows/invoice-workflow.ts, failureDetailsOf).
+        // Billed all the same: the job counts it (workflows/invoice/invoice-workflow.ts, failureDetailsOf).
         details: { requestId, billedUsage: { ...usage, calls: 1 } },
       });
     }

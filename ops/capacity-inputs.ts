@@ -1,11 +1,11 @@
-import { EXTRACT_MAX_TOKENS } from '../activities/prompts';
+import { EXTRACT_MAX_TOKENS } from '../activities/invoice/prompts';
 import { DEFAULT_POOL, limitsOf } from '../gateway/budget/token-budget';
 import type { CallProfileSnapshot } from '../gateway/call-profile';
 import { type CapacityInputs, MODEL_CALLS_PER_JOB } from '../gateway/capacity-plan';
 import { budgetSettingsOf } from '../gateway/gateway-from-config';
 import type { Config } from '../lib/config';
 
-/** classifyDocument's max_tokens (activities/classify-document.ts) and extraction's, averaged per call. */
+/** classifyDocument's max_tokens (activities/invoice/classify-document.ts) and extraction's, averaged per call. */
 const CLASSIFY_MAX_TOKENS = 256;
 export const MEAN_MAX_TOKENS = (CLASSIFY_MAX_TOKENS + EXTRACT_MAX_TOKENS) / MODEL_CALLS_PER_JOB;
 export const DEFAULT_CPU_MS_PER_JOB = 300;

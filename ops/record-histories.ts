@@ -8,7 +8,7 @@ import { jobIdFor, scheduleJobKey } from '../common/job-id';
 import { InvalidDocumentError, ModelRateLimitedError, ModelRequestInvalidError, WebhookRejectedError } from '../common/errors';
 import type { CallJobInput } from '../common/job-types/call/call-job';
 import type { DocumentJobInput } from '../common/job-types/document/document-job';
-import type { TicketsDigestInput } from '../common/job-types/tickets-digest/definition';
+import type { TicketsDigestJobInput } from '../common/job-types/tickets-digest/tickets-digest-job';
 import { abandonUpdate, retryUpdate, submitReviewUpdate } from '../common/messages';
 import { historyToFileText } from './history-files';
 import { replayJob } from './replay';
@@ -186,7 +186,7 @@ async function callTranscribed({ harness, taskQueue }: ScenarioRun, path: 'chunk
 const documentChunkFailingOnce = () => fakeDocumentActivities({ chunks: 6, failing: new Map([[2, 1]]) });
 
 /** A tickets digest's start as POST /jobs (or, with `scheduleId` and no job id, a schedule's action) makes it. */
-const digestInput = (overrides: Partial<TicketsDigestInput> = {}): TicketsDigestInput => ({
+const digestInput = (overrides: Partial<TicketsDigestJobInput> = {}): TicketsDigestJobInput => ({
   ...jobSettings(),
   priority: 'bulk',
   document: { bucket: 'slowlane', key: 'inputs/test/abc', sha256: 'abc', contentType: 'text/plain', sizeBytes: 1000, fileName: 'tickets.jsonl' },

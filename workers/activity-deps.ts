@@ -1,6 +1,6 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { Registry } from 'prom-client';
-import type { ActivityDeps } from '../activities';
+import type { ActivityDeps } from '../activities/activity-deps';
 import type { BatchLaneDeps } from '../activities/batch-lane/batch-lane-deps';
 import { killAt } from '../activities/batch-lane/kill-point';
 import { collectorSignals } from '../activities/batch-lane/collector-signals';

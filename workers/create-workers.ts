@@ -12,7 +12,8 @@ import {
   type WorkflowBundle,
   type WorkflowBundleOption,
 } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../activities';
+import { createActivities } from '../activities';
+import type { ActivityDeps } from '../activities/activity-deps';
 import { batchLaneTaskQueue, type Priority, taskQueueFor } from '../common/task-queues';
 import type { Config } from '../lib/config';
 import { workflowTaskPolls } from '../lib/config/worker-settings';

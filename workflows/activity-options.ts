@@ -45,7 +45,7 @@ export const modelCallOptions: ActivityOptions = {
 };
 
 /**
- * The invoice job's steps since `PATCHES.tenantsTakeTurnsAtFirstModelCall` (workflows/invoice-workflow.ts).
+ * The invoice job's steps since `PATCHES.tenantsTakeTurnsAtFirstModelCall` (workflows/invoice/invoice-workflow.ts).
  * Fairness keys only order tasks of one priority key, so a job's place in line is decided where it first meets the
  * flood: with text extraction behind every model call (4 after 2), a newly arrived tenant's first step waited for
  * the flood's whole model-call backlog. Now text extraction, which needs no budget and takes milliseconds, goes before the

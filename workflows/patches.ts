@@ -66,7 +66,7 @@ export const PATCHES = {
     shipped: { commit: 'e09e8d6', date: '2026-12-04' },
     workflowTypes: ['invoiceWorkflow'],
     guards:
-      "an invoice's text extraction and its classifyDocument run with the entry and first-model-call options, where tenants take turns (workflows/invoice-workflow.ts)",
+      "an invoice's text extraction and its classifyDocument run with the entry and first-model-call options, where tenants take turns (workflows/invoice/invoice-workflow.ts)",
   },
   searchAttributesOnStatusChange: {
     id: 'search-attributes-on-status-change',

@@ -1,5 +1,5 @@
 import { isCancellation, log, proxyActivities } from '@temporalio/workflow';
-import type { InvoiceActivities } from '../activities';
+import type { JobActivities } from '../activities';
 import { NON_RETRYABLE_ERROR_TYPES } from '../common/errors';
 import type { PushNotification } from '../common/push';
 import { deliveryOptions } from './activity-options';
@@ -7,14 +7,14 @@ import { givenUpType } from './given-up-type';
 import { jobMetrics } from './job-metrics';
 
 /** Finding the subscribers is one S3 list; a store that is down for a while still gets its pushes out. */
-const lookup = proxyActivities<InvoiceActivities>({
+const lookup = proxyActivities<JobActivities>({
   startToCloseTimeout: '30 seconds',
   scheduleToCloseTimeout: '1 hour',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES] },
 });
 
 /** Each push is retried like a webhook (deliveryOptions): the activity answers 404/410 itself. */
-const delivery = proxyActivities<InvoiceActivities>(deliveryOptions);
+const delivery = proxyActivities<JobActivities>(deliveryOptions);
 
 export interface PushDeliverySummary {
   delivered: number;

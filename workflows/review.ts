@@ -7,7 +7,7 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { InvoiceActivities } from '../activities';
+import type { JobActivities } from '../activities';
 import type { JobStart } from '../common/job';
 import type { JobTypeDefinition } from '../common/job-types/job-type';
 import {
@@ -24,7 +24,7 @@ import type { JobTracker } from './job-tracker';
 import { errorsAsBeforeReviewSignalCheck } from './unpatched-review-signal';
 import { PATCHES } from './patches';
 
-const checks = proxyLocalActivities<InvoiceActivities>(reviewCheckOptions);
+const checks = proxyLocalActivities<JobActivities>(reviewCheckOptions);
 
 /**
  * Human review: the `submitReview` Update (validated, so the reviewer learns at once whether the decision

@@ -1,11 +1,11 @@
 import { isCancellation, proxyActivities } from '@temporalio/workflow';
-import type { InvoiceActivities } from '../activities';
+import type { JobActivities } from '../activities';
 import type { DeliverWebhookInput } from '../common/webhooks';
 import { deliveryOptions } from './activity-options';
 import { givenUpType } from './given-up-type';
 import { jobMetrics } from './job-metrics';
 
-const delivery = proxyActivities<InvoiceActivities>(deliveryOptions);
+const delivery = proxyActivities<JobActivities>(deliveryOptions);
 
 /**
  * One webhook event to one callback URL, signed (Standard Webhooks) by the activity. A delivery that fails has been

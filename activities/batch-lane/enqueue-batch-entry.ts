@@ -1,9 +1,9 @@
 import { type BatchEntry, type BatchLaneStep, batchLaneKeys } from '../../common/batch-lane';
 import { ModelRequestInvalidError } from '../../common/errors';
 import type { BatchToolCall } from '../../gateway/batch/message-batches';
-import type { ModelStepInput } from '../contracts';
-import type { DocumentChunksInput, ProcessDocumentChunkInput } from '../document/document-contracts';
-import type { ScoreOrderInput } from '../order-score/score-order';
+import type { ModelStepInput } from '../step-contracts';
+import type { DocumentChunksInput, ProcessDocumentChunkInput } from '../document/contracts';
+import type { ScoreOrderInput } from '../order-score/contracts';
 import type { SummariseTicketBatchInput, WriteTicketDigestInput } from '../tickets-digest/contracts';
 import type { BatchLaneDeps } from './batch-lane-deps';
 import { holdBatchEntrySpend } from './batch-entry-spend';

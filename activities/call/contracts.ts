@@ -1,6 +1,6 @@
 import type { DocumentRef, Usage } from '../../common/job';
 import type { CallChunk, CallJobSettings, CallSummary } from '../../common/job-types/call/call-job';
-import type { JobContext } from '../contracts';
+import type { JobContext } from '../step-contracts';
 
 /** Inputs and results of the call's activities: S3 keys and small JSON, never audio or a whole transcript. */
 

@@ -9,7 +9,7 @@ import { withHeartbeats } from '../heartbeat';
 import { usageOfCall } from '../usage';
 import { withBilledUsage } from './chunk-partial';
 import { estimateTokens } from './chunk-pages';
-import type { EmbedDocumentChunksInput, EmbedDocumentChunksResult } from './document-contracts';
+import type { EmbedDocumentChunksInput, EmbedDocumentChunksResult } from './contracts';
 import { mapBounded } from './document-keys';
 import { type EmbeddingRequestLimits, packEmbeddingRequests } from './pack-embedding-requests';
 import { textToEmbed } from './process-document-chunk';

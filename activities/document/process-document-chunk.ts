@@ -16,7 +16,7 @@ import { forgettingMissingFile, scanAsProviderFile } from '../provider-file-medi
 import { usageOfCall } from '../usage';
 import { estimateTokens } from './chunk-pages';
 import { type ChunkEmbedding, ChunkPartial, type PaidPart } from './chunk-partial';
-import type { ProcessDocumentChunkInput, ProcessDocumentChunkResult } from './document-contracts';
+import type { ProcessDocumentChunkInput, ProcessDocumentChunkResult } from './contracts';
 import { documentKeys } from './document-keys';
 import { type StoredChunk, readStoredChunk, writeStoredChunk } from './stored-chunk';
 import {
@@ -28,7 +28,7 @@ import {
   TRANSCRIBE_PAGE_MAX_TOKENS,
   TRANSCRIBE_PAGE_SYSTEM,
   TRANSCRIBE_PAGE_TOOL,
-} from './document-prompts';
+} from './prompts';
 
 export interface ProcessDocumentChunkDeps {
   store: ObjectStore;

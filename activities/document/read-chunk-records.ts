@@ -1,6 +1,6 @@
 import { StoredObjectUnreadableError } from '../../common/errors';
 import type { ObjectStore } from '../../lib/object-store';
-import type { ChunkRecord } from './document-contracts';
+import type { ChunkRecord } from './contracts';
 import { mapBounded } from './document-keys';
 import { readStoredChunk } from './stored-chunk';
 

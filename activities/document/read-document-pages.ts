@@ -2,10 +2,10 @@ import { Context } from '@temporalio/activity';
 import { InvalidDocumentError } from '../../common/errors';
 import type { DocumentJobSettings } from '../../common/job-types/document/document-job';
 import type { ObjectStore } from '../../lib/object-store';
-import { checkedMedia, readPages } from '../extract-text';
+import { checkedMedia, readPages } from '../read-upload';
 import { withHeartbeats } from '../heartbeat';
 import { chunkDocumentPages, type PageChunk } from './chunk-pages';
-import type { ReadDocumentPagesInput, ReadDocumentPagesResult } from './document-contracts';
+import type { ReadDocumentPagesInput, ReadDocumentPagesResult } from './contracts';
 import { documentKeys, mapBounded } from './document-keys';
 
 /** S3 puts of chunk texts at once: enough to hide the round trips, few enough not to swamp a small S3. */

@@ -1,6 +1,6 @@
 import type { Usage } from '../../common/job';
 import type { ObjectStore } from '../../lib/object-store';
-import type { ChunkRecord } from './document-contracts';
+import type { ChunkRecord } from './contracts';
 import { documentKeys } from './document-keys';
 
 /**

@@ -10,7 +10,7 @@ import type { BatchLaneDeps } from '../batch-lane/batch-lane-deps';
 import { firstCallFromBatch } from '../batch-lane/first-call-from-batch';
 import { withHeartbeats } from '../heartbeat';
 import { usageOfCall } from '../usage';
-import type { DocumentChunksInput, SummarizeDocumentResult } from './document-contracts';
+import type { DocumentChunksInput, SummarizeDocumentResult } from './contracts';
 import { documentKeys } from './document-keys';
 import {
   SUMMARIZE_DOCUMENT_INSTRUCTION,
@@ -18,7 +18,7 @@ import {
   SUMMARIZE_DOCUMENT_MAX_TOKENS,
   SUMMARIZE_DOCUMENT_SYSTEM,
   SUMMARIZE_DOCUMENT_TOOL,
-} from './document-prompts';
+} from './prompts';
 import { readChunkRecords } from './read-chunk-records';
 
 export interface SummarizeDocumentDeps {

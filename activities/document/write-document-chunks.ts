@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { ObjectStore } from '../../lib/object-store';
 import { withHeartbeats } from '../heartbeat';
-import type { DocumentChunksInput, WriteDocumentChunksResult } from './document-contracts';
+import type { DocumentChunksInput, WriteDocumentChunksResult } from './contracts';
 import { documentKeys } from './document-keys';
 import { readChunkRecords } from './read-chunk-records';
 

@@ -2,7 +2,9 @@ import { batchLaneKeys, type BatchEntry } from '../../common/batch-lane';
 import { batchAnswerOf, type BatchEntryMessage } from '../../gateway/batch/batch-answer';
 import { type BatchLaneDeps, getJson, putJson } from '../batch-lane/batch-lane-deps';
 import { holdBatchEntrySpend } from '../batch-lane/batch-entry-spend';
-import { SCORE_ORDER_TOOL, scoreOrderCall, scoreOrderWith, type ScoreOrderDeps, type ScoreOrderInput, type ScoreOrderResult } from './score-order';
+import { SCORE_ORDER_TOOL } from './prompts';
+import { scoreOrderCall, scoreOrderWith, type ScoreOrderDeps } from './score-order';
+import { type ScoreOrderInput, type ScoreOrderResult } from './contracts';
 import { ModelRequestInvalidError } from '../../common/errors';
 
 /**

@@ -1,49 +1,15 @@
 import { Context } from '@temporalio/activity';
-import type { OrderScoreInput, OrderScoreProposal as Proposal } from '../../common/job-types/order-score/order-score';
+import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import { OrderScoreProposal } from '../../common/job-types/order-score/order-score';
 import type { FromBatch } from '../../common/batch-lane';
-import type { Usage } from '../../common/job';
 import { validateAgainst } from '../../common/validation';
 import type { BatchToolCall } from '../../gateway/batch/message-batches';
-import type { ModelGateway, ToolCallResult, ToolSpec } from '../../gateway/model-call';
+import type { ModelGateway, ToolCallResult } from '../../gateway/model-call';
 import type { BatchLaneDeps } from '../batch-lane/batch-lane-deps';
 import { firstCallFromBatch } from '../batch-lane/first-call-from-batch';
-import type { JobContext } from '../contracts';
 import { askWithRepairs, type ModelDocument, toolCallOf } from '../call-model-on-text';
-
-export interface ScoreOrderInput extends JobContext {
-  order: OrderScoreInput;
-}
-
-/** Schema-invalid output is a result, like the invoice extraction's: the workflow sends it to a person. */
-export type ScoreOrderResult =
-  | { outcome: 'valid'; proposal: Proposal; usage: Usage; attempt: number }
-  | { outcome: 'schema_invalid'; errors: string[]; usage: Usage; attempt: number };
-
-export const SCORE_ORDER_SYSTEM =
-  'You assess online orders for payment fraud for a shop’s risk team. Weigh the customer’s history, the payment ' +
-  'checks and where the goods go. Score the risk from 0 (certainly fine) to 1 (certainly fraud), decide approve, ' +
-  'review or decline, and give short reasons a person can check. Answer only through the score_order tool.';
-export const SCORE_ORDER_INSTRUCTION = 'Score the order above.';
-export const SCORE_ORDER_TOOL: ToolSpec = {
-  name: 'score_order',
-  description: 'Record the order’s fraud risk score (0 to 1), the decision and the reasons.',
-  inputSchema: OrderScoreProposal as unknown as Record<string, unknown>,
-};
-/** A score and a few reasons: a short answer, so a small output budget keeps the reservation small. */
-export const SCORE_ORDER_MAX_TOKENS = 512;
-
-export const SCORE_ORDER_PROMPT = {
-  system: SCORE_ORDER_SYSTEM,
-  instruction: SCORE_ORDER_INSTRUCTION,
-  tool: SCORE_ORDER_TOOL,
-  maxTokens: SCORE_ORDER_MAX_TOKENS,
-};
-
-/** The order as the model reads it. */
-export function orderText(order: OrderScoreInput): string {
-  return JSON.stringify(order, null, 2);
-}
+import type { ScoreOrderInput, ScoreOrderResult } from './contracts';
+import { orderText, SCORE_ORDER_PROMPT, SCORE_ORDER_TOOL } from './prompts';
 
 const orderDocument = (order: OrderScoreInput): ModelDocument => ({ documentText: orderText(order) });
 

@@ -1,7 +1,7 @@
 import type { FromBatch } from '../../common/batch-lane';
 import type { DocumentRef, Usage } from '../../common/job';
 import type { TicketsDigest } from '../../common/job-types/tickets-digest/digest';
-import type { JobContext } from '../contracts';
+import type { JobContext } from '../step-contracts';
 
 /** Inputs and results of the digest's activities: S3 keys and small JSON, never the tickets themselves. */
 

@@ -3,7 +3,7 @@ import { ModelUnavailableError } from '../../common/errors';
 import { validateTicketBatchSummary } from '../../common/job-types/tickets-digest/digest-validation';
 import type { BatchToolCall } from '../../gateway/batch/message-batches';
 import { callModelOnText, firstModelStepCall, type ModelStepDeps } from '../call-model-on-text';
-import type { ModelStepInput } from '../contracts';
+import type { ModelStepInput } from '../step-contracts';
 import type { SummariseTicketBatchInput, SummariseTicketBatchResult, SummariseTicketBatchStepInput } from './contracts';
 import { digestObjectKeys } from './object-keys';
 import { SUMMARISE_PROMPT } from './prompts';

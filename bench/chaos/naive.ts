@@ -7,7 +7,7 @@ import { loadConfig } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { createObjectStore, objectKeys } from '../../lib/object-store';
 import { createActivityDeps } from '../../workers/activity-deps';
-import type { ScoreOrderInput } from '../../activities/order-score/score-order';
+import type { ScoreOrderInput } from '../../activities/order-score/contracts';
 import type { JobKind } from './job-mix';
 
 /** The user sees the error; the activity's own error log line would only repeat it on the console. */

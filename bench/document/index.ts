@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { readPages } from '../../activities/extract-text';
+import { readPages } from '../../activities/read-upload';
 import { chunkPages } from '../../activities/document/chunk-pages';
 import type { DocumentJobInput, DocumentJobState } from '../../common/job-types/document/document-job';
 import { taskQueueFor } from '../../common/task-queues';

@@ -7,8 +7,8 @@ import { orderScoreJobType } from './order-score/definition';
 import { ticketsDigestJobType } from './tickets-digest/definition';
 
 /**
- * Every job type, one line each. Adding a type: its folder here with a definition.ts, its workflow exported from
- * workflows/index.ts, its activities in activities/index.ts (docs/job-types.md).
+ * Every job type, one line each. Adding a type: its folder here (definition.ts, <type>-job.ts), its workflow exported
+ * from workflows/index.ts, its activities' factory composed in activities/index.ts (docs/job-types.md#adding-a-type).
  */
 export const JOB_TYPE_DEFINITIONS = [invoiceJobType, orderScoreJobType, documentJobType, ticketsDigestJobType, callJobType] as const;
 

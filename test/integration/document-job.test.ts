@@ -1,6 +1,6 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
-import type { ChunkRecord } from '../../activities/document/document-contracts';
+import type { ChunkRecord } from '../../activities/document/contracts';
 import type { JobProgress } from '../../common/job';
 import type { DocumentJobState } from '../../common/job-types/document/document-job';
 import { loadConfig } from '../../lib/config';

@@ -1,5 +1,5 @@
 import { describe, test } from '@jest/globals';
-import { TRANSCRIBE_PAGE_TOOL } from '../../activities/document/document-prompts';
+import { TRANSCRIBE_PAGE_TOOL } from '../../activities/document/prompts';
 import { demo, apiUrl, submit, waitForJob } from '../support/api-client';
 import assert from '../support/assert';
 import { temporalClient } from '../support/operations';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import type { ProcessDocumentChunkInput } from '../../activities/document/document-contracts';
+import type { ProcessDocumentChunkInput } from '../../activities/document/contracts';
 import type { DocumentJobState } from '../../common/job-types/document/document-job';
 import type { JobProgress } from '../../common/job';
 import { longDocumentPage } from '../../local/samples/long-document';

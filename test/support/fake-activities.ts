@@ -1,6 +1,10 @@
 import { Context } from '@temporalio/activity';
-import type { InvoiceActivities } from '../../activities';
-import type { ExtractInvoiceFieldsResult, ModelStepInput } from '../../activities/contracts';
+import type { JobActivities } from '../../activities';
+import type { CallActivities } from '../../activities/call';
+import type { DocumentActivities } from '../../activities/document';
+import type { RetentionActivities } from '../../activities/retention';
+import type { ExtractInvoiceFieldsResult } from '../../activities/invoice/contracts';
+import type { ModelStepInput } from '../../activities/step-contracts';
 import type { VisualDocument } from '../../common/model-media';
 import { validateReviewFields } from '../../activities/validate-review-fields';
 import type { Invoice, InvoiceExtraction } from '../../common/invoice';
@@ -82,6 +86,9 @@ async function runUntilCancelled(seen: { cancelled: number }): Promise<never> {
   throw new Error('unreachable: `cancelled` only rejects');
 }
 
+/** Every activity but the document's and the retention sweep's, which no workflow faked here calls. */
+export type FakeActivities = Omit<JobActivities, keyof DocumentActivities | keyof CallActivities | keyof RetentionActivities>;
+
 export interface FakeActivitiesOptions {
   /** order.score: each call takes the next proposal; `'invalid'` answers as a schema-invalid model output. */
   scores?: Array<OrderScoreProposal | 'invalid' | Error>;
@@ -117,7 +124,7 @@ export function fakeActivities(options: FakeActivitiesOptions = {}) {
   const classifyFailures = [...(options.classifyDocument ?? [])];
   const ledgerFailures = [...(options.ledgerFailures ?? [])];
   const attempt = () => Context.current().info.attempt;
-  const activities: InvoiceActivities = {
+  const activities: FakeActivities = {
     async extractText() {
       calls.extractText++;
       if (hangIn.has('extractText')) return runUntilCancelled(calls);

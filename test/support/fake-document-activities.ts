@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
-import type { DocumentActivities } from '../../activities';
-import type { ProcessDocumentChunkInput } from '../../activities/document/document-contracts';
+import type { DocumentActivities } from '../../activities/document';
+import type { ProcessDocumentChunkInput } from '../../activities/document/contracts';
 import { ModelRequestInvalidError, TenantSpendCapReachedError } from '../../common/errors';
 import type { Usage } from '../../common/job';
 import type { DocumentJobSettings } from '../../common/job-types/document/document-job';

@@ -7,7 +7,7 @@ import type { JsonJobInput } from '../../common/job';
 import type { InvoiceJobInput } from '../../common/job-types/invoice/invoice-job';
 import type { OrderScoreInput } from '../../common/job-types/order-score/order-score';
 import type { DocumentJobInput, DocumentJobSettings } from '../../common/job-types/document/document-job';
-import type { TicketsDigestInput } from '../../common/job-types/tickets-digest/definition';
+import type { TicketsDigestJobInput } from '../../common/job-types/tickets-digest/tickets-digest-job';
 import { JobStatusKey, JobTypeKey, NeedsReviewKey, PriorityKey, TenantIdKey } from '../../common/search-attributes';
 import { type Priority, taskQueueFor } from '../../common/task-queues';
 import { loadConfig } from '../../lib/config';
@@ -133,9 +133,9 @@ export class FaultHarness {
   }
 
   /** Puts a JSONL day of tickets in the test stack's S3 and starts a tickets.digest job for it on our server. */
-  async startDigestJob(tickets: string | Uint8Array, extra: Partial<TicketsDigestInput> = {}) {
+  async startDigestJob(tickets: string | Uint8Array, extra: Partial<TicketsDigestJobInput> = {}) {
     const { jobId, base } = await this.jobStart('tickets.digest', tickets, 'tickets.jsonl');
-    const input: TicketsDigestInput = { ...base, ...extra };
+    const input: TicketsDigestJobInput = { ...base, ...extra };
     const client = await this.temporalClient();
     return client.workflow.start<typeof ticketsDigestWorkflow>('ticketsDigestWorkflow', this.startOptions(jobId, 'tickets.digest', input));
   }

@@ -1,4 +1,4 @@
-import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from '../../activities/prompts';
+import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from '../../activities/invoice/prompts';
 import type { Priority } from '../../common/task-queues';
 import type { ToolCallRequest } from '../../gateway/model-call';
 

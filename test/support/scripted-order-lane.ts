@@ -1,8 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { answerRefusedBefore } from '../../lib/answer-refusals';
-import type { InvoiceActivities } from '../../activities';
-import { fakeActivities } from './fake-activities';
+import { type FakeActivities, fakeActivities } from './fake-activities';
 import { batchUsage } from './lane-usage';
 import { scriptedBatchLane, type ScriptedLaneOptions } from './scripted-batch-lane';
 
@@ -19,7 +18,7 @@ export function scriptedOrderLane(client: Client, options: ScriptedLaneOptions &
   const scripted = scriptedBatchLane(client, options);
   const fromBatch: string[] = [];
   const fake = fakeActivities({ scores: Array.from({ length: options.jobs ?? 10 }, () => SCORED) });
-  const activities: InvoiceActivities = {
+  const activities: FakeActivities = {
     ...fake.activities,
     ...scripted.activities,
     async scoreOrder(input) {

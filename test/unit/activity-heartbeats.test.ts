@@ -1,9 +1,9 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createExtractText } from '../../activities/extract-text';
+import { createExtractText } from '../../activities/invoice/extract-text';
 import { withHeartbeats } from '../../activities/heartbeat';
-import type { ExtractTextInput, ExtractTextResult } from '../../activities/contracts';
+import type { ExtractTextInput, ExtractTextResult } from '../../activities/invoice/contracts';
 import type { ObjectStore } from '../../lib/object-store';
 
 describe('heartbeats of the text extraction', () => {

@@ -4,7 +4,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import type { BatchLaneDeps } from '../../activities/batch-lane/batch-lane-deps';
 import { answerBatchEntries, type AnswerBatchEntriesResult } from '../../activities/batch-lane/answer-batch-entries';
 import { createCollectorActivities } from '../../activities/batch-lane/collector-activities';
-import type { ScoreOrderResult } from '../../activities/order-score/score-order';
+import type { ScoreOrderResult } from '../../activities/order-score/contracts';
 import { createScoreOrderBatchActivities } from '../../activities/order-score/score-order-batch';
 import { type BatchEntry, batchLaneKeys } from '../../common/batch-lane';
 import { messageBatches } from '../../gateway/batch/message-batches';

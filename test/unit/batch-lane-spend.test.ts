@@ -6,11 +6,11 @@ import { createCollectorActivities } from '../../activities/batch-lane/collector
 import { createEnqueueBatchEntry, type EnqueueBatchEntryInput, type FirstCalls } from '../../activities/batch-lane/enqueue-batch-entry';
 import { firstCallFromBatch } from '../../activities/batch-lane/first-call-from-batch';
 import { firstModelStepCall } from '../../activities/call-model-on-text';
-import { CLASSIFY_PROMPT } from '../../activities/classify-document';
+import { CLASSIFY_PROMPT } from '../../activities/invoice/classify-document';
 import { scoreOrderCall } from '../../activities/order-score/score-order';
 import { createScoreOrderBatchActivities } from '../../activities/order-score/score-order-batch';
 import { safeOrder } from '../../local/samples/sample-orders';
-import type { ModelStepInput } from '../../activities/contracts';
+import type { ModelStepInput } from '../../activities/step-contracts';
 import { batchLaneKeys, type BatchEntry } from '../../common/batch-lane';
 import { TenantSpendCapReachedError } from '../../common/errors';
 import { messageBatches } from '../../gateway/batch/message-batches';

@@ -2,7 +2,7 @@ import assert from '../support/assert';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, test } from '@jest/globals';
-import { EXTRACT_MAX_TOKENS } from '../../activities/prompts';
+import { EXTRACT_MAX_TOKENS } from '../../activities/invoice/prompts';
 import { type CapacityInputs, type CapacityPlan, MODEL_CALLS_PER_JOB, planCapacity } from '../../gateway/capacity-plan';
 
 const REPO_ROOT = join(__dirname, '..', '..');

@@ -1,8 +1,9 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import type { ExtractInvoiceFieldsResult, ModelStepInput } from '../../activities/contracts';
-import { createExtractInvoiceFields } from '../../activities/extract-invoice-fields';
+import type { ExtractInvoiceFieldsResult } from '../../activities/invoice/contracts';
+import type { ModelStepInput } from '../../activities/step-contracts';
+import { createExtractInvoiceFields } from '../../activities/invoice/extract-invoice-fields';
 import type { ModelGateway } from '../../gateway/model-call';
 import { createAnthropicClient, createModelGateway } from '../../gateway/model-gateway';
 import { createLogger } from '../../lib/logger';

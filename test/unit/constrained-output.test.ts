@@ -1,9 +1,9 @@
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
-import { SUMMARIZE_CHUNK_TOOL, SUMMARIZE_DOCUMENT_TOOL, TRANSCRIBE_PAGE_TOOL } from '../../activities/document/document-prompts';
+import { SUMMARIZE_CHUNK_TOOL, SUMMARIZE_DOCUMENT_TOOL, TRANSCRIBE_PAGE_TOOL } from '../../activities/document/prompts';
 import { askWithRepairs } from '../../activities/call-model-on-text';
-import { SCORE_ORDER_TOOL } from '../../activities/order-score/score-order';
-import { CLASSIFY_TOOL, EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from '../../activities/prompts';
+import { SCORE_ORDER_TOOL } from '../../activities/order-score/prompts';
+import { CLASSIFY_TOOL, EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from '../../activities/invoice/prompts';
 import { answerWithRepairs, type RepairedAnswer } from '../../activities/repair-loop';
 import { NARRATIVE_TOOL, SUMMARISE_TOOL } from '../../activities/tickets-digest/prompts';
 import { ApplicationFailure } from '@temporalio/common';

@@ -1,7 +1,7 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import type { ProcessDocumentChunkResult } from '../../activities/document/document-contracts';
+import type { ProcessDocumentChunkResult } from '../../activities/document/contracts';
 import { documentKeys } from '../../activities/document/document-keys';
 import { createProcessDocumentChunk } from '../../activities/document/process-document-chunk';
 import { TenantSpendCapReachedError } from '../../common/errors';

@@ -1,7 +1,7 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import { chunkDocumentPages, chunkPages, estimateTokens } from '../../activities/document/chunk-pages';
-import { readPages } from '../../activities/extract-text';
+import { readPages } from '../../activities/read-upload';
 import { mixedPdfOf } from '../support/scans';
 import { describeChunk, MAX_CHUNK_GROUPS, planChunkGroups } from '../../common/job-types/document/chunk-groups';
 

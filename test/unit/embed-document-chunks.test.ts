@@ -1,7 +1,7 @@
 import assert from '../support/assert';
 import { afterEach, beforeEach, describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import type { EmbedDocumentChunksResult, ProcessDocumentChunkResult } from '../../activities/document/document-contracts';
+import type { EmbedDocumentChunksResult, ProcessDocumentChunkResult } from '../../activities/document/contracts';
 import { createEmbedDocumentChunks } from '../../activities/document/embed-document-chunks';
 import { createProcessDocumentChunk } from '../../activities/document/process-document-chunk';
 import { readChunkRecords } from '../../activities/document/read-chunk-records';

@@ -60,8 +60,8 @@ const planted: Record<string, { source: string; rule: string | undefined }> = {
   // Allowed: workflows take activities' types, lib takes common.
   'workflows/planted-control.ts': {
     source:
-      "import type { InvoiceActivities } from '../activities';\nimport type { JobStep } from '../common/job';\n" +
-      'export type Control = keyof InvoiceActivities | JobStep;\n',
+      "import type { JobActivities } from '../activities';\nimport type { JobStep } from '../common/job';\n" +
+      'export type Control = keyof JobActivities | JobStep;\n',
     rule: undefined,
   },
 };

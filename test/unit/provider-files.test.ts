@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, test } from '@jest/globals';
 import { scanAsProviderFile } from '../../activities/provider-file-media';
-import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from '../../activities/prompts';
+import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from '../../activities/invoice/prompts';
 import { ProviderFileMissingError } from '../../common/errors';
 import { createProviderFiles, type ProviderFiles } from '../../gateway/files/provider-files';
 import type { ToolCallRequest } from '../../gateway/model-call';

@@ -1,7 +1,7 @@
 import Anthropic, { APIError } from '@anthropic-ai/sdk';
 import assert from '../support/assert';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
-import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL, CLASSIFY_TOOL } from '../../activities/prompts';
+import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL, CLASSIFY_TOOL } from '../../activities/invoice/prompts';
 import { DocumentTooLargeError } from '../../common/errors';
 import { imageSize, sniffImage } from '../../common/image-header';
 import { overallConfidence, type InvoiceExtraction } from '../../common/invoice';

@@ -2,21 +2,20 @@ import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Worker } from '@temporalio/worker';
-import type { InvoiceActivities } from '../../activities';
-import type { ExtractInvoiceFieldsResult } from '../../activities/contracts';
+import type { ExtractInvoiceFieldsResult } from '../../activities/invoice/contracts';
 import type { FromBatch } from '../../common/batch-lane';
 import type { DocumentJobInput, DocumentJobState } from '../../common/job-types/document/document-job';
 import { workerTelemetry } from '../../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
 import type { documentWorkflow, ticketsDigestWorkflow } from '../../workflows';
 import type { TicketsDigestActivities } from '../../activities/tickets-digest';
-import type { TicketsDigestInput } from '../../common/job-types/tickets-digest/definition';
+import type { TicketsDigestJobInput } from '../../common/job-types/tickets-digest/tickets-digest-job';
 import type { JobState } from '../../common/job';
 import { Context } from '@temporalio/activity';
 import { ModelRequestInvalidError } from '../../common/errors';
 import type { WorkflowHandle } from '@temporalio/client';
 import { retryUpdate, statusQuery } from '../../common/messages';
-import { fakeActivities, sampleInvoice, validExtraction } from '../support/fake-activities';
+import { fakeActivities, sampleInvoice, validExtraction, type FakeActivities } from '../support/fake-activities';
 import { sampleDigest } from '../support/fake-digest-activities';
 import { fakeDocumentActivities } from '../support/fake-document-activities';
 import { liveUsage, usageFor } from '../support/lane-usage';
@@ -42,7 +41,7 @@ function invoiceWithLane(harness: WorkflowHarness, lane: ScriptedLaneOptions, ex
   const fake = fakeActivities(extractions ? { extractions } : {});
   const scripted = scriptedBatchLane(harness.env.client, lane);
   const asked: Array<{ step: string; fromBatch: boolean }> = [];
-  const activities: InvoiceActivities = {
+  const activities: FakeActivities = {
     ...fake.activities,
     ...scripted.activities,
     async classifyDocument(input) {
@@ -282,7 +281,7 @@ describe('the batch lane for the invoice and document steps, with scripted activ
         maxCachedWorkflows: 0,
       });
       const jobId = `tickets.digest:test:${randomUUID()}`;
-      const input: TicketsDigestInput = {
+      const input: TicketsDigestJobInput = {
         jobId,
         tenantId: 'test',
         ...bulk,

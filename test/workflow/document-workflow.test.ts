@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { DocumentActivities } from '../../activities';
+import type { DocumentActivities } from '../../activities/document';
 import { MAX_CHUNK_GROUPS } from '../../common/job-types/document/chunk-groups';
 import type { DocumentJobInput, DocumentJobSettings, DocumentJobState } from '../../common/job-types/document/document-job';
 import { Context } from '@temporalio/activity';

@@ -43,7 +43,7 @@ describe('the __stack_trace query on a running job', () => {
       await handle.result();
       return trace;
     });
-    assert.match(trace, frameIn('invoice-workflow.ts'), trace);
+    assert.match(trace, frameIn('invoice/invoice-workflow.ts'), trace);
   });
 
   test('when an order waits for a reviewer, then its stack trace names a function of the order.score workflow and of the review', async () => {

@@ -7,7 +7,8 @@ import { Worker } from '@temporalio/worker';
 import type { TicketsDigestActivities } from '../../activities/tickets-digest';
 import { ModelRequestInvalidError } from '../../common/errors';
 import type { JobState } from '../../common/job';
-import { TICKETS_DIGEST_BATCHING, type TicketsDigestInput } from '../../common/job-types/tickets-digest/definition';
+import { TICKETS_DIGEST_BATCHING } from '../../common/job-types/tickets-digest/definition';
+import type { TicketsDigestJobInput } from '../../common/job-types/tickets-digest/tickets-digest-job';
 import { retryUpdate, statusQuery } from '../../common/messages';
 import { workerTelemetry } from '../../lib/worker-telemetry';
 import { ActivityFailureInterceptor } from '../../workers/activity-failure-interceptor';
@@ -85,7 +86,7 @@ describe('the tickets.digest workflow (mocked activities, every task replayed)',
     return worker.runUntil(body(taskQueue));
   }
 
-  const input = (overrides: Partial<TicketsDigestInput> = {}): TicketsDigestInput => ({
+  const input = (overrides: Partial<TicketsDigestJobInput> = {}): TicketsDigestJobInput => ({
     tenantId: 'test',
     priority: 'bulk',
     document: { bucket: 'slowlane', key: 'inputs/test/abc', sha256: 'abc', contentType: 'text/plain', sizeBytes: 1000, fileName: 'tickets.jsonl' },

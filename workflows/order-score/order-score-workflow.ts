@@ -1,8 +1,8 @@
 import { patched, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
-import type { JobState, JsonJobInput } from '../../common/job';
 import { orderScoreJobType } from '../../common/job-types/order-score/definition';
-import { decisionOf, type OrderScoreInput, type OrderScoreResult } from '../../common/job-types/order-score/order-score';
+import { decisionOf, type OrderScoreResult } from '../../common/job-types/order-score/order-score';
+import type { OrderScoreJobInput, OrderScoreJobState } from '../../common/job-types/order-score/order-score-job';
 import { modelCallOptions } from '../activity-options';
 import { answerThroughBatchLane, BatchLaneWait, batchWaitMs } from '../batch-lane/batch-lane-wait';
 import { JobRun } from '../job-run';
@@ -15,7 +15,7 @@ const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
  * workflow and one activity, nothing else, so it costs what a plain queue would (bench: throughput); a bulk order
  * may take its answer from the batch lane first (workflows/batch-lane/batch-lane-wait.ts).
  */
-export async function orderScoreWorkflow(input: JsonJobInput<OrderScoreInput>): Promise<JobState> {
+export async function orderScoreWorkflow(input: OrderScoreJobInput): Promise<OrderScoreJobState> {
   const job = new JobRun(input, orderScoreJobType);
   const { state } = job;
   state.input = input.input;

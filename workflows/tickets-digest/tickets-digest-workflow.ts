@@ -2,8 +2,9 @@ import { ActivityFailure, ApplicationFailure, proxyActivities, workflowInfo } fr
 import type { JobActivities } from '../../activities';
 import type { SummariseTicketBatchResult } from '../../activities/tickets-digest/contracts';
 import type { FromBatch } from '../../common/batch-lane';
-import type { JobStart, JobState } from '../../common/job';
-import { TICKETS_DIGEST_BATCHING, type TicketsDigestInput, ticketsDigestJobType } from '../../common/job-types/tickets-digest/definition';
+import type { JobStart } from '../../common/job';
+import { TICKETS_DIGEST_BATCHING, ticketsDigestJobType } from '../../common/job-types/tickets-digest/definition';
+import type { TicketsDigestJobInput, TicketsDigestJobState } from '../../common/job-types/tickets-digest/tickets-digest-job';
 import { extractTextOptions, modelCallOptions } from '../activity-options';
 import { BatchLaneWait } from '../batch-lane/batch-lane-wait';
 import { JobRun } from '../job-run';
@@ -18,7 +19,7 @@ const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
  * `retry` runs again only what failed — for the map, only the batches without an answer. A bulk job's first
  * call of each batch and of the narrative may take the batch lane (half the price); retries and reruns ask live.
  */
-export async function ticketsDigestWorkflow(input: TicketsDigestInput): Promise<JobState> {
+export async function ticketsDigestWorkflow(input: TicketsDigestJobInput): Promise<TicketsDigestJobState> {
   const info = workflowInfo();
   // A scheduled run's id is the schedule action's id with the scheduled time appended by Temporal.
   const start: JobStart = { ...input, jobId: input.jobId ?? info.workflowId, submittedAt: input.submittedAt ?? info.startTime.toISOString() };

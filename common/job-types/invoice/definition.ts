@@ -36,7 +36,7 @@ export const invoiceJobType = defineJobType({
       schema: Invoice,
       startsFrom: 'extraction.invoice',
       confidenceFrom: 'extraction.confidence',
-      // Focusing a field highlights where the document prints it (activities/cite-invoice-fields.ts).
+      // Focusing a field highlights where the document prints it (activities/invoice/cite-invoice-fields.ts).
       citationsFrom: 'extraction.citations',
     },
     sections: [],

@@ -1,4 +1,3 @@
-import type { DocumentRef, JobStart } from '../../job';
 import { defineJobType } from '../job-type';
 import { digestContentPrefix } from './object-prefix';
 import { TicketsDigest } from './digest';
@@ -46,17 +45,3 @@ export const TICKETS_DIGEST_BATCHING = {
   maxBatchTickets: 400,
   parallelBatches: 4,
 } as const;
-
-/**
- * The digest workflow's input. A schedule's action is fixed when the schedule is made, and Temporal makes each
- * run's id by appending the scheduled time, so a scheduled run has no jobId or submittedAt of its own: the workflow
- * takes its own id and start time (workflowInfo) instead.
- */
-export type TicketsDigestInput = Omit<JobStart, 'jobId' | 'submittedAt'> & {
-  jobId?: string;
-  submittedAt?: string;
-  /** The JSONL file of tickets (every file-input type's workflow gets its upload as `document`). */
-  document: DocumentRef;
-  /** The schedule that started the run, when one did. */
-  scheduleId?: string;
-};

@@ -1,22 +1,23 @@
 import { log, patched, proxyActivities } from '@temporalio/workflow';
-import type { JobActivities } from '../activities';
-import type { ExtractInvoiceFieldsResult, ExtractTextResult, ModelStepInput } from '../activities/contracts';
-import type { FromBatch } from '../common/batch-lane';
-import type { Invoice } from '../common/invoice';
-import type { JobState } from '../common/job';
-import type { InvoiceJobInput, InvoiceJobState } from '../common/job-types/invoice/invoice-job';
-import { invoiceJobType } from '../common/job-types/invoice/definition';
+import type { JobActivities } from '../../activities';
+import type { ExtractInvoiceFieldsResult, ExtractTextResult } from '../../activities/invoice/contracts';
+import type { ModelStepInput } from '../../activities/step-contracts';
+import type { FromBatch } from '../../common/batch-lane';
+import type { Invoice } from '../../common/invoice';
+import type { JobState } from '../../common/job';
+import type { InvoiceJobInput, InvoiceJobState } from '../../common/job-types/invoice/invoice-job';
+import { invoiceJobType } from '../../common/job-types/invoice/definition';
 import {
   entryTextOptions,
   extractTextOptions,
   firstModelCallOptions,
   ledgerOptions,
   modelCallOptions,
-} from './activity-options';
-import { activitySummaries } from './activity-summaries';
-import { BatchLaneWait } from './batch-lane/batch-lane-wait';
-import { beyondCancel, JobRun, type RunStep } from './job-run';
-import { PATCHES } from './patches';
+} from '../activity-options';
+import { activitySummaries } from '../activity-summaries';
+import { BatchLaneWait } from '../batch-lane/batch-lane-wait';
+import { beyondCancel, JobRun, type RunStep } from '../job-run';
+import { PATCHES } from '../patches';
 
 const textSteps = proxyActivities<JobActivities>(extractTextOptions);
 const modelSteps = proxyActivities<JobActivities>(modelCallOptions);

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { LedgerRejectedError, LedgerUnavailableError } from '../common/errors';
-import type { Config } from '../lib/config';
+import { LedgerRejectedError, LedgerUnavailableError } from '../../common/errors';
+import type { Config } from '../../lib/config';
 import type { PostInvoiceToLedgerInput, PostInvoiceToLedgerResult } from './contracts';
 
 /**

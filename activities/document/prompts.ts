@@ -1,6 +1,6 @@
 import type { ToolSpec } from '../../gateway/model-call';
 import { schemas } from '../../common/validation';
-import { toolSchema } from '../prompts';
+import { toolSchema } from '../tool-schema';
 
 export const SUMMARIZE_CHUNK_SYSTEM =
   'You index long documents for search. Summarise the passage in two or three plain sentences that say what it ' +

@@ -1,11 +1,12 @@
 import { Context } from '@temporalio/activity';
-import { overallConfidence, type Invoice, type InvoiceExtraction } from '../common/invoice';
-import { validateExtraction, validateInvoice } from '../common/validation';
-import type { FromBatch } from '../common/batch-lane';
-import { addUsage } from '../common/usage-sum';
+import { overallConfidence, type Invoice, type InvoiceExtraction } from '../../common/invoice';
+import { validateExtraction, validateInvoice } from '../../common/validation';
+import type { FromBatch } from '../../common/batch-lane';
+import { addUsage } from '../../common/usage-sum';
 import { citeInvoiceFields } from './cite-invoice-fields';
-import { callModelOnText, type ModelStepDeps, type TextPrompt } from './call-model-on-text';
-import type { ExtractInvoiceFieldsResult, ModelStepInput } from './contracts';
+import { callModelOnText, type ModelStepDeps, type TextPrompt } from '../call-model-on-text';
+import type { ExtractInvoiceFieldsResult } from './contracts';
+import type { ModelStepInput } from '../step-contracts';
 import { EXTRACT_INSTRUCTION, EXTRACT_MAX_TOKENS, EXTRACT_SYSTEM, EXTRACT_TOOL } from './prompts';
 
 /** Raw output kept for the reviewer is capped: it travels in workflow history. */

@@ -1,5 +1,5 @@
-import type { FieldCitation } from '../common/job-types/invoice/field-citations';
-import type { CitedTextBlock, DocumentCitation } from '../gateway/model-call';
+import type { FieldCitation } from '../../common/job-types/invoice/field-citations';
+import type { CitedTextBlock, DocumentCitation } from '../../gateway/model-call';
 
 /** `name:` at the start of a line (a leading "-" or "*" allowed): where the answer turns to the next field. */
 const FIELD_LABEL = /(?:^|\n)[\s*-]*([A-Za-z][A-Za-z0-9]*)\s*:/g;

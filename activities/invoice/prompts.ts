@@ -1,11 +1,6 @@
-import type { ToolSpec } from '../gateway/model-call';
-import { schemas } from '../common/validation';
-
-/** Only the $schema/$id/title headers are stripped: the model sees the very schema ajv checks its answer with. */
-export function toolSchema(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _schema, $id: _id, title: _title, ...rest } = schema;
-  return rest;
-}
+import type { ToolSpec } from '../../gateway/model-call';
+import { schemas } from '../../common/validation';
+import { toolSchema } from '../tool-schema';
 
 export const CLASSIFY_SYSTEM =
   'You sort business documents for an accounts-payable team. Decide what kind of document the text is. ' +
@@ -33,7 +28,7 @@ export const EXTRACT_TOOL: ToolSpec = {
 export const EXTRACT_MAX_TOKENS = 4_096;
 
 /**
- * The citations call (activities/cite-invoice-fields.ts). Its answer is prose, one line per field: the provider
+ * The citations call (cite-invoice-fields.ts). Its answer is prose, one line per field: the provider
  * attaches citations to text, never to a tool's input or to a JSON answer constrained by `output_config`.
  */
 export const CITE_SYSTEM =

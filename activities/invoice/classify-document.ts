@@ -1,9 +1,10 @@
 import { Context } from '@temporalio/activity';
-import { ModelUnavailableError } from '../common/errors';
-import { validateClassification } from '../common/validation';
-import { callModelOnText, type ModelStepDeps, type TextPrompt } from './call-model-on-text';
-import type { FromBatch } from '../common/batch-lane';
-import type { ClassifyDocumentResult, ModelStepInput } from './contracts';
+import { ModelUnavailableError } from '../../common/errors';
+import { validateClassification } from '../../common/validation';
+import { callModelOnText, type ModelStepDeps, type TextPrompt } from '../call-model-on-text';
+import type { FromBatch } from '../../common/batch-lane';
+import type { ClassifyDocumentResult } from './contracts';
+import type { ModelStepInput } from '../step-contracts';
 import { CLASSIFY_INSTRUCTION, CLASSIFY_MAX_CHARACTERS, CLASSIFY_SYSTEM, CLASSIFY_TOOL } from './prompts';
 
 export const CLASSIFY_PROMPT: TextPrompt = {

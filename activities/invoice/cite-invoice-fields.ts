@@ -1,15 +1,15 @@
 import { Context, log } from '@temporalio/activity';
-import type { InvoiceExtraction, InvoiceFieldName } from '../common/invoice';
-import type { FieldCitations } from '../common/job-types/invoice/field-citations';
-import type { FromBatch } from '../common/batch-lane';
-import type { Usage } from '../common/job';
-import type { ModelGateway } from '../gateway/model-call';
-import type { ObjectStore } from '../lib/object-store';
-import type { ModelStepInput } from './contracts';
+import type { InvoiceExtraction, InvoiceFieldName } from '../../common/invoice';
+import type { FieldCitations } from '../../common/job-types/invoice/field-citations';
+import type { FromBatch } from '../../common/batch-lane';
+import type { Usage } from '../../common/job';
+import type { ModelGateway } from '../../gateway/model-call';
+import type { ObjectStore } from '../../lib/object-store';
+import type { ModelStepInput } from '../step-contracts';
 import { fieldCitationsOf } from './field-citations-of';
-import { withHeartbeats } from './heartbeat';
+import { withHeartbeats } from '../heartbeat';
 import { CITE_INSTRUCTION, CITE_MAX_TOKENS, CITE_SYSTEM } from './prompts';
-import { usageOfCall } from './usage';
+import { usageOfCall } from '../usage';
 
 export interface CiteInvoiceFieldsDeps {
   store: ObjectStore;

@@ -1,15 +1,9 @@
-import type { DocumentRef, Usage } from '../common/job';
-import type { Classification, Invoice, InvoiceExtraction } from '../common/invoice';
-import type { VisualDocument } from '../common/model-media';
-import type { Priority } from '../common/task-queues';
+import type { DocumentRef, Usage } from '../../common/job';
+import type { Classification, Invoice, InvoiceExtraction } from '../../common/invoice';
+import type { VisualDocument } from '../../common/model-media';
+import type { JobContext } from '../step-contracts';
 
-/** Inputs and results of the activities: references and small JSON only, never document bytes or full text. */
-
-export interface JobContext {
-  jobId: string;
-  tenantId: string;
-  priority: Priority;
-}
+/** Inputs and results of the invoice's activities: references and small JSON only, never document bytes or full text. */
 
 export interface ExtractTextInput extends JobContext {
   document: DocumentRef;
@@ -20,12 +14,6 @@ export interface ExtractTextResult {
   pages: number;
   attempt: number;
   /** A scan (an image, or a PDF without a text layer): the model steps read these bytes instead of text. */
-  visual?: VisualDocument;
-}
-
-export interface ModelStepInput extends JobContext {
-  textKey: string;
-  /** Absent in histories recorded before scans were read, and for every document with text. */
   visual?: VisualDocument;
 }
 

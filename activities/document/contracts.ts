@@ -1,6 +1,6 @@
 import type { ChunkSpan, DocumentJobSettings } from '../../common/job-types/document/document-job';
 import type { DocumentRef, Usage } from '../../common/job';
-import type { JobContext } from '../contracts';
+import type { JobContext } from '../step-contracts';
 
 /** Inputs and results of the document activities: S3 keys, counts and page ranges, never text or vectors. */
 

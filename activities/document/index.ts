@@ -1,0 +1,32 @@
+import { type ActivityDeps, uploadsOf } from '../activity-deps';
+import { createEmbedDocumentChunks } from './embed-document-chunks';
+import { createProcessDocumentChunk } from './process-document-chunk';
+import { createReadDocumentPages } from './read-document-pages';
+import { createSummarizeDocument } from './summarize-document';
+import { createWriteDocumentChunks } from './write-document-chunks';
+
+/** The `document` activities (workflows/document/): read the pages, summarise and embed each chunk, write, summarise. */
+export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gateway' | 'embeddings' | 'config' | 'batchLane' | 'providerFiles'>) {
+  const { summarizeModel, ...settings } = deps.config.document;
+  const lane = deps.batchLane ? { lane: deps.batchLane } : {};
+  return {
+    readDocumentPages: createReadDocumentPages({ store: deps.store, settings }),
+    processDocumentChunk: createProcessDocumentChunk({
+      store: deps.store,
+      gateway: deps.gateway,
+      embeddings: deps.embeddings,
+      summarizeModel,
+      ...lane,
+      ...uploadsOf(deps),
+    }),
+    embedDocumentChunks: createEmbedDocumentChunks({
+      store: deps.store,
+      embeddings: deps.embeddings,
+      limits: { maxInputs: deps.config.embeddings.maxInputsPerRequest, maxTokens: deps.config.embeddings.maxTokensPerRequest },
+    }),
+    writeDocumentChunks: createWriteDocumentChunks({ store: deps.store }),
+    summarizeDocument: createSummarizeDocument({ store: deps.store, gateway: deps.gateway, summarizeModel, ...lane }),
+  };
+}
+
+export type DocumentActivities = ReturnType<typeof createDocumentActivities>;

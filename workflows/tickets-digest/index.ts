@@ -1,1 +1,0 @@
-export { ticketsDigestWorkflow } from './tickets-digest-workflow';
