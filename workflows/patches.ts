@@ -23,14 +23,14 @@ export const PATCHES = {
   budgetRefusalsReschedule: {
     id: 'budget-refusals-reschedule',
     shipped: { commit: 'e759701', date: '2026-12-02' },
-    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow', 'callTranscribeWorkflow'],
     guards:
       'a step whose attempts the token budget refused (or whose budget store was down) is scheduled again, for up to 6 h, instead of parking as a dead letter (workflows/job-run.ts)',
   },
   reviewSignalCheckedByLocalActivity: {
     id: 'review-signal-checked-by-local-activity',
     shipped: { commit: '53b80a7', date: '2026-12-03' },
-    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow', 'callTranscribeWorkflow'],
     guards:
       "the reviewed signal's fields are checked by the local activity validateReviewFields, whose answer history records; older runs check inline against the frozen schema copy in workflows/unpatched-review-signal.* (workflows/review.ts)",
   },
@@ -43,7 +43,7 @@ export const PATCHES = {
   cancelEndsAnyPark: {
     id: 'cancel-ends-any-park',
     shipped: { commit: 'bfc6d64', date: '2026-12-03' },
-    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow', 'callTranscribeWorkflow'],
     guards:
       'a cancel ends a job parked as a dead letter inside beyondCancel (an invoice whose ledger post failed for good) instead of being ignored (workflows/dead-letters.ts)',
   },
@@ -71,7 +71,7 @@ export const PATCHES = {
   searchAttributesOnStatusChange: {
     id: 'search-attributes-on-status-change',
     shipped: { commit: '04c231f', date: '2026-12-04' },
-    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'documentChunkGroupWorkflow', 'ticketsDigestWorkflow'],
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'documentChunkGroupWorkflow', 'ticketsDigestWorkflow', 'callTranscribeWorkflow'],
     guards: "a job's search attributes are written when its status changes, not at every step (workflows/job-tracker.ts)",
   },
   collectorCarriesLateEntries: {
@@ -84,7 +84,7 @@ export const PATCHES = {
   inputErrorsFailJob: {
     id: 'input-errors-fail-job',
     shipped: { commit: 'ffaca8e', date: '2026-12-06' },
-    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow', 'callTranscribeWorkflow'],
     guards:
       'a step that fails with an input error (InvalidDocumentError, DocumentTooLargeError) fails the job for its client with the reason instead of parking it as a dead letter (workflows/job-run.ts)',
   },
@@ -105,14 +105,14 @@ export const PATCHES = {
   webPush: {
     id: 'web-push',
     shipped: { commit: '82114b0', date: '2026-12-06' },
-    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow', 'callTranscribeWorkflow'],
     guards:
       "a job started with `push` (PUSH_ENABLED) starts a deliverPushWorkflow child at each status its Web Push subscriptions hear of: awaiting_review and every end (workflows/notifications.ts)",
   },
   providerFilesDeletedAtJobEnd: {
     id: 'provider-files-deleted-at-job-end',
     shipped: { commit: 'b3c9a93', date: '2026-12-06' },
-    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow'],
+    workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow', 'callTranscribeWorkflow'],
     guards:
       "a job whose model steps read scans runs deleteJobProviderFiles when it ends (posted, rejected, failed, cancelled…), deleting the scans its steps uploaded to the provider's Files API (workflows/job-run.ts)",
   },

@@ -113,11 +113,12 @@ describe('the batch collector’s history while entries keep arriving', () => {
       assert.equal(new Set(written).size, entries, 'no entry written twice');
       const runs = await runsOf(env.client, collector.workflowId, collector.signaledRunId);
       assert.ok(runs.length >= 3, `the collector continued as new while entries arrived: ${JSON.stringify(runs)}`);
-      // A run ends within a segment write's worth of signals of its limit; a run that drained until nothing arrived
-      // held the whole stream.
+      // A run ends within a segment write's worth of signals of its limit (more on a loaded machine, where a write
+      // takes longer: 352 seen beside a full test run); a run that drained until nothing arrived held the whole
+      // stream, thousands of events.
       for (const run of runs)
         assert.ok(
-          run.historyLength <= historyEventsLimit + 150,
+          run.historyLength <= historyEventsLimit * 3,
           `a run of ${run.historyLength} events: ${JSON.stringify(runs)}`,
         );
     } finally {
