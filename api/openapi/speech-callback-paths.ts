@@ -40,6 +40,7 @@ export const speechCallbackPaths: Record<string, Schema> = {
         '401': problem(`\`unauthorized\`: the \`${SPEECH_CALLBACK_AUTH_HEADER}\` header is missing or wrong.`),
         '403': problem('`forbidden`: the URL’s signature is not ours.'),
         '404': problem('`not_found`: no callback with this id is waiting.'),
+        '413': problem('`payload_too_large`: the body is over the API’s 1 MB JSON limit (a callback’s body is a few hundred bytes).'),
         '500': problem('`internal`: a fault on our side; the provider delivers again.'),
         '503': {
           ...problem('`not_finished` (the provider says done, its transcript does not yet) or `temporal_unavailable`: the provider delivers again.'),
