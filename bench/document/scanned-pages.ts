@@ -1,5 +1,5 @@
-import { crc32, deflateSync } from 'node:zlib';
 import PDFDocument from 'pdfkit';
+import { greyscalePng } from '../../local/samples/png-render';
 
 /**
  * A scanner's page, as far as its size goes: greyscale at about 100 dpi with sensor noise in the low bits, so
@@ -15,30 +15,12 @@ export function noisyScanPng(seed: number, width = 850, height = 1100): Buffer {
   };
   const rows: Buffer[] = [];
   for (let y = 0; y < height; y++) {
-    const row = Buffer.alloc(width + 1);
+    const row = Buffer.alloc(width);
     const ink = y % 40 < 8;
-    for (let x = 1; x <= width; x++) row[x] = (ink ? 0x40 : 0xd0) + (next() & 0x07);
+    for (let x = 0; x < width; x++) row[x] = (ink ? 0x40 : 0xd0) + (next() & 0x07);
     rows.push(row);
   }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 0, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(Buffer.concat(rows))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
+  return greyscalePng(width, rows);
 }
 
 /** A PDF of `pages` scanned pages (each an image, no text layer), each page's noise its own. */
