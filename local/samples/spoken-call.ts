@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type ScriptSegment, scriptTagOf } from '../simulator/transcriptions/script-tag';
+import { type ScriptSegment, scriptTagOf } from '../../common/job-types/call/script-tag';
 
 const execFileAsync = promisify(execFile);
 

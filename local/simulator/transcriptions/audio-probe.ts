@@ -1,9 +1,9 @@
 import { NotAudioError, probeAudio as probeRecording } from '../../../lib/audio/probe-audio';
-import { type ScriptSegment, scriptOfTag } from './script-tag';
+import { type ScriptSegment, scriptOfTag } from '../../../common/job-types/call/script-tag';
 
 export interface AudioFacts {
   durationSeconds: number;
-  /** The timed script a generated recording carries (script-tag.ts); none for anything else. */
+  /** The timed script a generated recording carries (common/job-types/call/script-tag.ts); none for anything else. */
   script?: ScriptSegment[];
 }
 

@@ -3,7 +3,7 @@ import type { Fault } from '../faults';
 import type { SimulatorState } from '../state';
 import type { AudioFacts } from './audio-probe';
 import { runPocketsphinx, toRecogniserWav, TranscriberTimeout } from './pocketsphinx';
-import type { ScriptSegment } from './script-tag';
+import type { ScriptSegment } from '../../../common/job-types/call/script-tag';
 
 /** Extra wait of a `slow` fault that names no delay, as for the Messages API. */
 const DEFAULT_SLOW_DELAY_MS = 3000;
@@ -12,7 +12,7 @@ export type Hearing = { ok: true; segments: ScriptSegment[] } | { ok: false; mes
 
 /**
  * The one transcription engine of both provider shapes: the recording's own script when it carries one
- * (script-tag.ts), after a latency that grows with its length, else pocketsphinx's hearing of it. `dir` is a scratch
+ * (common/job-types/call/script-tag.ts), after a latency that grows with its length, else pocketsphinx's hearing of it. `dir` is a scratch
  * folder the caller removes.
  */
 export async function hearAudio(input: {

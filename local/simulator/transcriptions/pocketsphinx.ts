@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { ScriptSegment } from './script-tag';
+import type { ScriptSegment } from '../../../common/job-types/call/script-tag';
 
 const execFileAsync = promisify(execFile);
 

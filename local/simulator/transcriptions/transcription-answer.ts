@@ -1,5 +1,5 @@
 import type { HttpReply } from '../http-reply';
-import type { ScriptSegment } from './script-tag';
+import type { ScriptSegment } from '../../../common/job-types/call/script-tag';
 import type { ResponseFormat } from './transcription-request';
 
 /**

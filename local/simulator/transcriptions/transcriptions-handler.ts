@@ -31,7 +31,7 @@ function bearerKey(headers: IncomingHttpHeaders): string {
 /**
  * `POST /v1/audio/transcriptions` in the shape of OpenAI's API: multipart upload up to 25 MiB (413 beyond), audio
  * seconds per minute and requests in flight with 429 and `retry-after`, the fault switch, and a real transcript:
- * the recording's own script when it carries one (script-tag.ts), else pocketsphinx's hearing of it.
+ * the recording's own script when it carries one (common/job-types/call/script-tag.ts), else pocketsphinx's hearing of it.
  */
 export async function handleTranscription(call: TranscriptionCall): Promise<HttpReply> {
   const { state } = call;

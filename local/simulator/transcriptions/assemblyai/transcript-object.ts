@@ -1,4 +1,4 @@
-import type { ScriptSegment } from '../script-tag';
+import type { ScriptSegment } from '../../../../common/job-types/call/script-tag';
 
 /** How sure the engine is: a recording's own script is what was said; pocketsphinx on synthetic voices is rough. */
 const CONFIDENCE = { script: 0.95, pocketsphinx: 0.6 };
