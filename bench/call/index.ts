@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
 import type { Job } from '../../common/api-contract/job';
 import { isTerminal } from '../../common/job';
 import { loadConfig } from '../../lib/config';
@@ -15,6 +14,7 @@ import { speakCall } from '../../local/samples/spoken-call';
 import { generateLocalSecrets, type LocalTenant } from '../../local/stack/local-secrets';
 import type { Stack } from '../../local/stack/stack';
 import { readBenchFlags } from '../bench-flags';
+import { historySizes, type WorkflowHistorySize } from '../workflow-histories';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { wordErrorRate, type WordErrors } from './word-error-rate';
 import { transcriptTextOf } from './transcript-text';
@@ -34,7 +34,7 @@ interface CallRun {
   audioMinutesPerMinute: number;
   costUsd: number;
   usage: Job['usage'];
-  largestHistory: { workflowId: string; events: number; bytes: number };
+  largestHistory: WorkflowHistorySize;
   workflows: number;
   /** The job's transcript against the script the audio was spoken from. */
   wordErrors: WordErrors;
@@ -123,7 +123,7 @@ async function runCall(stack: Stack, client: Client, call: GeneratedCall, limitM
   }
   const wallSeconds = (performance.now() - started) / 1000;
   if (!job || !isTerminal(job.status)) throw new Error(`the call job ${jobId} did not finish within the limit`);
-  const histories = await historiesOf(client, jobId);
+  const histories = await historySizes(client, jobId);
   const largest = histories.reduce((a, b) => (b.events > a.events ? b : a));
   const store = createObjectStore(loadConfig(stack.productEnv));
   const transcript = await transcriptTextOf(store, job);
@@ -152,16 +152,4 @@ function flat(run: CallRun): Record<string, string | number> {
     workflows: run.workflows,
     wer: run.wordErrors.rate,
   };
-}
-
-/** The job's workflow and every child it started, each with its history's size. */
-async function historiesOf(client: Client, workflowId: string): Promise<Array<{ workflowId: string; events: number; bytes: number }>> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  const bytes = temporal.api.history.v1.History.encode(temporal.api.history.v1.History.fromObject(history)).finish().length;
-  const children = (history.events ?? []).flatMap((event) => {
-    const id = event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
-    return id ? [id] : [];
-  });
-  const nested = await Promise.all(children.map((child) => historiesOf(client, child).catch(() => [])));
-  return [{ workflowId, events: history.events?.length ?? 0, bytes }, ...nested.flat()];
 }

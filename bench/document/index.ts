@@ -1,15 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { temporal } from '@temporalio/proto';
 import { readPages } from '../../activities/read-upload';
 import { chunkPages } from '../../activities/document/chunk-pages';
 import type { DocumentJobInput, DocumentJobState } from '../../common/job-types/document/document-job';
 import { taskQueueFor } from '../../common/task-queues';
-import type { Client } from '@temporalio/client';
 import { loadConfig } from '../../lib/config';
 import { readBenchFlags } from '../bench-flags';
 import { type JobRunSteps, readRunSteps } from '../job-history-steps';
+import { historySizes, type WorkflowHistorySize } from '../workflow-histories';
 import { demandBetween, type QuotaBound, quotaBound, readProviderCounters } from './quota-bound';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { generateLocalSecrets, LOCAL_MODE_ENV, localSecretsEnv } from '../../local/stack/local-secrets';
@@ -32,7 +31,7 @@ interface RunFigures {
   wallOverBound: number;
   /** Where the wall time went, from the parent's history: reading pages, the fan-out, and the rest. */
   phases: DocumentPhases;
-  largestHistory: { workflowId: string; events: number; bytes: number };
+  largestHistory: WorkflowHistorySize;
   workflows: number;
 }
 
@@ -99,8 +98,9 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
       if (state.status !== 'completed') throw new Error(`the document job ended ${state.status}`);
       const demand = demandBetween(before, await readProviderCounters(stack.urls.simulator));
       const bound = quotaBound(demand, productConfig);
-      const phases = phasesOf(readRunSteps(await handle.fetchHistory()));
-      const histories = await historiesOf(client, jobId);
+      const history = await handle.fetchHistory();
+      const phases = phasesOf(readRunSteps(history));
+      const histories = await historySizes(client, jobId, history);
       const largest = histories.reduce((a, b) => (b.events > a.events ? b : a));
       return {
         wallSeconds,
@@ -184,21 +184,4 @@ function phasesOf(run: JobRunSteps): DocumentPhases {
     fanOutSeconds: (write.scheduledAt - read.closedAt) / 1000,
     restSeconds: (run.closedAt - write.scheduledAt) / 1000,
   };
-}
-
-/** The job's workflow and its chunk-group children (ids `<job>:chunks:<round>:<group>`), with their sizes. */
-async function historiesOf(client: Client, jobId: string): Promise<Array<{ workflowId: string; events: number; bytes: number }>> {
-  const sizes = [];
-  const measure = async (workflowId: string) => {
-    const history = await client.workflow.getHandle(workflowId).fetchHistory();
-    const bytes = temporal.api.history.v1.History.encode(temporal.api.history.v1.History.fromObject(history)).finish().length;
-    return { workflowId, events: history.events?.length ?? 0, bytes };
-  };
-  sizes.push(await measure(jobId));
-  for (let group = 0; ; group++) {
-    const child = await measure(`${jobId}:chunks:0:${group}`).catch(() => undefined);
-    if (!child) break;
-    sizes.push(child);
-  }
-  return sizes;
 }
