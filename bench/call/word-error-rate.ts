@@ -23,11 +23,14 @@ export function wordErrorRate(reference: string, hypothesis: string): WordErrors
   const hyp = wordsOf(hypothesis);
   const width = hyp.length + 1;
   // Per cell: the cost and how many of it are substitutions, deletions, insertions; typed rows, no objects.
-  let previous = { cost: new Int32Array(width), s: new Int32Array(width), d: new Int32Array(width), i: new Int32Array(width) };
+  const row = () => ({ cost: new Int32Array(width), s: new Int32Array(width), d: new Int32Array(width), i: new Int32Array(width) });
+  // Two rows, swapped: each row is written whole before it is read again.
+  let previous = row();
+  let current = row();
   for (let h = 0; h < width; h++) previous.cost[h] = previous.i[h] = h;
   for (let r = 1; r <= ref.length; r++) {
-    const current = { cost: new Int32Array(width), s: new Int32Array(width), d: new Int32Array(width), i: new Int32Array(width) };
     current.cost[0] = current.d[0] = r;
+    current.s[0] = current.i[0] = 0;
     for (let h = 1; h < width; h++) {
       const same = ref[r - 1] === hyp[h - 1];
       const diagonal = (previous.cost[h - 1] as number) + (same ? 0 : 1);
@@ -50,7 +53,7 @@ export function wordErrorRate(reference: string, hypothesis: string): WordErrors
         current.i[h] = (current.i[h - 1] as number) + 1;
       }
     }
-    previous = current;
+    [previous, current] = [current, previous];
   }
   const last = hyp.length;
   const cost = previous.cost[last] as number;
