@@ -76,19 +76,12 @@ export interface ToolCallResult {
  * A question about a text document whose answer is prose with citations (the document block carries
  * `citations: { enabled: true }`). No tool and no `output_config`: the provider refuses citations beside structured
  * outputs, and a tool's input carries none, so what the answer says is read from its text (activities/invoice/cite-invoice-fields.ts).
+ * Its `documentText` is sent a line per block (gateway/citation-params.ts); citations come back as characters of it.
  */
-export interface CitationRequest {
-  jobId: string;
-  tenantId?: string;
-  priority: Priority;
-  model: string;
-  system: string;
-  /** Sent a line per block (gateway/citation-params.ts); citations come back as characters of this text. */
-  documentText: string;
-  instruction: string;
-  maxTokens: number;
-  signal?: AbortSignal;
-}
+export type CitationRequest = Pick<
+  ToolCallRequest,
+  'jobId' | 'tenantId' | 'priority' | 'model' | 'system' | 'documentText' | 'instruction' | 'maxTokens' | 'signal'
+>;
 
 /** One citation of an answer's text block, as the provider located it. */
 export type DocumentCitation =
