@@ -7,6 +7,8 @@ export interface CallSegment {
   text: string;
   /** Who speaks, when the provider tells speakers apart. */
   speaker?: string;
+  /** 0..1, the provider's confidence in the line, when it gives one. */
+  confidence?: number;
 }
 
 export interface CallTranscript {
