@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, CancelledFailure, condition, patched, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, CancelledFailure, condition, deprecatePatch, setHandler } from '@temporalio/workflow';
 import type { JobError, JobStart, JobStep } from '../common/job';
 import type { DeadLetterOutcome } from '../common/job-metrics';
 import { abandonUpdate, type OperatorInput, type OperatorResult, retryUpdate } from '../common/messages';
@@ -76,7 +76,8 @@ export class DeadLetters {
     const { step } = error;
     jobMetrics.deadLettered({ priority: this.input.priority, step, errorType: error.type });
     await onParked();
-    const cancelEndsPark = patched(PATCHES.cancelEndsAnyPark.id);
+    deprecatePatch(PATCHES.cancelEndsAnyPark.id);
+    const cancelEndsPark = true;
     const decided = await condition(
       () => this.decision !== undefined || (cancelEndsPark && this.cancelRequested),
       this.input.deadLetterTimeoutMs,

@@ -5,6 +5,7 @@ import {
   CancellationScope,
   CancelledFailure,
   condition,
+  deprecatePatch,
   isCancellation,
   log,
   patched,
@@ -130,9 +131,9 @@ export class JobRun {
         // before them holds either, so they share it: a recorded refusal replays exactly as it ran.
         if (
           (waitsForBudget(jobError.type) || outageTookAttempts(jobError, error)) &&
-          Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS &&
-          patched(PATCHES.budgetRefusalsReschedule.id)
+          Date.now() - startedAt < BUDGET_WAIT_LIMIT_MS
         ) {
+          deprecatePatch(PATCHES.budgetRefusalsReschedule.id);
           log.info('the step could not get the token budget on some of its attempts; scheduling it again', {
             step,
             errorType: jobError.type,

@@ -17,6 +17,13 @@ export interface PatchRecord {
   workflowTypes: readonly string[];
   /** The new branch; histories recorded before it replay the old one. */
   guards: string;
+  /**
+   * Retirement's first deploy: the old branch is gone and the code calls `deprecatePatch()`, which still writes the
+   * marker, so a worker of the build before (which checks `patched()`) replays the new histories. With `evidence`,
+   * what `npm run ops -- patches` showed when it was done. The call and this entry go once no run started before
+   * this deploy is left: their histories hold the marker as `patched()` wrote it, which only a call consumes.
+   */
+  deprecated?: { commit: string; date: string; evidence: string };
 }
 
 export const PATCHES = {
@@ -32,7 +39,7 @@ export const PATCHES = {
     shipped: { commit: '53b80a7', date: '2026-12-03' },
     workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow', 'callTranscribeWorkflow'],
     guards:
-      "the reviewed signal's fields are checked by the local activity validateReviewFields, whose answer history records; older runs check inline against the frozen schema copy in workflows/unpatched-review-signal.* (workflows/review.ts)",
+      "the reviewed signal's fields are checked by the local activity validateReviewFields, whose answer history records; older runs checked inline against a frozen copy of the schema, removed with the old branch (workflows/review.ts)",
   },
   batchLane: {
     id: 'batch-lane',

@@ -2,7 +2,7 @@ import {
   ApplicationFailure,
   condition,
   log,
-  patched,
+  deprecatePatch,
   proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
@@ -21,7 +21,6 @@ import { approvalFieldsErrors } from '../common/approval-fields';
 import { reviewCheckOptions } from './activity-options';
 import { jobMetrics } from './job-metrics';
 import type { JobTracker } from './job-tracker';
-import { errorsAsBeforeReviewSignalCheck } from './unpatched-review-signal';
 import { PATCHES } from './patches';
 
 const checks = proxyLocalActivities<JobActivities>(reviewCheckOptions);
@@ -82,7 +81,8 @@ export class Review {
     // this workflow (no task queue, no deploy ordering).
     setHandler(reviewedSignal, async ({ fields, reviewer }) => {
       if (!awaiting()) return log.warn('reviewed signal ignored: job is not awaiting review', { status: this.tracker.state.status });
-      const errors = patched(PATCHES.reviewSignalCheckedByLocalActivity.id) ? await checkFields(jobType.name, fields) : errorsAsBeforeReviewSignalCheck(fields);
+      deprecatePatch(PATCHES.reviewSignalCheckedByLocalActivity.id);
+      const errors = await checkFields(jobType.name, fields);
       if (errors.length > 0) return log.warn('reviewed signal ignored: invalid fields', { errors });
       // Another decision may have been taken while the check ran; the first valid one counts.
       if (!awaiting()) return log.warn('reviewed signal ignored: job is not awaiting review', { status: this.tracker.state.status });
