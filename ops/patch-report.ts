@@ -1,7 +1,8 @@
 import type { PatchRecord } from '../workflows/patches';
 import { RESETTABLE } from './replay';
 
-export type PatchVerdict = 'may be retired' | 'keep';
+/** An active patch may be deprecated (retirement's first deploy); a deprecated one may then be removed. */
+export type PatchVerdict = 'may be retired' | 'keep' | 'may be removed' | 'keep deprecated';
 
 /** When the report looks: its clock, the namespace's retention and how late builds reached the workers. */
 export interface ReportWindow {
@@ -36,9 +37,16 @@ const EXAMPLES = 3;
  * before that day ended (plus the deploy lag) may have run a build without it.
  */
 export function oldCodeCutoff(record: PatchRecord, deployLagMs: number): Date {
-  const dayStart = Date.parse(`${record.shipped.date}T00:00:00Z`);
-  if (!Number.isFinite(dayStart)) throw new Error(`${record.id}: shipped.date ${record.shipped.date} is not a date`);
+  // A deprecated patch waits for the runs that met `patched()`: those started before the deprecating build.
+  const { date } = record.deprecated ?? record.shipped;
+  const dayStart = Date.parse(`${date}T00:00:00Z`);
+  if (!Number.isFinite(dayStart)) throw new Error(`${record.id}: date ${date} is not a date`);
   return new Date(dayStart + DAY_MS + deployLagMs);
+}
+
+function verdictOf(record: PatchRecord, oldBranchCount: number): PatchVerdict {
+  if (record.deprecated) return oldBranchCount === 0 ? 'may be removed' : 'keep deprecated';
+  return oldBranchCount === 0 ? 'may be retired' : 'keep';
 }
 
 /** FAILED → Failed, TIMED_OUT → TimedOut: the status as visibility queries spell it. */
@@ -78,7 +86,7 @@ export async function reportPatches(visibility: Visibility, records: readonly Pa
       startedBefore: oldCodeCutoff(record, window.deployLagMs),
       oldBranchCount,
       examples,
-      verdict: oldBranchCount === 0 ? 'may be retired' : 'keep',
+      verdict: verdictOf(record, oldBranchCount),
     });
   }
   return rows;
@@ -90,7 +98,7 @@ export function formatPatchReport(rows: readonly PatchReportRow[], window: Repor
     ['patch', 'shipped', 'started before', 'could take the old branch', 'verdict', 'guards'],
     ...rows.map(({ record, startedBefore, oldBranchCount, examples, verdict }) => [
       record.id,
-      `${record.shipped.date} ${record.shipped.commit}`,
+      `${record.shipped.date} ${record.shipped.commit}${record.deprecated ? `, deprecated ${record.deprecated.date} ${record.deprecated.commit}` : ''}`,
       startedBefore.toISOString().slice(0, 16).replace('T', ' '),
       oldBranchCount === 0 ? '0' : `${oldBranchCount}: ${examples.join(', ')}${oldBranchCount > examples.length ? ', …' : ''}`,
       verdict,
@@ -104,6 +112,7 @@ export function formatPatchReport(rows: readonly PatchReportRow[], window: Repor
     ...lines,
     '',
     `Counted: executions of the workflow types that check the patch, running or closed as failed, terminated or timed out within the retention (${retentionDays} d), whose current run started before the end of the shipped day${window.deployLagMs > 0 ? ' plus the deploy lag' : ''}.`,
-    'A patch that "may be retired" goes in two deploys: deprecatePatch() first, then the check and its register entry (docs/operations.md#changing-a-workflow-safely).',
+    'Deprecated patches count runs started before the end of the day they were deprecated: their histories hold the marker patched() wrote.',
+    'A patch that "may be retired" goes in two deploys: deprecatePatch() first ("may be removed" once its runs are gone), then the call and its register entry (docs/operations.md#changing-a-workflow-safely).',
   ].join('\n');
 }

@@ -33,6 +33,7 @@ export const PATCHES = {
     workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow', 'callTranscribeWorkflow'],
     guards:
       'a step whose attempts the token budget refused (or whose budget store was down) is scheduled again, for up to 6 h, instead of parking as a dead letter (workflows/job-run.ts)',
+    deprecated: { commit: '345c724', date: '2026-12-07', evidence: 'npm run ops -- patches on the local stack (npm start, 2026-12-07 00:15 UTC): 0 runs could take the old branch' },
   },
   reviewSignalCheckedByLocalActivity: {
     id: 'review-signal-checked-by-local-activity',
@@ -40,6 +41,7 @@ export const PATCHES = {
     workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow', 'callTranscribeWorkflow'],
     guards:
       "the reviewed signal's fields are checked by the local activity validateReviewFields, whose answer history records; older runs checked inline against a frozen copy of the schema, removed with the old branch (workflows/review.ts)",
+    deprecated: { commit: '345c724', date: '2026-12-07', evidence: 'npm run ops -- patches on the local stack (npm start, 2026-12-07 00:15 UTC): 0 runs could take the old branch' },
   },
   batchLane: {
     id: 'batch-lane',
@@ -53,6 +55,7 @@ export const PATCHES = {
     workflowTypes: ['invoiceWorkflow', 'orderScoreWorkflow', 'documentWorkflow', 'ticketsDigestWorkflow', 'callTranscribeWorkflow'],
     guards:
       'a cancel ends a job parked as a dead letter inside beyondCancel (an invoice whose ledger post failed for good) instead of being ignored (workflows/dead-letters.ts)',
+    deprecated: { commit: '345c724', date: '2026-12-07', evidence: 'npm run ops -- patches on the local stack (npm start, 2026-12-07 00:15 UTC): 0 runs could take the old branch' },
   },
   batchLaneSteps: {
     id: 'batch-lane-steps',

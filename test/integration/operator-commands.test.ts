@@ -101,7 +101,7 @@ describe('operator commands with no settings (real stack)', () => {
     const lineOf = (output: string, id: string) => output.split('\n').find((text) => text.startsWith(`${id} `)) ?? '';
     for (const record of Object.values(PATCHES)) {
       const line = lineOf(run.output, record.id);
-      assert.match(line, new RegExp(`${record.shipped.date} ${record.shipped.commit} .*\\s(may be retired|keep)\\s`), `${record.id} in:\n${run.output}`);
+      assert.match(line, new RegExp(`${record.shipped.date} ${record.shipped.commit}\\b.*\\s(may be retired|keep|may be removed|keep deprecated)\\s`), `${record.id} in:\n${run.output}`);
     }
     // The retention is the test stack's namespace's (temporal-dev.yaml), read from the server.
     assert.match(run.output, /within the retention \(7 d\)/, run.output);

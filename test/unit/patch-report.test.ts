@@ -1,7 +1,7 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import { formatPatchReport, oldBranchQuery, reportPatches, type ReportWindow, type Visibility } from '../../ops/patch-report';
-import { PATCHES } from '../../workflows/patches';
+import { type PatchRecord, PATCHES } from '../../workflows/patches';
 
 const DAY_MS = 86_400_000;
 const WINDOW: ReportWindow = { now: new Date('2026-12-20T12:00:00Z'), retentionMs: 7 * DAY_MS, deployLagMs: 0 };
@@ -34,13 +34,26 @@ describe('the patch report (ops/patch-report.ts)', () => {
     assert.match(query, /StartTime < '2026-12-10T00:00:00\.000Z'/);
   });
 
+  test('when a patch is deprecated, then the runs that count are those started before its deprecating build, and the verdict is about removing it', async () => {
+    const deprecated = { ...collector, deprecated: { commit: 'abc1234', date: '2026-12-09', evidence: 'a report' } };
+    assert.match(oldBranchQuery(deprecated, WINDOW), /StartTime < '2026-12-10T00:00:00\.000Z'/);
+    const [kept, removable] = await Promise.all(
+      [collectorOnlyVisibility(), { count: async () => 0, workflowIds: async () => [] }].map((visibility) => reportPatches(visibility, [deprecated], WINDOW)),
+    );
+    assert.equal(kept?.[0]?.verdict, 'keep deprecated');
+    assert.equal(removable?.[0]?.verdict, 'may be removed');
+    assert.equal((await reportPatches(collectorOnlyVisibility(), [collector], WINDOW))[0]?.verdict, 'keep');
+    assert.match(formatPatchReport(kept ?? [], WINDOW), /, deprecated 2026-12-09 abc1234 /);
+  });
+
   test('when only one workflow type has old runs, then its patch is kept with a few ids and every other may be retired', async () => {
     const visibility = collectorOnlyVisibility();
     const rows = await reportPatches(visibility, Object.values(PATCHES), WINDOW);
     assert.equal(visibility.asked.length, Object.keys(PATCHES).length);
     const verdicts = Object.fromEntries(rows.map((row) => [row.record.id, row.verdict]));
-    for (const record of Object.values(PATCHES)) {
-      assert.equal(verdicts[record.id], record === collector ? 'keep' : 'may be retired', record.id);
+    for (const record of Object.values<PatchRecord>(PATCHES)) {
+      const expected = record === collector ? 'keep' : record.deprecated ? 'may be removed' : 'may be retired';
+      assert.equal(verdicts[record.id], expected, record.id);
     }
     const kept = rows.find((row) => row.record === collector);
     assert.equal(kept?.oldBranchCount, 5);
