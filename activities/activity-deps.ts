@@ -6,6 +6,7 @@ import type { Config } from '../lib/config';
 import type { ObjectStore } from '../lib/object-store';
 import type { BatchLaneDeps } from './batch-lane/batch-lane-deps';
 import type { ModelStepDeps } from './call-model-on-text';
+import type { CallbackTranscriptionDeps } from './speech/transcribe-with-callback';
 import type { RetentionDeps } from './retention/retention-deps';
 
 /** The clients every type's activity factory is built from: injected, so tests can hand in their own. */
@@ -15,6 +16,8 @@ export interface ActivityDeps {
   embeddings: EmbeddingsGateway;
   /** The speech-to-text provider behind its own audio-seconds budget (gateway/speech/). */
   speech: SpeechGateway;
+  /** The same provider in its callback shape, when SPEECH_PROVIDER=assemblyai: call chunks are submitted and waited for. */
+  speechByCallback?: CallbackTranscriptionDeps;
   config: Pick<Config, 'anthropic' | 'document' | 'embeddings' | 'speech' | 'call' | 'ledger' | 'tenants' | 'clients' | 'deployment' | 'push'>;
   /** The Message Batches lane; without it the lane's activities refuse and jobs take the live path. */
   batchLane?: BatchLaneDeps;

@@ -162,8 +162,8 @@ async function documentWithChunkRetried({ harness, taskQueue }: ScenarioRun): Pr
   await handle.executeUpdate(retryUpdate, { args: [{ operator: 'ops', reason: 'provider fixed' }] });
   return settle(handle);
 }
-/** A call job as POST /jobs starts it, recorded to its end: a chunk parked and retried, or a summary reviewed. */
-async function callTranscribed({ harness, taskQueue }: ScenarioRun, path: 'chunk-retried' | 'summary-reviewed'): Promise<WorkflowHandle> {
+/** A call job as POST /jobs starts it, recorded to its end: a chunk parked and retried, a summary reviewed, or straight through. */
+async function callTranscribed({ harness, taskQueue }: ScenarioRun, path: 'chunk-retried' | 'summary-reviewed' | 'completed'): Promise<WorkflowHandle> {
   const jobId = `call.transcribe:test:${randomUUID()}`;
   const input: CallJobInput = {
     jobId,
@@ -176,7 +176,7 @@ async function callTranscribed({ harness, taskQueue }: ScenarioRun, path: 'chunk
   if (path === 'chunk-retried') {
     await waitForStatus(handle, 'dead_letter');
     await handle.executeUpdate(retryUpdate, { args: [{ operator: 'ops', reason: 'provider fixed' }] });
-  } else {
+  } else if (path === 'summary-reviewed') {
     await waitForStatus(handle, 'awaiting_review');
     await handle.executeUpdate(submitReviewUpdate, { args: [{ decision: 'approve', fields: sampleCallSummary, reviewer: 'rita' }] });
   }
@@ -534,6 +534,12 @@ const scenarios: Scenario[] = [
     what: "a call whose summary failed its schema, approved by a reviewer with a summary of their own",
     activities: fakeCallActivities({ chunks: 2, invalidSummary: true }),
     run: (run) => callTranscribed(run, 'summary-reviewed'),
+  },
+  {
+    name: 'call-transcribed-by-callback',
+    what: 'a call of three chunks through the provider that calls back: each chunk awaited (its id only in history), then its transcript stored',
+    activities: fakeCallActivities({ chunks: 3, byCallback: true }),
+    run: (run) => callTranscribed(run, 'completed'),
   },
   {
     name: 'tickets-digest-through-batch-lane',

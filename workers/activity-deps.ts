@@ -10,7 +10,7 @@ import { messageBatches } from '../gateway/batch/message-batches';
 import type { EmbeddingsGateway } from '../gateway/embeddings/embeddings-call';
 import { createProviderFiles } from '../gateway/files/provider-files';
 import type { ModelGateway } from '../gateway/model-call';
-import type { SpeechGateway } from '../gateway/speech/transcription-call';
+import type { AsyncSpeechGateway, SpeechGateway } from '../gateway/speech/transcription-call';
 import type { TenantSpend } from '../gateway/spend/tenant-spend';
 import { createAnthropicClient } from '../gateway/model-gateway';
 import type { Config } from '../lib/config';
@@ -18,6 +18,8 @@ import { type BatchLaneEvent, batchLaneMetricsListener } from '../lib/metrics-ba
 import { createAuditTrail } from '../lib/audit/audit-trail';
 import type { Logger } from '../lib/logger';
 import { createObjectStore, type ObjectStore } from '../lib/object-store';
+import { speechCallbackSigner } from '../lib/speech/speech-callback-signer';
+import { speechCallbackStore } from '../lib/speech/speech-callback-store';
 
 /**
  * The real clients the activities run with; tests build their own ActivityDeps. The gateway comes from
@@ -28,7 +30,7 @@ import { createObjectStore, type ObjectStore } from '../lib/object-store';
 export function createActivityDeps(
   config: Config,
   /** `spend`: the caps the gateways count into; the batch lane holds its entries there too. */
-  wired: { gateway: ModelGateway; embeddings: EmbeddingsGateway; speech: SpeechGateway; spend?: TenantSpend },
+  wired: { gateway: ModelGateway; embeddings: EmbeddingsGateway; speech: SpeechGateway; speechAsync?: AsyncSpeechGateway; spend?: TenantSpend },
   temporal?: Client,
   /** The worker's metrics registry: the batch lane's counts go there (lib/metrics-batch-lane.ts). */
   registry?: Registry,
@@ -43,6 +45,16 @@ export function createActivityDeps(
     gateway: wired.gateway,
     embeddings: wired.embeddings,
     speech: wired.speech,
+    ...(config.speech.provider === 'assemblyai' && wired.speechAsync
+      ? {
+          speechByCallback: {
+            speech: wired.speechAsync,
+            callbacks: speechCallbackStore(store),
+            signer: speechCallbackSigner(config.speech.callbackSecret),
+            publicUrl: config.api.publicUrl,
+          },
+        }
+      : {}),
     config,
     providerFiles,
     ...(temporal && log

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     config,
     deps: createActivityDeps(
       config,
-      { gateway: spendCaps.gateway, embeddings: spendCaps.embeddings, speech: gateway.speech, spend: spendCaps.spend },
+      { gateway: spendCaps.gateway, embeddings: spendCaps.embeddings, speech: gateway.speech, speechAsync: gateway.speechAsync, spend: spendCaps.spend },
       client,
       observability.telemetry.metrics.registry,
       log,

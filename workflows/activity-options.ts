@@ -100,3 +100,25 @@ export const deliveryOptions: ActivityOptions = {
     nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
   },
 };
+
+/**
+ * Waiting for the speech provider's callback (awaitCallChunkTranscript): the activity hands its slot back at once and
+ * never heartbeats, so no heartbeat timeout, and a cancel cannot wait for it to stop. The start-to-close timeout is the
+ * wait (CALL_CALLBACK_WAIT, from the split's settings); a timed-out attempt polls the transcript and waits again, so a
+ * lost callback costs at most one wait and the whole chunk at most CALLBACK_WAIT_ATTEMPTS of them.
+ */
+export const CALLBACK_WAIT_ATTEMPTS = 4;
+export function callbackWaitOptions(waitMs: number): ActivityOptions {
+  return {
+    startToCloseTimeout: waitMs,
+    cancellationType: ActivityCancellationType.TRY_CANCEL,
+    priority: modelCallOptions.priority,
+    retry: {
+      initialInterval: '1 second',
+      backoffCoefficient: 2,
+      maximumInterval: '30 seconds',
+      maximumAttempts: CALLBACK_WAIT_ATTEMPTS,
+      nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
+    },
+  };
+}

@@ -29,6 +29,11 @@ export interface TranscribeCallChunkResult {
   attempt: number;
 }
 
+/** The second step of a chunk transcribed through the callback provider: the finished transcript's id to read. */
+export interface StoreCallChunkTranscriptInput extends TranscribeCallChunkInput {
+  transcriptId: string;
+}
+
 export interface JoinCallTranscriptInput extends JobContext {
   durationSeconds: number;
   chunks: Array<{ chunk: CallChunk; transcriptKey: string }>;

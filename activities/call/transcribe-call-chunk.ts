@@ -1,8 +1,9 @@
 import { Context } from '@temporalio/activity';
 import { basename } from 'node:path';
 import type { Usage } from '../../common/job';
+import type { CallChunk } from '../../common/job-types/call/call-job';
 import type { CallSegment } from '../../common/job-types/call/transcript';
-import type { SpeechGateway } from '../../gateway/speech/transcription-call';
+import type { SpeechGateway, TranscribeResult } from '../../gateway/speech/transcription-call';
 import type { ObjectStore } from '../../lib/object-store';
 import { withHeartbeats } from '../heartbeat';
 import type { TranscribeCallChunkInput, TranscribeCallChunkResult } from './contracts';
@@ -31,12 +32,8 @@ export interface StoredChunkTranscript {
 export function createTranscribeCallChunk(deps: TranscribeCallChunkDeps) {
   return async function transcribeCallChunk(input: TranscribeCallChunkInput): Promise<TranscribeCallChunkResult> {
     const { attempt } = Context.current().info;
-    const transcriptKey = callObjectKeys.chunkTranscript(input.chunk.key);
-    if (await deps.store.exists(transcriptKey)) {
-      const stored = JSON.parse((await deps.store.getBytes(transcriptKey)).toString('utf8')) as StoredChunkTranscript;
-      // Only an attempt whose result never reached the workflow leaves a transcript behind: its bill is counted now.
-      return { transcriptKey, segments: stored.segments.length, audioSeconds: stored.audioSeconds, usage: usageOf(stored.costUsd), reused: true, attempt };
-    }
+    const reused = await reusedChunkTranscript(deps.store, input.chunk, attempt);
+    if (reused) return reused;
     const audio = await deps.store.getBytes(input.chunk.key);
     const result = await withHeartbeats((signal) =>
       deps.speech.transcribe({
@@ -48,17 +45,34 @@ export function createTranscribeCallChunk(deps: TranscribeCallChunkDeps) {
         signal,
       }),
     );
-    const stored: StoredChunkTranscript = {
-      segments: result.segments,
-      text: result.text,
-      ...(result.language ? { language: result.language } : {}),
-      model: result.model,
-      audioSeconds: result.usage.audioSeconds,
-      costUsd: result.usage.costUsd,
-    };
-    await deps.store.put(transcriptKey, JSON.stringify(stored), { contentType: 'application/json' });
-    return { transcriptKey, segments: result.segments.length, audioSeconds: result.usage.audioSeconds, usage: usageOf(result.usage.costUsd), reused: false, attempt };
+    return storeChunkTranscript(deps.store, input.chunk, result, attempt);
   };
+}
+
+/**
+ * The chunk's transcript an earlier attempt stored, as this step's result; undefined when there is none. Only an
+ * attempt whose result never reached the workflow leaves a transcript behind: its bill is counted now.
+ */
+export async function reusedChunkTranscript(store: ObjectStore, chunk: CallChunk, attempt: number): Promise<TranscribeCallChunkResult | undefined> {
+  const transcriptKey = callObjectKeys.chunkTranscript(chunk.key);
+  if (!(await store.exists(transcriptKey))) return undefined;
+  const stored = JSON.parse((await store.getBytes(transcriptKey)).toString('utf8')) as StoredChunkTranscript;
+  return { transcriptKey, segments: stored.segments.length, audioSeconds: stored.audioSeconds, usage: usageOf(stored.costUsd), reused: true, attempt };
+}
+
+/** The provider's transcript of a chunk written to S3 (StoredChunkTranscript, whichever shape answered), as the step's result. */
+export async function storeChunkTranscript(store: ObjectStore, chunk: CallChunk, result: TranscribeResult, attempt: number): Promise<TranscribeCallChunkResult> {
+  const transcriptKey = callObjectKeys.chunkTranscript(chunk.key);
+  const stored: StoredChunkTranscript = {
+    segments: result.segments,
+    text: result.text,
+    ...(result.language ? { language: result.language } : {}),
+    model: result.model,
+    audioSeconds: result.usage.audioSeconds,
+    costUsd: result.usage.costUsd,
+  };
+  await store.put(transcriptKey, JSON.stringify(stored), { contentType: 'application/json' });
+  return { transcriptKey, segments: result.segments.length, audioSeconds: result.usage.audioSeconds, usage: usageOf(result.usage.costUsd), reused: false, attempt };
 }
 
 /** A transcription in the job's usage: one provider call and its price per audio minute; no tokens. */

@@ -1,5 +1,5 @@
 import { CompleteAsyncError, Context } from '@temporalio/activity';
-import type { AsyncSpeechGateway, TranscribeRequest, TranscribeResult } from '../../gateway/speech/transcription-call';
+import type { AsyncSpeechGateway, FinishedTranscript, TranscribeRequest } from '../../gateway/speech/transcription-call';
 import type { SpeechCallbackSigner } from '../../lib/speech/speech-callback-signer';
 import type { SpeechCallbackStore } from '../../lib/speech/speech-callback-store';
 
@@ -19,16 +19,17 @@ export interface CallbackTranscribeRequest extends TranscribeRequest {
 /**
  * Transcribes a chunk with a provider that calls back, without holding a worker slot while it works: submits with a
  * signed single-use callback URL whose id stands for this attempt's task token, then hands the slot back
- * (CompleteAsyncError); the API's callback route completes the activity. An attempt that finds the chunk already
- * submitted (the previous one timed out: its callback was late or lost) polls it instead of paying twice: a finished
- * transcript is returned at once, an unfinished one is re-armed with this attempt's token and waited for again.
+ * (CompleteAsyncError); the API's callback route completes the activity with the transcript's id, never the transcript
+ * (a later step reads it by id). An attempt that finds the chunk already submitted (the previous one timed out: its
+ * callback was late or lost) polls it instead of paying twice: a finished transcript's id is returned at once, an
+ * unfinished one is re-armed with this attempt's token and waited for again.
  */
-export async function transcribeAwaitingCallback(deps: CallbackTranscriptionDeps, request: CallbackTranscribeRequest): Promise<TranscribeResult> {
+export async function transcribeAwaitingCallback(deps: CallbackTranscriptionDeps, request: CallbackTranscribeRequest): Promise<FinishedTranscript> {
   const taskToken = Buffer.from(Context.current().info.taskToken).toString('base64');
   const earlier = await deps.callbacks.submission(request.submissionKey);
   if (earlier) {
     const poll = await deps.speech.fetch(earlier.transcriptId, { jobId: request.jobId });
-    if (poll.status === 'done') return poll.result;
+    if (poll.status === 'done') return { transcriptId: earlier.transcriptId };
     if (poll.status === 'failed') throw poll.error;
     await deps.callbacks.arm(earlier.callbackId, { taskToken, jobId: request.jobId });
     throw new CompleteAsyncError();

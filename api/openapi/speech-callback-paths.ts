@@ -13,7 +13,7 @@ export const speechCallbackPaths: Record<string, Schema> = {
       description:
         'Called by the speech-to-text provider (SPEECH_PROVIDER=assemblyai), never by clients: a worker submitted a chunk with this URL as `webhook_url` and ' +
         `\`${SPEECH_CALLBACK_AUTH_HEADER}\` as \`webhook_auth_header_name\`, then handed its slot back. The route checks the URL's HMAC (SPEECH_CALLBACK_SECRET) and the header, ` +
-        'reads the finished transcript from the provider and completes (or fails) the activity attempt the random id stands for; the id carries no task token. ' +
+        'checks with the provider that the transcript is finished and completes the activity attempt the random id stands for with the transcript id (or fails it); the id carries no task token. ' +
         'Each armed attempt is used once: a duplicate, or a callback for an attempt that has already timed out (its next attempt polls), answers 200 without completing anything, ' +
         'because the provider retries any non-2xx. See docs/gateway.md.',
       tags: ['webhooks'],
@@ -33,7 +33,7 @@ export const speechCallbackPaths: Record<string, Schema> = {
       },
       responses: {
         '200': {
-          description: '`completed` or `failed`: the waiting activity took the transcript or its error; `duplicate`: already used; `stale`: the attempt it stood for is over.',
+          description: '`completed` or `failed`: the waiting activity took the transcript id or its error; `duplicate`: already used; `stale`: the attempt it stood for is over.',
           content: json({ type: 'object', required: ['outcome'], properties: { outcome: { type: 'string', enum: ['completed', 'failed', 'duplicate', 'stale'] } } }),
         },
         '400': problem('`invalid_request`: the body has no `transcript_id`, or is not JSON.'),

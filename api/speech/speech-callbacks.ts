@@ -1,5 +1,5 @@
 import { ActivityNotFoundError, type Client } from '@temporalio/client';
-import type { AsyncSpeechGateway } from '../../gateway/speech/transcription-call';
+import type { AsyncSpeechGateway, FinishedTranscript } from '../../gateway/speech/transcription-call';
 import { toApplicationFailure } from '../../lib/failures';
 import type { Logger } from '../../lib/logger';
 import type { SpeechCallbackSigner } from '../../lib/speech/speech-callback-signer';
@@ -22,15 +22,16 @@ export interface SpeechCallbackDelivery {
 }
 
 /**
- * `completed` and `failed`: the waiting activity took the transcript or its error; `duplicate`: this armed callback was
+ * `completed` and `failed`: the waiting activity took the transcript's id or its error; `duplicate`: this armed callback was
  * used already; `stale`: the attempt it stood for is over (timed out; the next attempt polls). Every outcome is a 2xx,
  * because the provider retries anything else.
  */
 export type SpeechCallbackOutcome = 'completed' | 'failed' | 'duplicate' | 'stale';
 
 /**
- * The provider says a transcript is done: check the URL's signature and the auth header, read the transcript, use the
- * callback once, and complete (or fail) the activity attempt its id stands for.
+ * The provider says a transcript is done: check the URL's signature and the auth header, read the transcript (is it
+ * really done?), use the callback once, and complete the activity attempt its id stands for with the transcript's id
+ * (FinishedTranscript: the history keeps the id, not the transcript), or fail it with the provider's error.
  */
 export async function receiveSpeechCallback(deps: SpeechCallbackDeps, delivery: SpeechCallbackDelivery): Promise<SpeechCallbackOutcome> {
   const { id } = delivery;
@@ -48,7 +49,10 @@ export async function receiveSpeechCallback(deps: SpeechCallbackDeps, delivery: 
   if (!(await deps.callbacks.claim(id, armed.taskToken))) return 'duplicate';
   const taskToken = Buffer.from(armed.taskToken, 'base64');
   try {
-    if (poll.status === 'done') await deps.client.activity.complete(taskToken, poll.result);
+    if (poll.status === 'done') {
+      const finished: FinishedTranscript = { transcriptId };
+      await deps.client.activity.complete(taskToken, finished);
+    }
     else await deps.client.activity.fail(taskToken, toApplicationFailure(poll.error, 1));
   } catch (error) {
     if (!(error instanceof ActivityNotFoundError)) throw error;

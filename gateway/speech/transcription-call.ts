@@ -57,6 +57,14 @@ export type TranscriptPoll =
   | { status: 'pending' }
   | { status: 'failed'; error: SlowlaneError };
 
+/**
+ * What the waiting activity is completed with once the provider has finished: the transcript's id only, so the
+ * workflow's history stays small; the transcript itself is read by id (AsyncSpeechGateway.fetch) in a later step.
+ */
+export interface FinishedTranscript {
+  transcriptId: string;
+}
+
 /** The door to a provider that answers later: submit with a callback, read the transcript once it says so. */
 export interface AsyncSpeechGateway {
   /** Uploads the chunk and submits it; budgeted and priced like `transcribe`. */

@@ -1,5 +1,5 @@
 import { setting, type SettingsArea } from '../settings/setting';
-import { int, number, text } from '../settings/setting-types';
+import { duration, int, number, text } from '../settings/setting-types';
 
 /** The `call.transcribe` job type: a recorded call cut at silences, transcribed per chunk, then summarised (docs/job-types.md). */
 export const callArea = {
@@ -28,6 +28,12 @@ export const callArea = {
       type: int({ min: 1, max: 64 }),
       default: '4',
       doc: 'chunks of one call transcribed at once (the speech budget still paces the fleet)',
+    }),
+    callbackWaitMs: setting({
+      env: 'CALL_CALLBACK_WAIT',
+      type: duration(),
+      default: '10m',
+      doc: "with `SPEECH_PROVIDER=assemblyai`, how long one attempt at a chunk waits for the provider's callback before the next attempt polls the transcript instead (a lost callback costs at most this); a few attempts bound the whole wait",
     }),
     summaryModel: setting({
       env: 'MODEL_CALL_SUMMARY',

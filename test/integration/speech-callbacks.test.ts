@@ -100,6 +100,11 @@ describe('a chunk transcribed through the AssemblyAI shape, waiting on its callb
           { jobId: input.jobId, priority: 'interactive', audio: call.bytes, filename: 'call.wav', durationSeconds: call.durationSeconds, submissionKey: input.submissionKey },
         );
       },
+      readTestTranscript: async (input) => {
+        const poll = await wired.speechAsync.fetch(input.transcriptId, { jobId: input.jobId });
+        if (poll.status !== 'done') throw new Error(`transcript ${input.transcriptId} is ${poll.status} after its callback`);
+        return poll.result;
+      },
     };
     const worker = await Worker.create({
       connection: env.nativeConnection,

@@ -21,6 +21,8 @@ export interface FakeCallOptions {
   failing?: Map<number, number>;
   /** The model's summary fails its schema (after the repair loop): the job goes to review. */
   invalidSummary?: boolean;
+  /** The worker's provider calls back (SPEECH_PROVIDER=assemblyai): each chunk is awaited, then its transcript stored. */
+  byCallback?: boolean;
 }
 
 /** In-memory call steps: a call of `chunks` one-minute chunks, transcriptions counted per chunk. */
@@ -35,30 +37,41 @@ export function fakeCallActivities(options: FakeCallOptions) {
     ownStart: index * CHUNK_SECONDS,
     ownEnd: (index + 1) * CHUNK_SECONDS,
   }));
+  /** How often the callback path awaited each chunk, by index. */
+  const awaited = new Map<number, number>();
+  const transcribed = (chunk: CallChunk) => {
+    chunkRuns.set(chunk.index, (chunkRuns.get(chunk.index) ?? 0) + 1);
+    const failuresLeft = failing.get(chunk.index) ?? 0;
+    if (failuresLeft > 0) {
+      failing.set(chunk.index, failuresLeft - 1);
+      throw new ModelRequestInvalidError(`chunk ${chunk.index} is not audio the provider can read`);
+    }
+    return {
+      transcriptKey: `${chunk.key}.transcript.json`,
+      segments: 4,
+      audioSeconds: chunk.end - chunk.start,
+      usage: chunkUsage,
+      reused: false,
+      attempt: Context.current().info.attempt,
+    };
+  };
   const activities: CallActivities = {
     async splitCallAudio() {
       return {
         durationSeconds: options.chunks * CHUNK_SECONDS,
         chunks,
-        settings: { chunkSeconds: CHUNK_SECONDS, overlapSeconds: 2, parallelChunks: 2 },
+        settings: { chunkSeconds: CHUNK_SECONDS, overlapSeconds: 2, parallelChunks: 2, ...(options.byCallback ? { callback: { waitMs: 60_000 } } : {}) },
         attempt: Context.current().info.attempt,
       };
     },
-    async transcribeCallChunk({ chunk }) {
-      chunkRuns.set(chunk.index, (chunkRuns.get(chunk.index) ?? 0) + 1);
-      const failuresLeft = failing.get(chunk.index) ?? 0;
-      if (failuresLeft > 0) {
-        failing.set(chunk.index, failuresLeft - 1);
-        throw new ModelRequestInvalidError(`chunk ${chunk.index} is not audio the provider can read`);
-      }
-      return {
-        transcriptKey: `${chunk.key}.transcript.json`,
-        segments: 4,
-        audioSeconds: chunk.end - chunk.start,
-        usage: chunkUsage,
-        reused: false,
-        attempt: Context.current().info.attempt,
-      };
+    transcribeCallChunk: async ({ chunk }) => transcribed(chunk),
+    async awaitCallChunkTranscript({ chunk }) {
+      awaited.set(chunk.index, (awaited.get(chunk.index) ?? 0) + 1);
+      return { transcriptId: `transcript-${chunk.index}` };
+    },
+    storeCallChunkTranscript: async ({ chunk, transcriptId }) => {
+      if (transcriptId !== `transcript-${chunk.index}`) throw new ModelRequestInvalidError(`chunk ${chunk.index} was given ${transcriptId}`);
+      return transcribed(chunk);
     },
     async joinCallTranscript({ chunks: joined }) {
       return {
@@ -75,5 +88,5 @@ export function fakeCallActivities(options: FakeCallOptions) {
       return { outcome: 'valid', summary: sampleCallSummary, usage: summaryUsage, attempt };
     },
   };
-  return { activities, chunkRuns };
+  return { activities, chunkRuns, awaited };
 }

@@ -68,6 +68,28 @@ describe('callTranscribeWorkflow with mocked activities', () => {
     );
   }, 60_000);
 
+  test('when the split says the provider calls back, then each chunk is awaited then stored, once, and billed once', async () => {
+    const fake = fakeCallActivities({ chunks: 3, byCallback: true });
+    const { state, history } = await harness.withWorker(fake.activities, async (_start, _score, taskQueue) => {
+      const handle = await startCall(taskQueue);
+      const state = await handle.result();
+      return { state, history: await handle.fetchHistory() };
+    });
+    assert.equal(state.status, 'completed');
+    assert.equal((state as CallJobState).result?.chunks, 3);
+    assert.deepEqual([...fake.awaited.values()], [1, 1, 1]);
+    assert.deepEqual([...fake.chunkRuns.values()], [1, 1, 1]);
+    assert.equal(state.usage.calls, 3 * chunkUsage.calls + summaryUsage.calls);
+    const scheduled = (history.events ?? []).flatMap((event) => {
+      const name = event.activityTaskScheduledEventAttributes?.activityType?.name;
+      return name ? [name] : [];
+    });
+    assert.deepEqual(scheduled.filter((name) => name.includes('Chunk')).sort(), [
+      ...Array(3).fill('awaitCallChunkTranscript'),
+      ...Array(3).fill('storeCallChunkTranscript'),
+    ]);
+  }, 60_000);
+
   test('when the summary fails its schema, then the job waits for a reviewer, whose edited summary becomes the result', async () => {
     const fake = fakeCallActivities({ chunks: 2, invalidSummary: true });
     const edited = { ...sampleCallSummary, outcome: 'resolved' as const };

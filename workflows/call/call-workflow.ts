@@ -1,9 +1,9 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
-import type { TranscribeCallChunkResult } from '../../activities/call/contracts';
+import type { TranscribeCallChunkInput, TranscribeCallChunkResult } from '../../activities/call/contracts';
 import type { CallChunk, CallJobInput, CallJobState } from '../../common/job-types/call/call-job';
 import { callJobType } from '../../common/job-types/call/definition';
-import { documentFileOptions, modelCallOptions } from '../activity-options';
+import { callbackWaitOptions, documentFileOptions, modelCallOptions } from '../activity-options';
 import { JobRun } from '../job-run';
 
 const fileSteps = proxyActivities<JobActivities>(documentFileOptions);
@@ -11,7 +11,8 @@ const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
 
 /**
  * `call.transcribe`: the recording is cut at silences into chunks in S3 (splitCallAudio); the chunks are
- * transcribed through the speech gateway a few at a time, progress in minutes of audio (transcribeCallChunk); the
+ * transcribed through the speech gateway a few at a time, progress in minutes of audio (transcribeCallChunk, or with
+ * the provider that calls back awaitCallChunkTranscript then storeCallChunkTranscript); the
  * chunks' transcripts are joined into one, JSON and WebVTT (joinCallTranscript); the model summarises it
  * (summarizeCall). A summary that fails its schema goes to a reviewer, who approves it edited. History stays
  * small: a few events per chunk, S3 keys only. A chunk that fails for good parks the job; `retry` runs only the
@@ -44,10 +45,11 @@ export async function callTranscribeWorkflow(input: CallJobInput): Promise<CallJ
 
     await job.run('transcribeCallChunk', () =>
       transcribeMissing(chunks, transcripts, split.settings.parallelChunks, async (chunk) => {
-        const result = await modelSteps.transcribeCallChunk.executeWithOptions(
-          { ...modelCallOptions, summary: `Transcribe chunk ${chunk.index + 1}/${chunks.length} (${clock(chunk.start)}–${clock(chunk.end)})` },
-          [{ ...context, chunk }],
-        );
+        const span = `chunk ${chunk.index + 1}/${chunks.length} (${clock(chunk.start)}–${clock(chunk.end)})`;
+        const { callback } = split.settings;
+        const result = callback
+          ? await transcribeByCallback({ ...context, chunk }, span, callback.waitMs)
+          : await modelSteps.transcribeCallChunk.executeWithOptions({ ...modelCallOptions, summary: `Transcribe ${span}` }, [{ ...context, chunk }]);
         job.tracker.addUsage(result.usage);
         return result;
       }, (chunk) => {
@@ -102,6 +104,21 @@ export async function callTranscribeWorkflow(input: CallJobInput): Promise<CallJ
     state.result = resultOf(decision.fields as CallJobState['proposal'] & object, 'reviewer');
     return job.finish('completed');
   })) as CallJobState;
+}
+
+/**
+ * A chunk through the provider that calls back (the split's settings say so): submitted, then waited for without a
+ * worker slot, the completion carrying only the transcript's id; a second step reads the transcript by that id and
+ * stores it as the one-step path does, and its result (the bill counted once) is the chunk's.
+ */
+async function transcribeByCallback(input: TranscribeCallChunkInput, span: string, waitMs: number): Promise<TranscribeCallChunkResult> {
+  const { transcriptId } = await modelSteps.awaitCallChunkTranscript.executeWithOptions(
+    { ...callbackWaitOptions(waitMs), summary: `Submit ${span}, wait for its callback` },
+    [input],
+  );
+  return modelSteps.storeCallChunkTranscript.executeWithOptions({ ...modelCallOptions, summary: `Store the transcript of ${span}` }, [
+    { ...input, transcriptId },
+  ]);
 }
 
 /**

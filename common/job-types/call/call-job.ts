@@ -12,6 +12,12 @@ export interface CallJobSettings {
   chunkSeconds: number;
   overlapSeconds: number;
   parallelChunks: number;
+  /**
+   * Present when the worker's speech provider calls back (SPEECH_PROVIDER=assemblyai): each chunk is submitted and
+   * waited for (at most `waitMs` per attempt, then polled), and its transcript read and stored by a second step.
+   * Absent, a chunk is transcribed in one step (OpenAI's shape), as every earlier history did.
+   */
+  callback?: { waitMs: number };
 }
 
 /** What the API starts a call job with: the common start and the uploaded recording. */
