@@ -13,6 +13,7 @@ import { longDocumentPage } from '../../local/samples/long-document';
 import { SAMPLE_CALL } from '../../local/samples/sample-call';
 import { speakCall } from '../../local/samples/spoken-call';
 import { startLocalRedis, type LocalRedis } from '../../local/stack/redis-server';
+import type { ManagedProcess } from '../../local/stack/supervisor';
 import { wakeBudgetWaits } from '../../ops/spend-cap-raised';
 import { cleanTextInvoice, FaultHarness } from '../support/fault-harness';
 
@@ -48,6 +49,26 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
     return state as S | undefined;
   }
 
+  /** The worker gone from the queue, so the next test's worker is the only one polling, with its own cap. */
+  async function stopWorker(worker: ManagedProcess): Promise<void> {
+    await worker.stop();
+    harness.supervisor.forget(worker);
+  }
+
+  /** The cap raised as an operator does it: the worker restarted with the new setting, then the waiting job woken. */
+  async function raiseCapAndWake(capped: ManagedProcess, spendPrefix = prefix): Promise<ManagedProcess> {
+    await stopWorker(capped);
+    const raised = await workerWithCap(100, spendPrefix);
+    const client = await harness.temporalClient();
+    let woken = 0;
+    for (let i = 0; i < 100 && woken === 0; i++) {
+      woken = (await wakeBudgetWaits(client, 'demo', 'ops-oliver')).woken;
+      if (woken === 0) await pause(200);
+    }
+    assert.equal(woken, 1);
+    return raised;
+  }
+
   test('when the next call would pass the cap, then the job waits in budget_wait, and resumes after the cap is raised', async () => {
     const marker = `spend-${randomUUID()}`;
     // A millionth of a dollar: the window's first call (classification) runs, as an empty window admits one; the next cannot.
@@ -70,20 +91,9 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
       'the refused extraction never reached the provider',
     );
 
-    await capped.stop();
-    harness.supervisor.forget(capped);
-    const raised = await workerWithCap(100);
-    const client = await harness.temporalClient();
-    let woken = 0;
-    for (let i = 0; i < 100 && woken === 0; i++) {
-      woken = (await wakeBudgetWaits(client, 'demo', 'ops-oliver')).woken;
-      if (woken === 0) await pause(200);
-    }
-    assert.equal(woken, 1);
+    const raised = await raiseCapAndWake(capped);
     const state = await handle.result();
-    // The next test's worker must be the only one polling, with its own cap.
-    await raised.stop();
-    harness.supervisor.forget(raised);
+    await stopWorker(raised);
     assert.equal(state.status, 'posted');
     const day = new Date().toISOString().slice(0, 10);
     const spent = (await new RedisSpendStore(redis.client(), { keyPrefix: prefix }).totalsOn('demo', day)).day;
@@ -104,20 +114,9 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
     assert.equal(waiting.budgetWait?.window, 'day');
     assert.ok((await harness.simulatorCalls(marker, 'summarize_chunk')).length <= 1, 'no chunk summary after the refusal');
 
-    await capped.stop();
-    harness.supervisor.forget(capped);
-    const raised = await workerWithCap(100, documentPrefix);
-    const client = await harness.temporalClient();
-    let woken = 0;
-    for (let i = 0; i < 100 && woken === 0; i++) {
-      woken = (await wakeBudgetWaits(client, 'demo', 'ops-oliver')).woken;
-      if (woken === 0) await pause(200);
-    }
-    assert.equal(woken, 1);
+    const raised = await raiseCapAndWake(capped, documentPrefix);
     const state = (await handle.result()) as DocumentJobState;
-    // The next test's worker must be the only one polling, with its own cap.
-    await raised.stop();
-    harness.supervisor.forget(raised);
+    await stopWorker(raised);
     assert.equal(state.status, 'completed');
     const chunks = state.result?.chunks ?? 0;
     const summaries = (await harness.simulatorCalls(marker, 'summarize_chunk')).filter((call) => call.status === 200);
@@ -147,19 +146,9 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
     assert.equal(waiting.step, 'transcribeCallChunk');
     assert.equal(waiting.budgetWait?.window, 'day');
 
-    await capped.stop();
-    harness.supervisor.forget(capped);
-    const raised = await workerWithCap(100, callPrefix);
-    const client = await harness.temporalClient();
-    let woken = 0;
-    for (let i = 0; i < 100 && woken === 0; i++) {
-      woken = (await wakeBudgetWaits(client, 'demo', 'ops-oliver')).woken;
-      if (woken === 0) await pause(200);
-    }
-    assert.equal(woken, 1);
+    const raised = await raiseCapAndWake(capped, callPrefix);
     const state = (await handle.result()) as CallJobState;
-    await raised.stop();
-    harness.supervisor.forget(raised);
+    await stopWorker(raised);
     assert.equal(state.status, 'completed');
     const chunks = state.result?.chunks ?? 0;
     assert.ok(chunks >= 2, `${chunks} chunks`);
