@@ -1,12 +1,12 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import { type SlowlaneError, TenantSpendCapReachedError } from '../../common/errors';
-import type { ModelGateway, ToolCallRequest, ToolCallResult } from '../../gateway/model-call';
 import { InProcessSpendStore } from '../../gateway/spend/local-spend-store';
 import { withSpendCaps } from '../../gateway/spend/spend-capped-gateway';
 import { withAsyncSpeechSpendCaps, withSpeechSpendCaps } from '../../gateway/spend/spend-capped-speech';
 import { createTenantSpend, type SpendEvent } from '../../gateway/spend/tenant-spend';
 import type { AsyncSpeechGateway, SpeechGateway, TranscribeRequest, TranscribeResult } from '../../gateway/speech/transcription-call';
+import { modelProvider, toolRequest } from '../support/spend-fakes';
 
 const NOW = Date.UTC(2026, 11, 4, 12);
 const DAY = '2026-12-04';
@@ -55,32 +55,6 @@ const chunk = (durationSeconds: number, tenantId?: string): TranscribeRequest =>
   filename: 'chunk-0001.flac',
   durationSeconds,
 });
-
-const toolRequest = (tenantId: string): ToolCallRequest => ({
-  jobId: 'call.transcribe:demo:k',
-  tenantId,
-  priority: 'bulk',
-  model: 'claude-haiku-4-5',
-  system: 'summarise',
-  documentText: 'x'.repeat(350),
-  instruction: 'summarise',
-  tool: { name: 'record', description: 'record', inputSchema: { type: 'object' } },
-  maxTokens: 100,
-});
-
-/** A model provider that bills `costUsd` per call. */
-function modelProvider(costUsd: number): ModelGateway {
-  return {
-    async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
-      return {
-        toolInput: {},
-        stopReason: 'tool_use',
-        model: request.model,
-        usage: { inputTokens: 1000, outputTokens: 100, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, costUsd },
-      };
-    },
-  };
-}
 
 describe('transcription behind the tenant’s spend caps', () => {
   test('when a chunk would pass the cap, then it is refused before the provider with the model steps’ typed error, saying when the window turns', async () => {
