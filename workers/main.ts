@@ -28,7 +28,12 @@ async function main(): Promise<void> {
   const connection = await connectWorker(config.temporal);
   const gateway = gatewayFromConfig(config, log);
   recordGatewayEvents(observability.telemetry.metrics.registry, gateway.gateway.events, gateway.embeddings.events, gateway.speech.events);
-  const spendCaps = await spendCapsFromConfig(config, { gateway: gateway.gateway, embeddings: gateway.embeddings }, log, observability.telemetry.metrics.registry);
+  const spendCaps = await spendCapsFromConfig(
+    config,
+    { gateway: gateway.gateway, embeddings: gateway.embeddings, speech: gateway.speech, speechAsync: gateway.speechAsync },
+    log,
+    observability.telemetry.metrics.registry,
+  );
   const workflowBundle = await workflowBundleForProcess();
   const deployment = await workerDeploymentOptions(config.worker, workflowBundle);
   // The batch lane's activities signal-with-start the collectors through this client, on the worker's connection;
@@ -39,7 +44,7 @@ async function main(): Promise<void> {
     config,
     deps: createActivityDeps(
       config,
-      { gateway: spendCaps.gateway, embeddings: spendCaps.embeddings, speech: gateway.speech, speechAsync: gateway.speechAsync, spend: spendCaps.spend },
+      { gateway: spendCaps.gateway, embeddings: spendCaps.embeddings, speech: spendCaps.speech, speechAsync: spendCaps.speechAsync, spend: spendCaps.spend },
       client,
       observability.telemetry.metrics.registry,
       log,

@@ -25,6 +25,7 @@ export function createAwaitCallChunkTranscript(deps: CallbackChunkDeps) {
     const audio = await deps.store.getBytes(input.chunk.key);
     return transcribeAwaitingCallback(deps.byCallback, {
       jobId: input.jobId,
+      tenantId: input.tenantId,
       priority: input.priority,
       audio,
       filename: basename(input.chunk.key),

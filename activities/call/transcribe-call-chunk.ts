@@ -38,6 +38,7 @@ export function createTranscribeCallChunk(deps: TranscribeCallChunkDeps) {
     const result = await withHeartbeats((signal) =>
       deps.speech.transcribe({
         jobId: input.jobId,
+        tenantId: input.tenantId,
         priority: input.priority,
         audio,
         filename: basename(input.chunk.key),

@@ -163,8 +163,11 @@ export async function runChaosBenchmark(argv: string[]): Promise<void> {
       apiKey: API_KEY,
       jobIds: kept.map((job) => job.jobId),
       simulatorUrl: stack.urls.simulator,
-      prices: productConfig.anthropic.prices,
-      embeddingsPricePerMTok: productConfig.embeddings.pricePerMTok,
+      prices: {
+        models: productConfig.anthropic.prices,
+        embeddingsPricePerMTok: productConfig.embeddings.pricePerMTok,
+        speechPricePerMinute: productConfig.speech.pricePerMinute,
+      },
     }).catch((error: unknown) => ({ error: String(error) }));
 
     const slowlaneFigures = () => ({

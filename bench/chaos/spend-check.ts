@@ -1,17 +1,19 @@
 import { Redis } from 'ioredis';
 import { BATCH_PRICE_FACTOR, costOf } from '../../gateway/pricing';
+import { audioCostUsd } from '../../gateway/speech/speech-meter';
 import { RedisSpendStore } from '../../gateway/spend/redis-spend-store';
 import type { ModelPrice } from '../../lib/config';
 import { CALL_LOG_LIMIT, type CallRecord } from '../../local/simulator/stats';
 import type { EmbeddingStats } from '../../local/simulator/state';
+import type { TranscriptionStats } from '../../local/simulator/transcriptions/transcription-stats';
 import { providerStats } from './faults';
 
 export interface SpendCheck {
   /** The tenant's month total in the spend store (Redis), after the chaos. */
   storeUsd: number;
   /**
-   * What the provider billed, priced from the simulator's log of answered calls (batch entries at the batch price)
-   * and its embedded tokens, whatever the kills lost on the way.
+   * What the provider billed, priced from the simulator's log of answered calls (batch entries at the batch price),
+   * its embedded tokens and its transcribed audio seconds (both speech shapes), whatever the kills lost on the way.
    */
   providerBilledUsd: number;
   /**
@@ -40,29 +42,38 @@ export interface ProviderBill {
   undeliveredUsd: number;
 }
 
+/** The prices the bill is made at: each the product's own setting, as the spend store was settled at. */
+export interface BillPrices {
+  models: Record<string, ModelPrice>;
+  embeddingsPricePerMTok: number;
+  speechPricePerMinute: number;
+}
+
 /**
- * The provider's bill for the run: every answered call in the simulator's log at its model's price, and every
- * embedded token at the embeddings price. The simulator serves one tenant's run here, so it is that tenant's bill.
+ * The provider's bill for the run: every answered call in the simulator's log at its model's price, every embedded
+ * token at the embeddings price, and every billed audio second at the speech price, as the spend store counts them
+ * all. The simulator serves one tenant's run here, so it is that tenant's bill.
  */
-export async function providerBill(
-  simulatorUrl: string,
-  prices: Record<string, ModelPrice>,
-  embeddingsPricePerMTok: number,
-): Promise<ProviderBill> {
+export async function providerBill(simulatorUrl: string, prices: BillPrices): Promise<ProviderBill> {
   const stats = await providerStats(simulatorUrl);
   if (stats.requests > CALL_LOG_LIMIT) throw new Error(`the simulator logged only the last ${CALL_LOG_LIMIT} of ${stats.requests} calls`);
   const { calls } = (await (await fetch(`${simulatorUrl}/_sim/calls?status=200`)).json()) as { calls: CallRecord[] };
   const embedded = (await (await fetch(`${simulatorUrl}/_sim/embeddings/stats`)).json()) as EmbeddingStats;
+  const transcribed = (await (await fetch(`${simulatorUrl}/_sim/transcriptions/stats`)).json()) as TranscriptionStats;
   const priced = (call: CallRecord) => {
-    const price = call.model ? prices[call.model] : undefined;
+    const price = call.model ? prices.models[call.model] : undefined;
     if (!price) throw new Error(`no price for model ${call.model}`);
     return costOf(call, price) * (call.lane === 'batch' ? BATCH_PRICE_FACTOR : 1);
   };
-  const embeddingsUsd = (tokens: number) => (tokens * embeddingsPricePerMTok) / 1_000_000;
+  const embeddingsUsd = (tokens: number) => (tokens * prices.embeddingsPricePerMTok) / 1_000_000;
+  const audioUsd = (seconds: number) => audioCostUsd(seconds, prices.speechPricePerMinute);
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
   return {
-    billedUsd: sum(calls.map(priced)) + embeddingsUsd(embedded.tokens),
-    undeliveredUsd: sum(calls.filter((call) => call.undelivered).map(priced)) + embeddingsUsd(embedded.undeliveredTokens),
+    billedUsd: sum(calls.map(priced)) + embeddingsUsd(embedded.tokens) + audioUsd(transcribed.billedAudioSeconds),
+    undeliveredUsd:
+      sum(calls.filter((call) => call.undelivered).map(priced)) +
+      embeddingsUsd(embedded.undeliveredTokens) +
+      audioUsd(transcribed.undeliveredAudioSeconds),
   };
 }
 
@@ -78,10 +89,9 @@ export async function checkSpend(options: {
   apiKey: string;
   jobIds: string[];
   simulatorUrl: string;
-  prices: Record<string, ModelPrice>;
-  embeddingsPricePerMTok: number;
+  prices: BillPrices;
 }): Promise<SpendCheck> {
-  const bill = await providerBill(options.simulatorUrl, options.prices, options.embeddingsPricePerMTok);
+  const bill = await providerBill(options.simulatorUrl, options.prices);
   // Read through the store itself: its keys and fields are its own business (it once moved the totals into a hash,
   // and a hand-built key then read 0).
   const store = new RedisSpendStore(new Redis(options.redisUrl, { maxRetriesPerRequest: 1 }), { keyPrefix: options.keyPrefix });

@@ -1,11 +1,9 @@
 import type { Config } from '../../lib/config';
 import type { Logger } from '../../lib/logger';
-import type { CallCost } from '../budget/bucket-math';
 import type { TokenBudget } from '../budget/token-budget';
 import { GatewayEvents } from '../gateway-events';
 import { costOf } from '../pricing';
-import { settleProviderAnswer } from '../provider-answer';
-import { reserveCall } from '../reserve-call';
+import { type MeteredDoor, meteredCall } from '../metered-call';
 import { InputTokenEstimator } from '../token-estimate';
 import type { EmbeddingsGateway } from './embeddings-call';
 import { EmbeddingsHttpError, toEmbeddingsError } from './embeddings-errors';
@@ -41,86 +39,68 @@ interface EmbeddingsBody {
 }
 
 /**
- * Voyage AI's `POST /v1/embeddings` behind the same gateway as the Messages API: reserve the estimate from the
- * embeddings budget, call, settle to the billed `total_tokens`, pause the fleet's embeddings on a 429 for its
- * `retry-after`, and report the call (model label, cost) like any other. No retries here: Temporal retries.
+ * Voyage AI's `POST /v1/embeddings` behind the same gateway as the Messages API, as a metered call
+ * (gateway/metered-call.ts): reserve the estimate from the embeddings budget, call, settle to the billed
+ * `total_tokens`, pause the fleet's embeddings on a 429 for its `retry-after`, and report the call (model label,
+ * cost) like any other. No retries here: Temporal retries.
  */
 export function createEmbeddingsGateway(deps: EmbeddingsGatewayDeps): WiredEmbeddingsGateway {
   const { settings, log } = deps;
-  const now = deps.now ?? Date.now;
-  const random = deps.random ?? Math.random;
   const doFetch = deps.fetch ?? fetch;
   const events = deps.events ?? new GatewayEvents((error) => log.error({ err: error }, 'gateway listener failed'));
   const estimator = new InputTokenEstimator();
   const model = settings.model;
   const price = { [model]: { inputPerMTok: settings.pricePerMTok, outputPerMTok: 0 } };
-  const pool = model;
+  const door: MeteredDoor = {
+    budget: deps.budget,
+    events,
+    log,
+    now: deps.now ?? Date.now,
+    random: deps.random ?? Math.random,
+    prices: price,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    toTypedError: toEmbeddingsError,
+    failureMessage: 'embeddings call failed',
+  };
 
   return {
     events,
-    async embed(request) {
+    embed(request) {
       const characters = request.inputs.reduce((sum, input) => sum + input.length, 0);
-      const reserved: CallCost = { input: estimator.estimate(model, characters), output: 0, requests: 1 };
-      const call = { jobId: request.jobId, model, priority: request.priority };
-      const reservation = await reserveCall({ budget: deps.budget, events, random }, call, pool, reserved);
-      const context = { budget: deps.budget, reservation, pool, request: call, reserved, events, log, now, prices: price };
-      const startedAt = now();
-      const signals = [AbortSignal.timeout(settings.requestTimeoutMs), ...(request.signal ? [request.signal] : [])];
-      let vectors: number[][];
-      let tokens: number;
-      let settled = false;
-      try {
-        const response = await doFetch(`${settings.baseURL.replace(/\/$/, '')}/v1/embeddings`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${settings.apiKey.reveal()}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            input: request.inputs,
-            model,
-            input_type: request.inputType,
-            output_dimension: settings.dimension,
-          }),
-          signal: AbortSignal.any(signals),
-        });
-        const text = await response.text();
-        if (!response.ok) {
-          const error = new EmbeddingsHttpError(response.status, response.headers, detailOf(text));
-          await settleProviderAnswer(context, {
-            startedAt,
-            status: response.status,
-            headers: response.headers,
-            error,
+      return meteredCall(
+        door,
+        { jobId: request.jobId, model, priority: request.priority },
+        { input: estimator.estimate(model, characters), output: 0, requests: 1 },
+        {
+          send: (signal) =>
+            doFetch(`${settings.baseURL.replace(/\/$/, '')}/v1/embeddings`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${settings.apiKey.reveal()}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ input: request.inputs, model, input_type: request.inputType, output_dimension: settings.dimension }),
+              signal,
+            }),
+          refusalOf: (response, body) => ({
+            error: new EmbeddingsHttpError(response.status, response.headers, detailOf(body)),
             rateLimited: response.status === 429,
-          });
-          settled = true;
-          throw error;
-        }
-        const body = JSON.parse(text) as EmbeddingsBody;
-        tokens = Number(body.usage?.total_tokens ?? 0);
-        estimator.learn(model, characters, tokens);
-        await settleProviderAnswer(context, {
-          startedAt,
-          status: response.status,
-          headers: response.headers,
-          usage: { input_tokens: tokens, output_tokens: 0 },
-        });
-        settled = true;
-        // Billed even when the answer is unusable; a malformed one is the provider's fault, so it may be retried.
-        vectors = vectorsOf(body, request.inputs.length);
-      } catch (error) {
-        if (!settled) {
-          // No answer (timeout, cancelled, connection refused): the budget keeps what it reserved.
-          await settleProviderAnswer(context, { startedAt, status: 0, headers: undefined, error, rateLimited: false });
-        }
-        const mapped = toEmbeddingsError(error, request.signal?.aborted ?? false);
-        log.warn({ jobId: request.jobId, model, err: mapped }, 'embeddings call failed');
-        throw mapped;
-      }
-      return {
-        vectors,
-        model,
-        // Embeddings have no prompt cache: both cache counts are 0.
-        usage: { ...EMBEDDING_TOKENS(tokens), costUsd: costOf(EMBEDDING_TOKENS(tokens), price[model]) },
-      };
+          }),
+          read(body) {
+            const answer = JSON.parse(body) as EmbeddingsBody;
+            const tokens = Number(answer.usage?.total_tokens ?? 0);
+            estimator.learn(model, characters, tokens);
+            return {
+              billed: tokens,
+              // Billed even when the answer is unusable; a malformed one is the provider's fault, so it may be retried.
+              value: () => ({
+                vectors: vectorsOf(answer, request.inputs.length),
+                model,
+                // Embeddings have no prompt cache: both cache counts are 0.
+                usage: { ...EMBEDDING_TOKENS(tokens), costUsd: costOf(EMBEDDING_TOKENS(tokens), price[model]) },
+              }),
+            };
+          },
+        },
+        request.signal,
+      );
     },
   };
 }

@@ -1,17 +1,16 @@
-import { TokenBudgetExhaustedError } from '../../common/errors';
 import type { Priority } from '../../common/task-queues';
-import type { Config, ModelPrice } from '../../lib/config';
+import type { Config } from '../../lib/config';
 import type { Logger } from '../../lib/logger';
-import type { CallCost } from '../budget/bucket-math';
-import type { ConcurrencyLease, ConcurrencyLimit } from '../budget/concurrency-limit';
+import type { ConcurrencyLimit } from '../budget/concurrency-limit';
 import type { TokenBudget } from '../budget/token-budget';
 import { GatewayEvents } from '../gateway-events';
-import { settleProviderAnswer } from '../provider-answer';
-import { reserveCall } from '../reserve-call';
-import { retryDelayAfterDenial } from '../retry-delay';
+import { type MeteredDoor, meteredCall } from '../metered-call';
 import { errorOfBody, SpeechHttpError, toSpeechError } from './speech-errors';
 
 export type SpeechSettings = Pick<Config['speech'], 'apiKey' | 'baseURL' | 'model' | 'pricePerMinute' | 'requestTimeoutMs'>;
+
+/** What `seconds` of audio cost at `pricePerMinute` (SPEECH_PRICE_PER_MINUTE): the one pricing of audio. */
+export const audioCostUsd = (seconds: number, pricePerMinute: number): number => (seconds / 60) * pricePerMinute;
 
 export interface SpeechGatewayDeps {
   settings: SpeechSettings;
@@ -51,26 +50,29 @@ export interface SpeechMeter {
   read<T>(jobId: string, send: (signal: AbortSignal) => Promise<Response>, read: (body: string) => T): Promise<T>;
 }
 
-/** A concurrency slot outlives its request's timeout by this much before it lapses (a worker that died mid-call). */
-const LEASE_MARGIN_MS = 10_000;
-/** A full house frees a slot when some request ends, which no one can tell in advance: come back about this soon. */
-const CONCURRENCY_RETRY_MS = 1_000;
-
 /**
- * The speech door's shared half, whatever the provider's shape: hold a concurrency slot and reserve the chunk's audio
- * seconds from the fleet's speech budget, settle to the billed seconds, pause the fleet on a 429 for its
- * `retry-after`, price per audio minute. No retries here: Temporal retries, with the typed error's retryAfterMs.
+ * The speech door's shared half, whatever the provider's shape: a metered call (gateway/metered-call.ts) holds a
+ * concurrency slot and reserves the chunk's audio seconds from the fleet's speech budget, settles to the billed
+ * seconds, pauses the fleet on a 429 for its `retry-after`; priced per audio minute.
  */
 export function createSpeechMeter(deps: SpeechGatewayDeps): SpeechMeter {
   const { settings, log } = deps;
-  const now = deps.now ?? Date.now;
-  const random = deps.random ?? Math.random;
   const doFetch = deps.fetch ?? fetch;
   const events = deps.events ?? new GatewayEvents((error) => log.error({ err: error }, 'gateway listener failed'));
   const model = settings.model;
-  const pool = model;
-  // The budget's `input` unit is an audio second, so its price per "million tokens" is a million seconds' worth.
-  const prices: Record<string, ModelPrice> = { [model]: { inputPerMTok: (settings.pricePerMinute / 60) * 1_000_000, outputPerMTok: 0 } };
+  const door: MeteredDoor = {
+    budget: deps.budget,
+    ...(deps.concurrency ? { concurrency: deps.concurrency } : {}),
+    events,
+    log,
+    now: deps.now ?? Date.now,
+    random: deps.random ?? Math.random,
+    // The budget's `input` unit is an audio second, so its price per "million tokens" is a million seconds' worth.
+    prices: { [model]: { inputPerMTok: (settings.pricePerMinute / 60) * 1_000_000, outputPerMTok: 0 } },
+    requestTimeoutMs: settings.requestTimeoutMs,
+    toTypedError: toSpeechError,
+    failureMessage: 'transcription failed',
+  };
   const signalOf = (signal: AbortSignal | undefined) =>
     AbortSignal.any([AbortSignal.timeout(settings.requestTimeoutMs), ...(signal ? [signal] : [])]);
 
@@ -78,57 +80,26 @@ export function createSpeechMeter(deps: SpeechGatewayDeps): SpeechMeter {
     model,
     events,
     fetch: doFetch,
-    costOfSeconds: (seconds) => (seconds / 60) * settings.pricePerMinute,
-    async call(audio, exchange) {
-      const call = { jobId: audio.jobId, model, priority: audio.priority };
-      const lease = await acquireSlot(deps.concurrency, pool, settings.requestTimeoutMs + LEASE_MARGIN_MS, () => {
-        events.emit({ type: 'denied', ...call, pool, waitMs: CONCURRENCY_RETRY_MS, limitedBy: 'concurrency' });
-        return retryDelayAfterDenial(CONCURRENCY_RETRY_MS, random);
-      });
-      try {
-        const reserved: CallCost = { input: Math.max(1, Math.ceil(audio.durationSeconds)), output: 0, requests: 1 };
-        const reservation = await reserveCall({ budget: deps.budget, events, random }, call, pool, reserved);
-        const context = { budget: deps.budget, reservation, pool, request: call, reserved, events, log, now, prices };
-        const startedAt = now();
-        let settled = false;
-        try {
-          const response = await exchange.send(signalOf(audio.signal));
-          const text = await response.text();
-          if (!response.ok) {
-            const { message, code } = errorOfBody(text);
+    costOfSeconds: (seconds) => audioCostUsd(seconds, settings.pricePerMinute),
+    call: (audio, exchange) =>
+      meteredCall(
+        door,
+        { jobId: audio.jobId, model, priority: audio.priority },
+        { input: Math.max(1, Math.ceil(audio.durationSeconds)), output: 0, requests: 1 },
+        {
+          send: exchange.send,
+          refusalOf(response, body) {
+            const { message, code } = errorOfBody(body);
             const error = new SpeechHttpError(response.status, response.headers, message, code);
-            await settleProviderAnswer(context, {
-              startedAt,
-              status: response.status,
-              headers: response.headers,
-              error,
-              rateLimited: response.status === 429 && !error.quotaSpent,
-            });
-            settled = true;
-            throw error;
-          }
-          const { value, billedSeconds } = exchange.read(text);
-          await settleProviderAnswer(context, {
-            startedAt,
-            status: response.status,
-            headers: response.headers,
-            usage: { input_tokens: billedSeconds, output_tokens: 0 },
-          });
-          settled = true;
-          return value;
-        } catch (error) {
-          if (!settled) {
-            // No answer (timeout, cancelled, connection refused, unreadable body): the budget keeps what it reserved.
-            await settleProviderAnswer(context, { startedAt, status: 0, headers: undefined, error, rateLimited: false });
-          }
-          const mapped = toSpeechError(error, audio.signal?.aborted ?? false);
-          log.warn({ jobId: audio.jobId, model, err: mapped }, 'transcription failed');
-          throw mapped;
-        }
-      } finally {
-        if (lease) await releaseSlot(deps.concurrency, lease, log);
-      }
-    },
+            return { error, rateLimited: response.status === 429 && !error.quotaSpent };
+          },
+          read(body) {
+            const { value, billedSeconds } = exchange.read(body);
+            return { billed: billedSeconds, value: () => value };
+          },
+        },
+        audio.signal,
+      ),
     async read(jobId, send, read) {
       try {
         const response = await send(signalOf(undefined));
@@ -145,30 +116,4 @@ export function createSpeechMeter(deps: SpeechGatewayDeps): SpeechMeter {
       }
     },
   };
-}
-
-/** A slot, or the retryable error that hands the activity's slot back until one is likely free. */
-async function acquireSlot(
-  concurrency: ConcurrencyLimit | undefined,
-  pool: string,
-  holdMs: number,
-  denied: () => number,
-): Promise<ConcurrencyLease | undefined> {
-  if (!concurrency) return undefined;
-  const lease = await concurrency.acquire(pool, holdMs);
-  if (lease) return lease;
-  const retryAfterMs = denied();
-  throw new TokenBudgetExhaustedError(`every concurrent request to ${pool} is in flight; retry in ${retryAfterMs} ms`, {
-    retryAfterMs,
-    details: { pool, limitedBy: 'concurrency' },
-  });
-}
-
-/** A slot that cannot be given back lapses on its own: logged, never thrown over the call's own outcome. */
-async function releaseSlot(concurrency: ConcurrencyLimit | undefined, lease: ConcurrencyLease, log: Logger): Promise<void> {
-  try {
-    await concurrency?.release(lease);
-  } catch (error) {
-    log.error({ err: error, pool: lease.pool }, 'could not release a concurrency slot; it lapses on its own');
-  }
 }

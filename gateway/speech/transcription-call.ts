@@ -3,6 +3,8 @@ import type { Priority } from '../../common/task-queues';
 
 export interface TranscribeRequest {
   jobId: string;
+  /** The tenant whose spend caps the chunk counts against (gateway/spend/); none: uncounted (benchmarks, tools). */
+  tenantId?: string;
   priority: Priority;
   /** One chunk of a recording, below the provider's upload limit (SPEECH_MAX_UPLOAD_BYTES). */
   audio: Uint8Array;

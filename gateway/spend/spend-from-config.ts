@@ -5,12 +5,14 @@ import { createObjectStore } from '../../lib/object-store';
 import type { Logger } from '../../lib/logger';
 import type { EmbeddingsGateway } from '../embeddings/embeddings-call';
 import type { ModelGateway } from '../model-call';
+import type { AsyncSpeechGateway, SpeechGateway } from '../speech/transcription-call';
 import { InProcessSpendStore } from './local-spend-store';
 import { checkRedisPersistence } from './redis-persistence';
 import { RedisSpendStore } from './redis-spend-store';
 import { s3PendingSettlements } from './s3-pending-settlements';
 import { withEmbeddingsSpendCaps } from './spend-capped-embeddings';
 import { withSpendCaps } from './spend-capped-gateway';
+import { withAsyncSpeechSpendCaps, withSpeechSpendCaps } from './spend-capped-speech';
 import { spendMetricsListener } from './spend-metrics';
 import type { SpendStore } from './spend-store';
 import { createTenantSpend, type TenantSpend } from './tenant-spend';
@@ -19,6 +21,9 @@ import { createTenantSpend, type TenantSpend } from './tenant-spend';
 export interface WiredSpendCaps {
   gateway: ModelGateway;
   embeddings: EmbeddingsGateway;
+  speech: SpeechGateway;
+  /** The asynchronous speech door (SPEECH_PROVIDER=assemblyai): its submissions counted like `speech`'s calls. */
+  speechAsync: AsyncSpeechGateway;
   /** For doors answered later (the batch lane's entries: activities/batch-lane/batch-entry-spend.ts). */
   spend: TenantSpend;
   store: SpendStore;
@@ -26,14 +31,14 @@ export interface WiredSpendCaps {
 }
 
 /**
- * The worker's model and embeddings gateways behind the tenants' spend caps, both counting into one store: totals
+ * The worker's model, embeddings and speech gateways behind the tenants' spend caps, all counting into one store: totals
  * in Redis when REDIS_URL is set (the token budget's server, its own connection and keys; its persistence checked
  * first: redis-persistence.ts), in the process otherwise, as the token budget does. Settlements the store does not
  * take wait in the bucket and are settled by a pass every few seconds (spend-settler.ts).
  */
 export async function spendCapsFromConfig(
-  config: Pick<Config, 'anthropic' | 'embeddings' | 'gateway' | 'spend' | 's3' | 'deployment' | 'temporal'>,
-  doors: { gateway: ModelGateway; embeddings: EmbeddingsGateway },
+  config: Pick<Config, 'anthropic' | 'embeddings' | 'speech' | 'gateway' | 'spend' | 's3' | 'deployment' | 'temporal'>,
+  doors: { gateway: ModelGateway; embeddings: EmbeddingsGateway; speech: SpeechGateway; speechAsync: AsyncSpeechGateway },
   log: Logger,
   registry?: Registry,
 ): Promise<WiredSpendCaps> {
@@ -71,6 +76,8 @@ export async function spendCapsFromConfig(
       model: config.embeddings.model,
       pricePerMTok: config.embeddings.pricePerMTok,
     }),
+    speech: withSpeechSpendCaps(doors.speech, { spend, pricePerMinute: config.speech.pricePerMinute }),
+    speechAsync: withAsyncSpeechSpendCaps(doors.speechAsync, { spend, pricePerMinute: config.speech.pricePerMinute }),
     spend,
     store,
     async close() {

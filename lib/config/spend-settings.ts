@@ -25,7 +25,7 @@ export const spendArea = {
       env: 'TENANT_SPEND_CAPS',
       type: spendCapsType,
       default: '{}',
-      doc: "each tenant's spend caps in USD (model calls and embeddings); a job whose next call would pass one waits in `budget_wait`. Read at start: after raising a cap, restart the workers, then wake the waiting jobs (POST /admin/tenants/:tenantId/spend-cap-raised)",
+      doc: "each tenant's spend caps in USD (model calls, embeddings and transcription); a job whose next call would pass one waits in `budget_wait`. Read at start: after raising a cap, restart the workers, then wake the waiting jobs (POST /admin/tenants/:tenantId/spend-cap-raised)",
     }),
     spendRedisKeyPrefix: setting({
       env: 'SPEND_REDIS_PREFIX',

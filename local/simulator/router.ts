@@ -36,8 +36,8 @@ const ROUTES: Record<string, Route> = {
   'POST /v1/embeddings': ({ state, headers, body, sleep, clientGone }) => handleEmbeddings({ state, headers, body, sleep, clientGone }),
   'GET /_sim/embeddings/stats': ({ state }) => jsonReply(200, state.embeddingStats),
   // The server reads this path's body as bytes (multipart audio), never as JSON.
-  'POST /v1/audio/transcriptions': ({ state, headers, body, sleep }) =>
-    handleTranscription({ state, headers, body: body as AudioUpload, sleep }),
+  'POST /v1/audio/transcriptions': ({ state, headers, body, sleep, clientGone }) =>
+    handleTranscription({ state, headers, body: body as AudioUpload, sleep, clientGone }),
   'GET /_sim/transcriptions/stats': ({ state }) => jsonReply(200, state.transcriptionStats),
   // AssemblyAI's asynchronous shape; the server reads the upload's body as bytes.
   'POST /v2/upload': ({ state, headers, body, sleep }) => handleUpload({ state, headers, sleep, body: body as AudioUpload }),

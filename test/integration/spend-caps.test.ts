@@ -1,12 +1,19 @@
 import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { JobState } from '../../common/job';
 import { statusQuery } from '../../common/messages';
+import type { CallJobState } from '../../common/job-types/call/call-job';
 import type { DocumentJobState } from '../../common/job-types/document/document-job';
 import { RedisSpendStore } from '../../gateway/spend/redis-spend-store';
 import { longDocumentPage } from '../../local/samples/long-document';
+import { SAMPLE_CALL } from '../../local/samples/sample-call';
+import { speakCall } from '../../local/samples/spoken-call';
 import { startLocalRedis, type LocalRedis } from '../../local/stack/redis-server';
+import type { ManagedProcess } from '../../local/stack/supervisor';
 import { wakeBudgetWaits } from '../../ops/spend-cap-raised';
 import { cleanTextInvoice, FaultHarness } from '../support/fault-harness';
 
@@ -42,6 +49,26 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
     return state as S | undefined;
   }
 
+  /** The worker gone from the queue, so the next test's worker is the only one polling, with its own cap. */
+  async function stopWorker(worker: ManagedProcess): Promise<void> {
+    await worker.stop();
+    harness.supervisor.forget(worker);
+  }
+
+  /** The cap raised as an operator does it: the worker restarted with the new setting, then the waiting job woken. */
+  async function raiseCapAndWake(capped: ManagedProcess, spendPrefix = prefix): Promise<ManagedProcess> {
+    await stopWorker(capped);
+    const raised = await workerWithCap(100, spendPrefix);
+    const client = await harness.temporalClient();
+    let woken = 0;
+    for (let i = 0; i < 100 && woken === 0; i++) {
+      woken = (await wakeBudgetWaits(client, 'demo', 'ops-oliver')).woken;
+      if (woken === 0) await pause(200);
+    }
+    assert.equal(woken, 1);
+    return raised;
+  }
+
   test('when the next call would pass the cap, then the job waits in budget_wait, and resumes after the cap is raised', async () => {
     const marker = `spend-${randomUUID()}`;
     // A millionth of a dollar: the window's first call (classification) runs, as an empty window admits one; the next cannot.
@@ -64,20 +91,9 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
       'the refused extraction never reached the provider',
     );
 
-    await capped.stop();
-    harness.supervisor.forget(capped);
-    const raised = await workerWithCap(100);
-    const client = await harness.temporalClient();
-    let woken = 0;
-    for (let i = 0; i < 100 && woken === 0; i++) {
-      woken = (await wakeBudgetWaits(client, 'demo', 'ops-oliver')).woken;
-      if (woken === 0) await pause(200);
-    }
-    assert.equal(woken, 1);
+    const raised = await raiseCapAndWake(capped);
     const state = await handle.result();
-    // The next test's worker must be the only one polling, with its own cap.
-    await raised.stop();
-    harness.supervisor.forget(raised);
+    await stopWorker(raised);
     assert.equal(state.status, 'posted');
     const day = new Date().toISOString().slice(0, 10);
     const spent = (await new RedisSpendStore(redis.client(), { keyPrefix: prefix }).totalsOn('demo', day)).day;
@@ -98,17 +114,9 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
     assert.equal(waiting.budgetWait?.window, 'day');
     assert.ok((await harness.simulatorCalls(marker, 'summarize_chunk')).length <= 1, 'no chunk summary after the refusal');
 
-    await capped.stop();
-    harness.supervisor.forget(capped);
-    await workerWithCap(100, documentPrefix);
-    const client = await harness.temporalClient();
-    let woken = 0;
-    for (let i = 0; i < 100 && woken === 0; i++) {
-      woken = (await wakeBudgetWaits(client, 'demo', 'ops-oliver')).woken;
-      if (woken === 0) await pause(200);
-    }
-    assert.equal(woken, 1);
+    const raised = await raiseCapAndWake(capped, documentPrefix);
     const state = (await handle.result()) as DocumentJobState;
+    await stopWorker(raised);
     assert.equal(state.status, 'completed');
     const chunks = state.result?.chunks ?? 0;
     const summaries = (await harness.simulatorCalls(marker, 'summarize_chunk')).filter((call) => call.status === 200);
@@ -118,6 +126,37 @@ describe('a tenant whose daily spend cap is reached, on the real stack', () => {
     const spent = (await new RedisSpendStore(redis.client(), { keyPrefix: documentPrefix }).totalsOn('demo', day)).day;
     // A summary per chunk, at least an embeddings request per group of two, and the document's summary.
     assert.ok(state.usage.calls >= chunks + Math.ceil(chunks / 2) + 1, `${state.usage.calls} calls for ${chunks} chunks and the summary`);
+    assert.ok(Math.abs(spent - state.usage.costUsd) < 1e-12, `the tenant's day total ${spent} is the job's cost ${state.usage.costUsd}`);
+  });
+
+  test('when a call’s next chunk would pass the cap, then the job waits in budget_wait on transcribeCallChunk, and after the raise its transcription and summary are counted in the tenant’s total', async () => {
+    const callPrefix = `${prefix}-call`;
+    const dir = await mkdtemp(join(tmpdir(), 'spend-call-'));
+    let recording: Buffer;
+    try {
+      recording = await readFile((await speakCall(SAMPLE_CALL, join(dir, 'call.wav'), { carryScript: true })).path);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // The empty window admits the first chunk; the cap refuses the next, as it refuses a model step.
+    const capped = await workerWithCap(0.000001, callPrefix);
+    const handle = await harness.startCallJob(recording);
+    const waiting = await stateWhen<CallJobState>(handle, 'budget_wait');
+    assert.equal(waiting?.status, 'budget_wait', `the job is ${waiting?.status}`);
+    assert.equal(waiting.step, 'transcribeCallChunk');
+    assert.equal(waiting.budgetWait?.window, 'day');
+
+    const raised = await raiseCapAndWake(capped, callPrefix);
+    const state = (await handle.result()) as CallJobState;
+    await stopWorker(raised);
+    assert.equal(state.status, 'completed');
+    const chunks = state.result?.chunks ?? 0;
+    assert.ok(chunks >= 2, `${chunks} chunks`);
+    // A transcription per chunk and the summary: the tenant's total is exactly what the job says it cost.
+    assert.ok(state.usage.calls >= chunks + 1, `${state.usage.calls} calls for ${chunks} chunks and the summary`);
+    const day = new Date().toISOString().slice(0, 10);
+    const spent = (await new RedisSpendStore(redis.client(), { keyPrefix: callPrefix }).totalsOn('demo', day)).day;
+    assert.ok(spent > 0);
     assert.ok(Math.abs(spent - state.usage.costUsd) < 1e-12, `the tenant's day total ${spent} is the job's cost ${state.usage.costUsd}`);
   });
 });

@@ -15,7 +15,8 @@ import { createObjectStore, objectKeys } from '../../lib/object-store';
 import { type ManagedProcess, Supervisor } from '../../local/stack/supervisor';
 import { workerIsPolling } from '../../local/stack/temporal-setup';
 import { loadTemporalDevConfig } from '../../local/stack/temporal-dev-config';
-import type { documentWorkflow, invoiceWorkflow, orderScoreWorkflow, ticketsDigestWorkflow } from '../../workflows';
+import type { CallJobInput } from '../../common/job-types/call/call-job';
+import type { callTranscribeWorkflow, documentWorkflow, invoiceWorkflow, orderScoreWorkflow, ticketsDigestWorkflow } from '../../workflows';
 import { type RestartableTemporal, startRestartableTemporal } from './restartable-temporal';
 import { testEnv } from './test-env';
 import { testDataConverter } from './test-codec';
@@ -24,7 +25,7 @@ import type { BatchBilling } from '../../local/simulator/batches/message-batch-b
 const REPO_ROOT = join(__dirname, '..', '..');
 
 /** The job types whose input is an uploaded file, as the harness starts them. */
-type FileJobType = 'invoice' | 'document' | 'tickets.digest';
+type FileJobType = 'invoice' | 'document' | 'tickets.digest' | 'call.transcribe';
 
 /**
  * Reliability tests need processes they may kill: their own Temporal server of the stack's kind (the dev server on
@@ -140,6 +141,14 @@ export class FaultHarness {
     return client.workflow.start<typeof ticketsDigestWorkflow>('ticketsDigestWorkflow', this.startOptions(jobId, 'tickets.digest', input));
   }
 
+  /** Puts a recording (WAV) in the test stack's S3 and starts a call.transcribe job for it on our server. */
+  async startCallJob(recording: Uint8Array, fileName = 'call.wav') {
+    const { jobId, base } = await this.jobStart('call.transcribe', recording, fileName);
+    const input: CallJobInput = base;
+    const client = await this.temporalClient();
+    return client.workflow.start<typeof callTranscribeWorkflow>('callTranscribeWorkflow', this.startOptions(jobId, 'call.transcribe', input));
+  }
+
   /** What every file job's input holds: the document stored in S3 as the API stores it, the job settings, the time. */
   private async jobStart(type: FileJobType, document: string | Uint8Array, fileName: string) {
     const bytes = Buffer.from(document);
@@ -147,7 +156,7 @@ export class FaultHarness {
     const config = loadConfig(this.productEnv);
     const store = createObjectStore(config);
     const key = objectKeys.input('demo', sha256);
-    const contentType = fileName.endsWith('.pdf') ? 'application/pdf' : 'text/plain';
+    const contentType = fileName.endsWith('.pdf') ? 'application/pdf' : fileName.endsWith('.wav') ? 'audio/wav' : 'text/plain';
     await store.put(key, bytes, { contentType });
     const jobId = `${type}:demo:${this.taskQueuePrefix}-${randomUUID()}`;
     const base = {

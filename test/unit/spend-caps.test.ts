@@ -3,11 +3,12 @@ import { describe, test } from '@jest/globals';
 import { Registry } from 'prom-client';
 import { TenantSpendCapReachedError } from '../../common/errors';
 import { InProcessSpendStore } from '../../gateway/spend/local-spend-store';
-import type { ModelGateway, ToolCallRequest, ToolCallResult } from '../../gateway/model-call';
+import type { ToolCallRequest } from '../../gateway/model-call';
 import { type SpendEvent, withSpendCaps } from '../../gateway/spend/spend-capped-gateway';
 import { spendMetricsListener } from '../../gateway/spend/spend-metrics';
 import { createTenantSpend } from '../../gateway/spend/tenant-spend';
 import { windowsAt } from '../../gateway/spend/spend-windows';
+import { modelProvider } from '../support/spend-fakes';
 import { NEW_YEARS_EVE, spendStoreScenarios } from '../support/spend-store-scenarios';
 
 describe('spend windows', () => {
@@ -28,23 +29,6 @@ describe('the in-process spend store', () => {
   spendStoreScenarios((clock) => new InProcessSpendStore(clock), (name) => name);
 });
 
-/** Answers every call with the usage it is given; the gateway under test is the wrapper around it. */
-function billing(costUsd: number): ModelGateway & { calls: number } {
-  const fake = {
-    calls: 0,
-    async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
-      fake.calls += 1;
-      return {
-        toolInput: {},
-        stopReason: 'tool_use',
-        model: request.model,
-        usage: { inputTokens: 1000, outputTokens: 100, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, costUsd },
-      };
-    },
-  };
-  return fake;
-}
-
 const request = (tenantId?: string): ToolCallRequest => ({
   jobId: 'invoice:demo:k',
   ...(tenantId ? { tenantId } : {}),
@@ -61,7 +45,7 @@ describe('the gateway behind spend caps', () => {
   const prices = { 'claude-haiku-4-5': { inputPerMTok: 1, outputPerMTok: 5 } };
 
   test('when a tenant has spent its daily cap, then its next call is refused before the provider with when the day turns', async () => {
-    const provider = billing(0.5);
+    const provider = modelProvider(0.5);
     const events: SpendEvent[] = [];
     const now = Date.UTC(2026, 11, 3, 17);
     const spend = createTenantSpend({
@@ -82,7 +66,7 @@ describe('the gateway behind spend caps', () => {
   });
 
   test('when a call names no tenant or a tenant without caps, then it goes out whatever was spent', async () => {
-    const provider = billing(5);
+    const provider = modelProvider(5);
     const gateway = withSpendCaps(provider, {
       spend: createTenantSpend({ store: new InProcessSpendStore(), caps: { demo: { dailyUsd: 1 } } }),
       prices,

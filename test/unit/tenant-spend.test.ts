@@ -2,11 +2,11 @@ import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import { ContentRefusedError, ModelUnavailableError, TenantSpendCapReachedError } from '../../common/errors';
 import type { EmbeddingsGateway, EmbedRequest, EmbedResult } from '../../gateway/embeddings/embeddings-call';
-import type { ModelGateway, ToolCallRequest, ToolCallResult } from '../../gateway/model-call';
 import { InProcessSpendStore } from '../../gateway/spend/local-spend-store';
 import { withEmbeddingsSpendCaps } from '../../gateway/spend/spend-capped-embeddings';
 import { withSpendCaps } from '../../gateway/spend/spend-capped-gateway';
 import { createTenantSpend, type SpendEvent } from '../../gateway/spend/tenant-spend';
+import { modelProvider, toolRequest } from '../support/spend-fakes';
 
 const NOW = Date.UTC(2026, 11, 4, 12);
 const EMBEDDINGS_MODEL = 'voyage-3.5';
@@ -41,41 +41,12 @@ function embeddingsProvider(tokens: number, pricePerMTok: number): EmbeddingsGat
   return fake;
 }
 
-/** A model provider that bills `costUsd` per call. */
-function modelProvider(costUsd: number): ModelGateway & { calls: number } {
-  const fake = {
-    calls: 0,
-    async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
-      fake.calls += 1;
-      return {
-        toolInput: {},
-        stopReason: 'tool_use',
-        model: request.model,
-        usage: { inputTokens: 1000, outputTokens: 100, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, costUsd },
-      };
-    },
-  };
-  return fake;
-}
-
 const embedRequest = (tenantId?: string): EmbedRequest => ({
   jobId: 'document:demo:k',
   ...(tenantId ? { tenantId } : {}),
   priority: 'bulk',
   inputs: ['x'.repeat(3500)],
   inputType: 'document',
-});
-
-const toolRequest = (tenantId: string): ToolCallRequest => ({
-  jobId: 'document:demo:k',
-  tenantId,
-  priority: 'bulk',
-  model: 'claude-haiku-4-5',
-  system: 'summarise',
-  documentText: 'x'.repeat(350),
-  instruction: 'summarise',
-  tool: { name: 'record', description: 'record', inputSchema: { type: 'object' } },
-  maxTokens: 100,
 });
 
 describe('the shared admit and settle of a tenant’s spend', () => {

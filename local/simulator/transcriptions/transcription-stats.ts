@@ -5,6 +5,8 @@ export interface TranscriptionStats {
   /** Seconds of audio answered 200, rounded up per request as the provider bills them. */
   billedAudioSeconds: number;
   billedAudioMinutes: number;
+  /** Of `billedAudioSeconds`, those of answers whose client had gone away (a killed worker, an aborted call). */
+  undeliveredAudioSeconds: number;
   /** Requests answered from the recording's own script, and by pocketsphinx. */
   byEngine: { script: number; pocketsphinx: number };
   /** The most requests in flight at once, so tests see the client's concurrency limit hold. */
@@ -16,6 +18,7 @@ export const emptyTranscriptionStats = (): TranscriptionStats => ({
   byStatus: {},
   billedAudioSeconds: 0,
   billedAudioMinutes: 0,
+  undeliveredAudioSeconds: 0,
   byEngine: { script: 0, pocketsphinx: 0 },
   maxInFlight: 0,
 });

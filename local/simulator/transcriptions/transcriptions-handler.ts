@@ -20,6 +20,8 @@ export interface TranscriptionCall {
   headers: IncomingHttpHeaders;
   body: AudioUpload;
   sleep: (ms: number) => Promise<void>;
+  /** The client went away before the answer: billed all the same, but no client learned what it cost. */
+  clientGone: () => boolean;
 }
 
 function bearerKey(headers: IncomingHttpHeaders): string {
@@ -102,6 +104,7 @@ export async function handleTranscription(call: TranscriptionCall): Promise<Http
     const billedSeconds = Math.ceil(audio.durationSeconds);
     stats.billedAudioSeconds += billedSeconds;
     stats.billedAudioMinutes = stats.billedAudioSeconds / 60;
+    if (call.clientGone()) stats.undeliveredAudioSeconds += billedSeconds;
     return reply(
       transcriptionAnswer(request.responseFormat, segments, audio.durationSeconds, {
         language: request.language ?? 'english',
