@@ -29,6 +29,13 @@ export const callArea = {
       default: '4',
       doc: 'chunks of one call transcribed at once (the speech budget still paces the fleet)',
     }),
+    reviewConfidence: setting({
+      env: 'CALL_REVIEW_CONFIDENCE',
+      type: number({ min: 0, max: 1 }),
+      default: '0.6',
+      doc:
+        "below it a call goes to a person even when its summary is valid: its transcription confidence (the audio-time-weighted mean of the segments' that carry one; a call with none never goes for it). Segments below it are marked on the reviewer page; 0 turns it off",
+    }),
     summaryModel: setting({
       env: 'MODEL_CALL_SUMMARY',
       type: text(),

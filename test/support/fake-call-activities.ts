@@ -21,7 +21,12 @@ export interface FakeCallOptions {
   failing?: Map<number, number>;
   /** The model's summary fails its schema (after the repair loop): the job goes to review. */
   invalidSummary?: boolean;
+  /** The joined transcript's confidence (none when absent); below REVIEW_CONFIDENCE the call goes to review. */
+  confidence?: number;
 }
+
+/** CALL_REVIEW_CONFIDENCE as the fake join reports it. */
+export const REVIEW_CONFIDENCE = 0.6;
 
 /** In-memory call steps: a call of `chunks` one-minute chunks, transcriptions counted per chunk. */
 export function fakeCallActivities(options: FakeCallOptions) {
@@ -66,6 +71,10 @@ export function fakeCallActivities(options: FakeCallOptions) {
         vttKey: 'calls/test/fake/transcript.vtt',
         textKey: 'calls/test/fake/transcript.txt',
         segments: joined.length * 4,
+        ...(options.confidence !== undefined ? { confidence: options.confidence } : {}),
+        // Of each chunk's four segments, one heard poorly when the call was.
+        lowConfidenceSegments: options.confidence !== undefined && options.confidence < REVIEW_CONFIDENCE ? joined.length : 0,
+        reviewConfidence: REVIEW_CONFIDENCE,
         attempt: Context.current().info.attempt,
       };
     },
