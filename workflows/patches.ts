@@ -125,7 +125,7 @@ export const PATCHES = {
   },
   callLowConfidenceReview: {
     id: 'call-low-confidence-review',
-    shipped: { commit: 'callreview', date: '2026-12-07' },
+    shipped: { commit: '6df3d2e', date: '2026-12-07' },
     workflowTypes: ['callTranscribeWorkflow'],
     guards:
       "a call whose transcription confidence is below CALL_REVIEW_CONFIDENCE goes to review with the model's summary as the proposal, even when the summary is valid, instead of completing (workflows/call/call-workflow.ts)",
