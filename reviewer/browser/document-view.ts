@@ -1,6 +1,7 @@
 import type * as PdfJs from 'pdfjs-dist';
 import type { FieldCitation } from '../../common/job-types/invoice/field-citations';
 import type { Job, ReviewerApi } from './api';
+import { showCallTranscript } from './call-transcript-view';
 import { runsShowing, type TextRun } from './cited-text-match';
 import { h, mount } from './dom';
 
@@ -60,10 +61,14 @@ export async function showDocument(container: HTMLElement, api: ReviewerApi, job
       return;
     }
     if (contentType.startsWith('audio/')) {
-      // A call: the reviewer listens while editing the summary. The URL lives as long as the player is shown.
+      // A call: the reviewer listens while editing the summary, its transcript beside the player. The URL lives as
+      // long as the player is shown.
       const url = URL.createObjectURL(await response.blob());
       if (!isCurrent()) return URL.revokeObjectURL(url);
-      mount(container, h('audio', { class: 'document-audio', 'data-testid': 'document-audio', controls: true, preload: 'metadata', src: url, 'aria-label': `The recording, ${job.fileName ?? 'call'}` }));
+      const audio = h('audio', { class: 'document-audio', 'data-testid': 'document-audio', controls: true, preload: 'metadata', src: url, 'aria-label': `The recording, ${job.fileName ?? 'call'}` });
+      const transcript = h('section', { class: 'call-transcript-pane', 'aria-label': 'Transcript' });
+      mount(container, audio, transcript);
+      await showCallTranscript(transcript, api, job, audio, isCurrent);
       return;
     }
     if (contentType.startsWith('text/plain')) {
