@@ -43,7 +43,7 @@ export function highlightCitation(container: HTMLElement, drawn: DrawnDocument, 
 
 /**
  * Shows the uploaded document: PDF pages drawn on canvases (a scanned PDF too), a PNG/JPEG scan as an image, the
- * text of a .txt job, or a player for a call's recording.
+ * text of a .txt job, or a player for a call's recording with its transcript.
  */
 export async function showDocument(container: HTMLElement, api: ReviewerApi, job: Job, isCurrent: () => boolean, drawn: DrawnDocument = { pages: [] }): Promise<void> {
   mount(container, h('p', { class: 'muted' }, 'Loading the document…'));
