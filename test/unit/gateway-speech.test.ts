@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SlowlaneError } from '../../common/errors';
 import type { GatewayEvent } from '../../gateway/gateway-events';
 import { gatewayFromConfig, type WiredGateway } from '../../gateway/gateway-from-config';
+import { confidenceOfLogprob } from '../../gateway/speech/speech-gateway';
 import type { TranscribeRequest, TranscribeResult } from '../../gateway/speech/transcription-call';
 import { createLogger } from '../../lib/logger';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
@@ -198,3 +199,14 @@ async function retryAsTemporalWould(
   }
   throw new Error(`no success after ${attempts.join(', ')}`);
 }
+
+describe("a verbose_json segment's avg_logprob as its confidence", () => {
+  test('when it is a log-probability, then the confidence is exp() of it, clamped to 0..1; when absent or not a number, there is none', () => {
+    assert.ok(Math.abs((confidenceOfLogprob(Math.log(0.41)) ?? 0) - 0.41) < 1e-12);
+    assert.equal(confidenceOfLogprob(0.002), 1);
+    assert.equal(confidenceOfLogprob(-Infinity), undefined);
+    assert.equal(confidenceOfLogprob(-1e6), 0);
+    assert.equal(confidenceOfLogprob(undefined), undefined);
+    assert.equal(confidenceOfLogprob('-0.2'), undefined);
+  });
+});
