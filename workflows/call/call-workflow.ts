@@ -77,7 +77,6 @@ export async function callTranscribeWorkflow(input: CallJobInput): Promise<CallJ
       reviewConfidence: joined.reviewConfidence,
     };
     const lowConfidence = lowConfidenceReason(joined);
-    if (lowConfidence) state.reviewReason = lowConfidence;
     const summarized = await job.run('summarizeCall', () =>
       modelSteps.summarizeCall.executeWithOptions({ ...modelCallOptions, summary: `Summarise the call (${joined.segments} segments)` }, [
         { ...context, textKey: joined.textKey },
@@ -102,6 +101,8 @@ export async function callTranscribeWorkflow(input: CallJobInput): Promise<CallJ
       state.result = resultOf(summarized.summary, 'model');
       return job.finish('completed');
     }
+    // Said on the page whichever sent it here, so the reviewer listens to the marked lines first.
+    if (lowConfidence) state.reviewReason = lowConfidence;
     if (summarized.outcome === 'valid') {
       // The reviewer starts from the model's summary and checks it against the audio.
       state.proposal = summarized.summary;
