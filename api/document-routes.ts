@@ -4,7 +4,10 @@ import type { Config } from '../lib/config';
 import { authenticate, callerOf } from './auth';
 import type { JobsService } from './jobs-service';
 
-/** `GET /jobs/:id/document`: the uploaded file, streamed from the object store, for the reviewer page. */
+/**
+ * `GET /jobs/:id/document`: the uploaded file, streamed from the object store, for the reviewer page; and
+ * `GET /jobs/:id/transcript`: a call's timed transcript, which the page shows beside the recording.
+ */
 export function documentRouter(deps: { jobs: JobsService; config: Pick<Config, 'tenants' | 'people'> }): Router {
   const router = Router();
   const callers = authenticate(deps.config, ['api', 'reviewer']);
@@ -31,6 +34,11 @@ export function documentRouter(deps: { jobs: JobsService; config: Pick<Config, '
       if (!storeFailed && (error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
       throw error;
     }
+  });
+
+  router.get('/jobs/:id/transcript', callers, async (req: Request, res: Response) => {
+    const transcript = await deps.jobs.transcript(callerOf(res).tenant.id, String(req.params.id));
+    res.status(200).set({ 'cache-control': 'private, no-store' }).json(transcript);
   });
 
   return router;

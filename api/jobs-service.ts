@@ -6,6 +6,7 @@ import { createOpenDocument } from './jobs/job-document';
 import { createJobReader } from './jobs/job-reader';
 import type { JobsDeps } from './jobs/jobs-deps';
 import { createListJobs } from './jobs/list-jobs';
+import { createReadTranscript } from './jobs/job-transcript';
 import { createReviewJob } from './jobs/review-job';
 import { createSubmitJob } from './jobs/submit-job';
 
@@ -24,6 +25,7 @@ export function createJobsService(deps: JobsDeps) {
     erase: createEraseJob(deps, reader),
     events: createJobEvents(reader),
     openDocument: createOpenDocument(deps, reader),
+    transcript: createReadTranscript(deps, reader),
   };
 }
 

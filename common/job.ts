@@ -99,6 +99,8 @@ export interface JobState {
   /** Model output that failed the schema, kept for the reviewer (truncated). */
   rawModelOutput?: string;
   validationErrors?: string[];
+  /** Why a person reviews when no field or schema says it (a call heard with low confidence), for the reviewer page. */
+  reviewReason?: string;
   reviewDeadline?: string;
   review?: ReviewDecision;
   /** JSON-input types: the input, for the reviewer page and GET /jobs/:id. */

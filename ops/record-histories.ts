@@ -542,6 +542,12 @@ const scenarios: Scenario[] = [
     run: (run) => callTranscribed(run, 'completed'),
   },
   {
+    name: 'call-low-confidence-reviewed',
+    what: 'a call heard with low confidence (0.41 below 0.60) whose valid summary still goes to review, approved as proposed',
+    activities: fakeCallActivities({ chunks: 2, confidence: 0.41 }),
+    run: (run) => callTranscribed(run, 'summary-reviewed'),
+  },
+  {
     name: 'tickets-digest-through-batch-lane',
     what: "a bulk tickets digest whose batch summaries and narrative take their first answers from Message Batches",
     activities: (harness) => {

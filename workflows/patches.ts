@@ -133,4 +133,11 @@ export const PATCHES = {
     guards:
       "the retention sweep, once it has erased the expired jobs, deletes the scans that ended jobs left on the provider's Files API (workflows/retention/retention-sweep-workflow.ts)",
   },
+  callLowConfidenceReview: {
+    id: 'call-low-confidence-review',
+    shipped: { commit: '6df3d2e', date: '2026-12-07' },
+    workflowTypes: ['callTranscribeWorkflow'],
+    guards:
+      "a call whose transcription confidence is below CALL_REVIEW_CONFIDENCE goes to review with the model's summary as the proposal, even when the summary is valid, instead of completing (workflows/call/call-workflow.ts)",
+  },
 } as const satisfies Record<string, PatchRecord>;

@@ -44,6 +44,11 @@ export interface JoinCallTranscriptResult {
   /** The transcript as the model reads it: a line per segment with its time and speaker. */
   textKey: string;
   segments: number;
+  /** The call's transcription confidence (audio-time-weighted), when its segments carry one. */
+  confidence?: number;
+  lowConfidenceSegments: number;
+  /** CALL_REVIEW_CONFIDENCE as the worker had it, in history so a replay decides review the same. */
+  reviewConfidence: number;
   attempt: number;
 }
 

@@ -25,7 +25,7 @@ export function createCallActivities(deps: Pick<ActivityDeps, 'store' | 'gateway
     splitCallAudio: createSplitCallAudio({ store, settings }),
     transcribeCallChunk: createTranscribeCallChunk({ store, speech: deps.speech }),
     ...callbackChunkSteps(store, speechByCallback),
-    joinCallTranscript: createJoinCallTranscript({ store }),
+    joinCallTranscript: createJoinCallTranscript({ store, reviewConfidence: config.call.reviewConfidence }),
     // The summary's model, its repair tries and the store (the transcript is read from S3 by key).
     summarizeCall: createSummarizeCall(modelStepDeps(deps, config.call.summaryModel)),
   };

@@ -33,6 +33,7 @@ export function toJobView(base: JobBase, state: ShownState | undefined, links: R
     extraction: state.extraction,
     validationErrors: state.validationErrors?.length ? state.validationErrors : undefined,
     rawModelOutput: state.rawModelOutput,
+    reviewReason: state.reviewReason,
     reviewDeadline: state.reviewDeadline,
     review: state.review,
     input: state.input as Job['input'],

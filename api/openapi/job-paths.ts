@@ -201,6 +201,19 @@ export const jobPaths: Record<string, Schema> = {
       ),
     },
   },
+  '/jobs/{id}/transcript': {
+    get: {
+      operationId: 'getJobTranscript',
+      summary: 'Read a call’s timed transcript',
+      description:
+        'A `call.transcribe` job’s transcript as joined from its chunks: segments in seconds from the call’s start, with the speaker and the provider’s confidence when known, and the confidence below which a segment counts as heard poorly. ' +
+        'Readable from the join on, so while the call awaits review too (the reviewer page shows it beside the recording). A 404 for a job of another type or a call not yet joined; a 503 while no worker answers for a running job.',
+      tags: ['jobs'],
+      security: apiKeyOrReviewer,
+      parameters: [jobIdParameter],
+      responses: responses({ '200': { description: 'The transcript.', content: json(bodyRef('CallTranscript')) } }, 401, 404, 503),
+    },
+  },
   '/jobs/{id}/review': {
     post: {
       operationId: 'reviewJob',

@@ -17,7 +17,7 @@ import { readBenchFlags } from '../bench-flags';
 import { historySizes, type WorkflowHistorySize } from '../workflow-histories';
 import { connectBenchClient, startBenchStack } from '../bench-stack';
 import { wordErrorRate, type WordErrors } from './word-error-rate';
-import { transcriptTextOf } from './transcript-text';
+import { transcriptTextInReview, transcriptTextOf } from './transcript-text';
 
 const execFileAsync = promisify(execFile);
 
@@ -118,15 +118,15 @@ async function runCall(stack: Stack, client: Client, call: GeneratedCall, limitM
     const progress = job.progress ? `${job.progress.done}/${job.progress.total} ${job.progress.unit ?? ''}` : '';
     if (progress !== lastProgress) say(`${job.status} ${progress}`);
     lastProgress = progress;
-    if (isTerminal(job.status)) break;
+    if (settled(job.status)) break;
     await sleep(1000);
   }
   const wallSeconds = (performance.now() - started) / 1000;
-  if (!job || !isTerminal(job.status)) throw new Error(`the call job ${jobId} did not finish within the limit`);
+  if (!job || !settled(job.status)) throw new Error(`the call job ${jobId} did not finish within the limit`);
   const histories = await historySizes(client, jobId);
   const largest = histories.reduce((a, b) => (b.events > a.events ? b : a));
   const store = createObjectStore(loadConfig(stack.productEnv));
-  const transcript = await transcriptTextOf(store, job);
+  const transcript = job.status === 'awaiting_review' ? await transcriptTextInReview(stack.urls.api, API_KEY, jobId) : await transcriptTextOf(store, job);
   return {
     audioSeconds: call.audioSeconds,
     uploadBytes: call.bytes.length,
@@ -140,6 +140,9 @@ async function runCall(stack: Stack, client: Client, call: GeneratedCall, limitM
     wordErrors: wordErrorRate(call.script, transcript),
   };
 }
+
+/** Finished, or waiting for a person: a call heard with low confidence (CALL_REVIEW_CONFIDENCE) goes to review. */
+const settled = (status: Job['status']): boolean => isTerminal(status) || status === 'awaiting_review';
 
 function flat(run: CallRun): Record<string, string | number> {
   return {

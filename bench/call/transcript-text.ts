@@ -1,3 +1,4 @@
+import type { CallTranscript as ApiCallTranscript } from '../../common/api-contract/call-transcript';
 import type { Job } from '../../common/api-contract/job';
 import type { CallResult } from '../../common/job-types/call/definition';
 import type { CallTranscript } from '../../common/job-types/call/transcript';
@@ -9,4 +10,11 @@ export async function transcriptTextOf(store: ObjectStore, job: Job): Promise<st
   if (!result?.transcriptKey) return '';
   const transcript = JSON.parse((await store.getBytes(result.transcriptKey)).toString('utf8')) as CallTranscript;
   return transcript.text;
+}
+
+/** The words of a call waiting in review (heard with low confidence: pocketsphinx's often is), through the API. */
+export async function transcriptTextInReview(apiUrl: string, apiKey: string, jobId: string): Promise<string> {
+  const response = await fetch(`${apiUrl}/jobs/${encodeURIComponent(jobId)}/transcript`, { headers: { authorization: `Bearer ${apiKey}` } });
+  if (!response.ok) return '';
+  return ((await response.json()) as ApiCallTranscript).segments.map((segment) => segment.text).join(' ');
 }

@@ -1,5 +1,6 @@
 import { AbandonOutcome, AbandonRequest, DeadLetterList, GivenUpWebhook, GivenUpWebhookList, ParkedJob, ReplayOutcome, ReplayRequest, SpendCapRaised, WebhookRedelivery } from './admin';
 import { AuditActionName, AuditActor, AuditList, AuditRecord } from './audit';
+import { CallTranscript, CallTranscriptSegment } from './call-transcript';
 import { ErrorBody } from './error-body';
 import { JobErasure } from './erasure';
 import { InvoiceExtraction } from './invoice';
@@ -78,6 +79,8 @@ const fixedComponents = {
   ScheduleList,
   ScheduleStateRequest,
   JobErasure,
+  CallTranscript,
+  CallTranscriptSegment,
   AbandonRequest,
   AbandonOutcome,
   AuditActionName,

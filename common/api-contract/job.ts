@@ -26,6 +26,9 @@ export const Job = closed({
   extraction: Type.Optional(ref('InvoiceExtraction', InvoiceExtraction)),
   validationErrors: Type.Optional(Type.Array(Type.String())),
   rawModelOutput: Type.Optional(Type.String({ description: 'The model’s answer when it failed the schema (truncated).' })),
+  reviewReason: Type.Optional(
+    Type.String({ description: 'Why a person reviews when no field or schema says it: a call heard poorly (“transcription confidence 0.41 below 0.60”).' }),
+  ),
   reviewDeadline: Type.Optional(dateTime()),
   review: Type.Optional(ref('ReviewDecision', ReviewDecision)),
   input: Type.Optional(ref('JobInput', JobInput)),

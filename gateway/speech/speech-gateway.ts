@@ -26,7 +26,7 @@ interface VerboseTranscription {
   text?: unknown;
   language?: unknown;
   duration?: unknown;
-  segments?: Array<{ start?: unknown; end?: unknown; text?: unknown }>;
+  segments?: Array<{ start?: unknown; end?: unknown; text?: unknown; avg_logprob?: unknown }>;
   usage?: { type?: unknown; seconds?: unknown };
 }
 
@@ -80,9 +80,19 @@ function formOf(request: TranscribeRequest, model: string): FormData {
 }
 
 function segmentsOf(body: VerboseTranscription): TranscriptSegment[] {
-  return (Array.isArray(body.segments) ? body.segments : []).flatMap((segment) =>
-    typeof segment.start === 'number' && typeof segment.end === 'number' && typeof segment.text === 'string'
-      ? [{ start: segment.start, end: segment.end, text: segment.text.trim() }]
-      : [],
-  );
+  return (Array.isArray(body.segments) ? body.segments : []).flatMap((segment) => {
+    if (typeof segment.start !== 'number' || typeof segment.end !== 'number' || typeof segment.text !== 'string') return [];
+    const confidence = confidenceOfLogprob(segment.avg_logprob);
+    return [{ start: segment.start, end: segment.end, text: segment.text.trim(), ...(confidence !== undefined ? { confidence } : {}) }];
+  });
+}
+
+/**
+ * A segment's confidence from its `avg_logprob` (the mean log-probability of its tokens): exp() of it is the
+ * geometric mean of the tokens' probabilities, a 0..1 figure that falls as the model guesses. Clamped because the
+ * field is a float the provider computes (a rounding may land a hair above 0); absent or not finite, no confidence.
+ */
+export function confidenceOfLogprob(avgLogprob: unknown): number | undefined {
+  if (typeof avgLogprob !== 'number' || !Number.isFinite(avgLogprob)) return undefined;
+  return Math.min(1, Math.max(0, Math.exp(avgLogprob)));
 }

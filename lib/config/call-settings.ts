@@ -35,6 +35,13 @@ export const callArea = {
       default: '10m',
       doc: "with `SPEECH_PROVIDER=assemblyai`, how long one attempt at a chunk waits for the provider's callback before the next attempt polls the transcript instead (a lost callback costs at most this); a few attempts bound the whole wait",
     }),
+    reviewConfidence: setting({
+      env: 'CALL_REVIEW_CONFIDENCE',
+      type: number({ min: 0, max: 1 }),
+      default: '0.6',
+      doc:
+        "below it a call goes to a person even when its summary is valid: its transcription confidence (the audio-time-weighted mean of the segments' that carry one; a call with none never goes for it). Segments below it are marked on the reviewer page; 0 turns it off",
+    }),
     summaryModel: setting({
       env: 'MODEL_CALL_SUMMARY',
       type: text(),

@@ -10,6 +10,8 @@ const execFileAsync = promisify(execFile);
 export interface CallLine {
   speaker: 'A' | 'B';
   text: string;
+  /** How sure the simulator's transcriber is to be of the line (0..1), carried in the script tag; else it hears it clearly. */
+  confidence?: number;
 }
 
 /** Two voices that espeak-ng tells apart clearly: a US male and a British female. */
@@ -44,7 +46,7 @@ export async function speakCall(lines: readonly CallLine[], path: string, option
       await execFileAsync('espeak-ng', ['-v', VOICES[line.speaker], '-s', '150', '-w', spoken, line.text]);
       await execFileAsync('sox', ['-D', spoken, '-r', String(SAMPLE_RATE), '-c', '1', '-b', '16', part]);
       const seconds = Number((await execFileAsync('soxi', ['-D', part])).stdout.trim());
-      script.push({ start: round(at), end: round(at + seconds), text: line.text, speaker: line.speaker });
+      script.push({ start: round(at), end: round(at + seconds), text: line.text, speaker: line.speaker, ...(line.confidence !== undefined ? { confidence: line.confidence } : {}) });
       parts.push(part, gap);
       at += seconds + TURN_GAP_SECONDS;
     }

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { generateSamples } from '../samples/generate';
 import { LONG_DOCUMENT_PAGES, writeLongDocument } from '../samples/long-document';
-import { writeSampleCall } from '../samples/sample-call';
+import { writeQuietCall, writeSampleCall } from '../samples/sample-call';
 import { SAMPLE_ORDERS } from '../samples/sample-orders';
 
 interface SubmittedJob {
@@ -35,7 +35,8 @@ const SETTLED = new Set(['posted', 'completed', 'rejected', 'review_expired', 'f
 
 /**
  * Submits the project's samples through the public API, the way a client would — the sample invoices, three
- * orders to score (approved, grey zone, declined), a generated two-voice support call as a `call.transcribe` job
+ * orders to score (approved, grey zone, declined), two generated two-voice support calls as `call.transcribe` jobs
+ * (one completes, one heard poorly waits in review)
  * and the generated long PDF as a `document` job — and prints each job's status as it moves (and the document's
  * and the call's progress) until the invoices and the call settle, then the call's summary. The Idempotency-Key comes from the file's content, so a second
  * `npm start` finds the same jobs instead of creating new ones.
@@ -84,6 +85,9 @@ export async function submitSamples(options: {
   }
   const call = await writeSampleCall(options.samplesDir);
   await submitFile(call.path, 'call.transcribe', 'completed', true);
+  // Heard with low confidence: it waits in review, so the reviewer page has a call to play beside its transcript.
+  const quietCall = await writeQuietCall(options.samplesDir);
+  await submitFile(quietCall.path, 'call.transcribe', 'awaiting_review', true);
   const longDocument = await writeLongDocument(options.samplesDir, options.longDocumentPages ?? LONG_DOCUMENT_PAGES);
   await submitFile(longDocument, 'document', 'completed', false);
 

@@ -1,3 +1,4 @@
+import type { CallTranscript } from '../../common/api-contract/call-transcript';
 import type { Job } from '../../common/api-contract/job';
 import type { JobSummary } from '../../common/api-contract/job-list';
 import type { SocketToken } from '../../common/api-contract/job-socket';
@@ -94,6 +95,9 @@ export function createApi(token: string) {
     socketToken: () => json<SocketToken>('/events/socket/tokens', { method: 'POST' }),
 
     document: (jobId: string) => send(`/jobs/${encodeURIComponent(jobId)}/document`),
+
+    /** A call's timed lines, shown beside its recording. */
+    transcript: (jobId: string) => json<CallTranscript>(`/jobs/${encodeURIComponent(jobId)}/transcript`),
 
     /**
      * `requestId` is the Idempotency-Key; with the decision's content it names the Update (api/review-update-id.ts):

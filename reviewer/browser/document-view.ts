@@ -1,6 +1,7 @@
 import type * as PdfJs from 'pdfjs-dist';
 import type { FieldCitation } from '../../common/job-types/invoice/field-citations';
 import type { Job, ReviewerApi } from './api';
+import { showCallTranscript } from './call-transcript-view';
 import { runsShowing, type TextRun } from './cited-text-match';
 import { h, mount } from './dom';
 
@@ -42,7 +43,7 @@ export function highlightCitation(container: HTMLElement, drawn: DrawnDocument, 
 
 /**
  * Shows the uploaded document: PDF pages drawn on canvases (a scanned PDF too), a PNG/JPEG scan as an image, the
- * text of a .txt job, or a player for a call's recording.
+ * text of a .txt job, or a player for a call's recording with its transcript.
  */
 export async function showDocument(container: HTMLElement, api: ReviewerApi, job: Job, isCurrent: () => boolean, drawn: DrawnDocument = { pages: [] }): Promise<void> {
   mount(container, h('p', { class: 'muted' }, 'Loading the document…'));
@@ -60,10 +61,14 @@ export async function showDocument(container: HTMLElement, api: ReviewerApi, job
       return;
     }
     if (contentType.startsWith('audio/')) {
-      // A call: the reviewer listens while editing the summary. The URL lives as long as the player is shown.
+      // A call: the reviewer listens while editing the summary, its transcript beside the player. The URL lives as
+      // long as the player is shown.
       const url = URL.createObjectURL(await response.blob());
       if (!isCurrent()) return URL.revokeObjectURL(url);
-      mount(container, h('audio', { class: 'document-audio', 'data-testid': 'document-audio', controls: true, preload: 'metadata', src: url, 'aria-label': `The recording, ${job.fileName ?? 'call'}` }));
+      const audio = h('audio', { class: 'document-audio', 'data-testid': 'document-audio', controls: true, preload: 'metadata', src: url, 'aria-label': `The recording, ${job.fileName ?? 'call'}` });
+      const transcript = h('section', { class: 'call-transcript-pane', 'aria-label': 'Transcript' });
+      mount(container, audio, transcript);
+      await showCallTranscript(transcript, api, job, audio, isCurrent);
       return;
     }
     if (contentType.startsWith('text/plain')) {

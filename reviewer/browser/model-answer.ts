@@ -1,9 +1,13 @@
 import type { Job } from './api';
 import { h } from './dom';
 
-/** What was wrong with the model's answer and the answer itself, when it failed its schema; nothing otherwise. */
+/**
+ * Why the job is here when the job says (a call heard poorly), what was wrong with the model's answer and the
+ * answer itself when it failed its schema; nothing otherwise.
+ */
 export function modelAnswerProblems(job: Job, openRawOutput: boolean): HTMLElement[] {
   const parts: HTMLElement[] = [];
+  if (job.reviewReason) parts.push(h('p', { class: 'warning review-reason', 'data-testid': 'review-reason' }, `In review: ${job.reviewReason}`));
   if (job.validationErrors?.length) {
     parts.push(
       h(

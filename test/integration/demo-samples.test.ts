@@ -37,6 +37,8 @@ describe('npm start\'s sample invoices, orders, call and long document', () => {
     // The sample call's summary is printed once it is done: the agent's promise, and a follow-up.
     assert.ok(lines.some((line) => /support-call-order-date\.wav: follow_up · /.test(line)), lines.join('\n'));
     assert.ok(lines.some((line) => /- I will send you the invoice by email this afternoon\./.test(line)), lines.join('\n'));
+    // The call heard poorly waits in review beside the completed one, so the reviewer page has a call to play.
+    assert.ok(first.some((job) => job.name === 'support-call-bad-line.wav' && job.status === 'awaiting_review'), lines.join('\n'));
     const expected = new Set(first.map((job) => job.expected));
     for (const outcome of ['posted', 'awaiting_review', 'rejected']) assert.ok(expected.has(outcome), `a sample that ends ${outcome}`);
     assert.ok(lines.some((line) => /awaiting_review$/.test(line)), 'progress lines name the statuses');

@@ -1,7 +1,7 @@
 import assert from '../support/assert';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,6 +18,7 @@ import { TEST_OPERATOR } from '../support/test-credentials';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import { startPushServiceStandIn } from '../../local/push-service/push-service';
 import { usedSpeechCallback } from '../support/speech-callback-calls';
+import { speakCall } from '../../local/samples/spoken-call';
 
 const execFileAsync = promisify(execFile);
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -156,6 +157,18 @@ describe('the OpenAPI document', () => {
     await call('GET', `${done}/document`, { key: demo.apiKey });
     await call('GET', `${unknown}/document`, { key: demo.apiKey });
     await call('GET', `${review}/document`);
+
+    // A call's transcript: a short scripted call to its end, an invoice (none), another tenant, no key.
+    const spoken = await speakCall([{ speaker: 'A', text: 'Hello, your order ships on Friday.' }], join(await mkdtemp(join(tmpdir(), 'openapi-call-')), 'call.wav'), {
+      carryScript: true,
+    });
+    const callJob = (await submit(await readFile(spoken.path), { fileName: 'call.wav', fields: { type: 'call.transcribe' } })).body.jobId as string;
+    await waitForJob(callJob, ['completed', 'awaiting_review'], 120_000);
+    const callPath = `/jobs/${encodeURIComponent(callJob)}`;
+    await call('GET', `${callPath}/transcript`, { key: demo.reviewerToken });
+    await call('GET', `${done}/transcript`, { key: demo.apiKey });
+    await call('GET', `${callPath}/transcript`, { key: acme.apiKey });
+    await call('GET', `${callPath}/transcript`);
 
     await call('POST', `${review}/review`, { key: demo.reviewerToken, ...json({ decision: 'maybe' }) });
     await call('POST', `${review}/review`, { key: demo.reviewerToken, ...json({ decision: 'approve', fields: { invoiceNumber: '' } }) });

@@ -55,8 +55,9 @@ describe('recorded histories replay on the current workflow code', () => {
       'order-score-reviewed', 'order-score-through-batch-lane', 'order-score-on-batch-lane-wait', 'cancelled-order-score',
       'document-chunk-retried', 'chunk-group-with-failed-chunk', 'chunk-group-embeds-in-requests',
       'tickets-digest-through-batch-lane', 'scheduled-tickets-digest',
-      // call.transcribe: a parked chunk retried alone, a summary sent to review, the provider that calls back
-      'call-chunk-retried', 'call-summary-reviewed', 'call-transcribed-by-callback',
+      // call.transcribe: a parked chunk retried alone, a summary sent to review, the provider that calls back, a call
+      // heard poorly sent to review
+      'call-chunk-retried', 'call-summary-reviewed', 'call-transcribed-by-callback', 'call-low-confidence-reviewed',
       // the batch lane's own workflows, and webhook deliveries
       'batch-collector-gathered', 'batch-collector-answers-lane-wait', 'batch-collector-continued', 'batch-collector-carries-late-entries',
       'batch-collector-entries-coalesced',

@@ -23,7 +23,12 @@ export interface FakeCallOptions {
   invalidSummary?: boolean;
   /** The worker's provider calls back (SPEECH_PROVIDER=assemblyai): each chunk is awaited, then its transcript stored. */
   byCallback?: boolean;
+  /** The joined transcript's confidence (none when absent); below REVIEW_CONFIDENCE the call goes to review. */
+  confidence?: number;
 }
+
+/** CALL_REVIEW_CONFIDENCE as the fake join reports it. */
+export const REVIEW_CONFIDENCE = 0.6;
 
 /** In-memory call steps: a call of `chunks` one-minute chunks, transcriptions counted per chunk. */
 export function fakeCallActivities(options: FakeCallOptions) {
@@ -79,6 +84,10 @@ export function fakeCallActivities(options: FakeCallOptions) {
         vttKey: 'calls/test/fake/transcript.vtt',
         textKey: 'calls/test/fake/transcript.txt',
         segments: joined.length * 4,
+        ...(options.confidence !== undefined ? { confidence: options.confidence } : {}),
+        // Of each chunk's four segments, one heard poorly when the call was.
+        lowConfidenceSegments: options.confidence !== undefined && options.confidence < REVIEW_CONFIDENCE ? joined.length : 0,
+        reviewConfidence: REVIEW_CONFIDENCE,
         attempt: Context.current().info.attempt,
       };
     },

@@ -1,7 +1,7 @@
 import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import { cutPoints, planCallChunks } from '../../common/job-types/call/chunk-plan';
-import { joinChunkTranscripts, toWebVtt } from '../../common/job-types/call/transcript';
+import { joinChunkTranscripts, lowConfidenceReason, toWebVtt, transcriptConfidence } from '../../common/job-types/call/transcript';
 
 const SETTINGS = { chunkSeconds: 600, overlapSeconds: 2 };
 
@@ -57,5 +57,32 @@ describe('joining the chunks’ transcripts', () => {
   test('when the transcript is written as WebVTT, then each segment is a cue with its speaker and escaped text', () => {
     const vtt = toWebVtt({ durationSeconds: 4000, text: '', segments: [{ start: 3661.5, end: 3663, text: 'a < b --> c', speaker: 'A' }] });
     assert.equal(vtt, 'WEBVTT\n\n01:01:01.500 --> 01:01:03.000\n<v A>a &lt; b -> c\n');
+  });
+});
+
+describe('how well a call was heard', () => {
+  test('when segments carry confidences, then the call’s is their mean weighted by audio time, and those below the line are counted', () => {
+    const heard = transcriptConfidence(
+      [
+        { start: 0, end: 9, text: 'a long clear answer', confidence: 0.9 },
+        { start: 9, end: 10, text: 'mumbled', confidence: 0.3 },
+        { start: 10, end: 12, text: 'no confidence given' },
+      ],
+      0.6,
+    );
+    // (9 × 0.9 + 1 × 0.3) / 10: the unrated segment counts for nothing.
+    assert.deepEqual(heard, { confidence: 0.84, lowConfidenceSegments: 1 });
+  });
+
+  test('when no segment carries a confidence, then the call has none and never goes to review for it', () => {
+    const heard = transcriptConfidence([{ start: 0, end: 5, text: 'hello' }], 0.6);
+    assert.deepEqual(heard, { lowConfidenceSegments: 0 });
+    assert.equal(lowConfidenceReason({ ...heard, reviewConfidence: 0.6 }), undefined);
+  });
+
+  test('when the call’s confidence is below the review line, then the reason names both; at the line or above there is none', () => {
+    assert.equal(lowConfidenceReason({ confidence: 0.41, reviewConfidence: 0.6 }), 'transcription confidence 0.41 below 0.60');
+    assert.equal(lowConfidenceReason({ confidence: 0.6, reviewConfidence: 0.6 }), undefined);
+    assert.equal(lowConfidenceReason({ confidence: 0.41 }), undefined);
   });
 });

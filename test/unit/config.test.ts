@@ -39,6 +39,18 @@ describe('loadConfig', () => {
     );
   });
 
+  test('when CALL_REVIEW_CONFIDENCE is not a number from 0 to 1, then it refuses to start; within, the call settings carry it', () => {
+    for (const bad of ['1.5', '-0.1', 'low']) {
+      assert.throws(
+        () => localTestConfig({ CALL_REVIEW_CONFIDENCE: bad }),
+        (error: unknown) => error instanceof ConfigError && error.message.includes('CALL_REVIEW_CONFIDENCE'),
+        `CALL_REVIEW_CONFIDENCE=${bad}`,
+      );
+    }
+    assert.equal(localTestConfig({ CALL_REVIEW_CONFIDENCE: '0.4' }).call.reviewConfidence, 0.4);
+    assert.equal(localTestConfig().call.reviewConfidence, 0.6);
+  });
+
   test('when deployed to production without a model key, then it refuses to start', () => {
     assert.throws(() => loadConfig(localTestEnv({ SLOWLANE_ENV: 'production' })), /ANTHROPIC_API_KEY is required in production/);
   });

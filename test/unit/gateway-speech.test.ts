@@ -1,16 +1,18 @@
 import assert from '../support/assert';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, test } from '@jest/globals';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SlowlaneError } from '../../common/errors';
 import type { GatewayEvent } from '../../gateway/gateway-events';
 import { gatewayFromConfig, type WiredGateway } from '../../gateway/gateway-from-config';
+import { confidenceOfLogprob } from '../../gateway/speech/speech-gateway';
 import type { TranscribeRequest, TranscribeResult } from '../../gateway/speech/transcription-call';
 import { createLogger } from '../../lib/logger';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
 import type { TranscriptionStats } from '../../local/simulator/transcriptions/transcription-stats';
+import { speakCall } from '../../local/samples/spoken-call';
 import { type CallFile, SHORT_CALL, spokenCall, wordsOf } from '../support/spoken-calls';
 import { localTestConfig } from '../support/test-credentials';
 
@@ -86,6 +88,21 @@ describe('the speech-to-text provider behind the gateway', () => {
     assert.ok(events.some((event) => event.type === 'reserved' && event.cost.input === billed));
   });
 
+  test('when a script marks a line as poorly heard, then its segment carries that confidence and the clear lines a high one', async () => {
+    const marked = await speakCall(
+      SHORT_CALL.map((line, index) => (index === 1 ? { ...line, confidence: 0.3 } : line)),
+      join(dir, 'marked.wav'),
+      { carryScript: true },
+    );
+
+    const result = await wire().transcribe(chunk({ bytes: await readFile(marked.path), durationSeconds: marked.durationSeconds }));
+
+    const confidences = result.segments.map((segment) => segment.confidence);
+    assert.equal(confidences.length, SHORT_CALL.length);
+    assert.ok(Math.abs((confidences[1] ?? 0) - 0.3) < 0.001, JSON.stringify(confidences));
+    for (const index of [0, 2]) assert.ok((confidences[index] ?? 0) > 0.9, JSON.stringify(confidences));
+  });
+
   test('when a call carries no script, then pocketsphinx transcribes it: real words, some of them the spoken ones', async () => {
     const result = await wire().transcribe(chunk(unscripted));
 
@@ -96,6 +113,8 @@ describe('the speech-to-text provider behind the gateway', () => {
     assert.ok(result.segments.length > 0);
     for (const segment of result.segments) {
       assert.ok(segment.start <= segment.end && segment.end <= unscripted.durationSeconds + 0.5, JSON.stringify(segment));
+      // From pocketsphinx's word posteriors, through avg_logprob and back.
+      assert.ok(segment.confidence !== undefined && segment.confidence >= 0 && segment.confidence <= 1, JSON.stringify(segment));
     }
     assert.deepEqual((await stats()).byEngine, { script: 0, pocketsphinx: 1 });
   }, 60_000);
@@ -180,3 +199,14 @@ async function retryAsTemporalWould(
   }
   throw new Error(`no success after ${attempts.join(', ')}`);
 }
+
+describe("a verbose_json segment's avg_logprob as its confidence", () => {
+  test('when it is a log-probability, then the confidence is exp() of it, clamped to 0..1; when absent or not a number, there is none', () => {
+    assert.ok(Math.abs((confidenceOfLogprob(Math.log(0.41)) ?? 0) - 0.41) < 1e-12);
+    assert.equal(confidenceOfLogprob(0.002), 1);
+    assert.equal(confidenceOfLogprob(-Infinity), undefined);
+    assert.equal(confidenceOfLogprob(-1e6), 0);
+    assert.equal(confidenceOfLogprob(undefined), undefined);
+    assert.equal(confidenceOfLogprob('-0.2'), undefined);
+  });
+});

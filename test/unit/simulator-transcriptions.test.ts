@@ -110,8 +110,9 @@ describe("pocketsphinx's output", () => {
       '</s> 2.530 2.800 1.000000',
     ].join('\n');
     assert.deepEqual(segmentsOf(output), [
-      { start: 0.16, end: 1.18, text: 'are you the' },
-      { start: 2.13, end: 2.52, text: 'do you' },
+      // Each utterance's confidence is the mean of its words' posteriors: (0.357858 + 0.201415 + 0.757651) / 3.
+      { start: 0.16, end: 1.18, text: 'are you the', confidence: 0.439 },
+      { start: 2.13, end: 2.52, text: 'do you', confidence: 0.821 },
     ]);
   });
 });

@@ -5,7 +5,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { CallJobInput, CallJobState } from '../../common/job-types/call/call-job';
 import { retryUpdate, statusQuery, submitReviewUpdate } from '../../common/messages';
 import type { callTranscribeWorkflow } from '../../workflows';
-import { CHUNK_SECONDS, chunkUsage, fakeCallActivities, sampleCallSummary, summaryUsage } from '../support/fake-call-activities';
+import { CHUNK_SECONDS, chunkUsage, fakeCallActivities, REVIEW_CONFIDENCE, sampleCallSummary, summaryUsage } from '../support/fake-call-activities';
 import { createWorkflowHarness, waitForStatus, type WorkflowHarness } from '../support/workflow-harness';
 
 describe('callTranscribeWorkflow with mocked activities', () => {
@@ -104,5 +104,31 @@ describe('callTranscribeWorkflow with mocked activities', () => {
     assert.equal(state.status, 'completed');
     assert.deepEqual((state as CallJobState).result?.summary, edited);
     assert.equal((state as CallJobState).result?.summarizedBy, 'reviewer');
+  }, 60_000);
+
+  test('when the call was heard with low confidence, then a valid summary still waits for a reviewer, who sees why and the transcript', async () => {
+    const fake = fakeCallActivities({ chunks: 2, confidence: 0.41 });
+    const state = await harness.withWorker(fake.activities, async (_start, _score, taskQueue) => {
+      const handle = await startCall(taskQueue);
+      await waitForStatus(handle, 'awaiting_review');
+      const waiting = (await handle.query(statusQuery)) as CallJobState;
+      assert.equal(waiting.reviewReason, `transcription confidence 0.41 below ${REVIEW_CONFIDENCE.toFixed(2)}`);
+      assert.deepEqual(waiting.proposal, sampleCallSummary);
+      assert.equal(waiting.validationErrors, undefined);
+      assert.deepEqual(waiting.transcript, { key: 'calls/test/fake/transcript.json', confidence: 0.41, lowConfidenceSegments: 2, reviewConfidence: REVIEW_CONFIDENCE });
+      await handle.executeUpdate(submitReviewUpdate, { args: [{ decision: 'approve', fields: sampleCallSummary, reviewer: 'rita' }] });
+      return handle.result();
+    });
+    assert.equal(state.status, 'completed');
+    assert.equal((state as CallJobState).result?.summarizedBy, 'reviewer');
+  }, 60_000);
+
+  test('when the call was heard at the review confidence or above, or carries none, then a valid summary completes it', async () => {
+    for (const confidence of [REVIEW_CONFIDENCE, undefined]) {
+      const fake = fakeCallActivities({ chunks: 1, ...(confidence !== undefined ? { confidence } : {}) });
+      const state = await harness.withWorker(fake.activities, async (_start, _score, taskQueue) => (await startCall(taskQueue)).result());
+      assert.equal(state.status, 'completed', String(confidence));
+      assert.equal(state.reviewReason, undefined);
+    }
   }, 60_000);
 });

@@ -1,10 +1,12 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
 import type { TranscribeCallChunkInput, TranscribeCallChunkResult } from '../../activities/call/contracts';
 import type { CallChunk, CallJobInput, CallJobState } from '../../common/job-types/call/call-job';
 import { callJobType } from '../../common/job-types/call/definition';
+import { lowConfidenceReason } from '../../common/job-types/call/transcript';
 import { callbackWaitOptions, documentFileOptions, modelCallOptions } from '../activity-options';
 import { JobRun } from '../job-run';
+import { PATCHES } from '../patches';
 
 const fileSteps = proxyActivities<JobActivities>(documentFileOptions);
 const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
@@ -14,7 +16,8 @@ const modelSteps = proxyActivities<JobActivities>(modelCallOptions);
  * transcribed through the speech gateway a few at a time, progress in minutes of audio (transcribeCallChunk, or with
  * the provider that calls back awaitCallChunkTranscript then storeCallChunkTranscript); the
  * chunks' transcripts are joined into one, JSON and WebVTT (joinCallTranscript); the model summarises it
- * (summarizeCall). A summary that fails its schema goes to a reviewer, who approves it edited. History stays
+ * (summarizeCall). A summary that fails its schema, or a call heard with low confidence (below
+ * CALL_REVIEW_CONFIDENCE), goes to a reviewer, who approves the summary edited. History stays
  * small: a few events per chunk, S3 keys only. A chunk that fails for good parks the job; `retry` runs only the
  * chunks without a transcript, and a killed worker costs only the chunks it had in flight.
  */
@@ -68,6 +71,14 @@ export async function callTranscribeWorkflow(input: CallJobInput): Promise<CallJ
         },
       ]),
     );
+    // Readable while the call awaits review (GET /jobs/:id/transcript); state for queries, not a command.
+    state.transcript = {
+      key: joined.transcriptKey,
+      confidence: joined.confidence,
+      lowConfidenceSegments: joined.lowConfidenceSegments,
+      reviewConfidence: joined.reviewConfidence,
+    };
+    const lowConfidence = lowConfidenceReason(joined);
     const summarized = await job.run('summarizeCall', () =>
       modelSteps.summarizeCall.executeWithOptions({ ...modelCallOptions, summary: `Summarise the call (${joined.segments} segments)` }, [
         { ...context, textKey: joined.textKey },
@@ -86,12 +97,21 @@ export async function callTranscribeWorkflow(input: CallJobInput): Promise<CallJ
       summarizedBy,
     });
 
-    if (summarized.outcome === 'valid') {
+    // Asked only when it would change the outcome, so only the histories of low-confidence calls carry the marker.
+    const heardTooPoorly = lowConfidence !== undefined && patched(PATCHES.callLowConfidenceReview.id);
+    if (summarized.outcome === 'valid' && !heardTooPoorly) {
       state.result = resultOf(summarized.summary, 'model');
       return job.finish('completed');
     }
-    state.rawModelOutput = summarized.rawOutput;
-    state.validationErrors = summarized.errors;
+    // Said on the page whichever sent it here, so the reviewer listens to the marked lines first.
+    if (lowConfidence) state.reviewReason = lowConfidence;
+    if (summarized.outcome === 'valid') {
+      // The reviewer starts from the model's summary and checks it against the audio.
+      state.proposal = summarized.summary;
+    } else {
+      state.rawModelOutput = summarized.rawOutput;
+      state.validationErrors = summarized.errors;
+    }
     const decision = await job.review.await(job.notify);
     if (!decision) return job.finish('review_expired');
     const decidedAt = new Date().toISOString();

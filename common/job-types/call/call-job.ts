@@ -37,5 +37,17 @@ export interface CallChunk {
   ownEnd: number;
 }
 
-/** The status query's answer for a call job: the common state, and its result once it has one. */
-export type CallJobState = JobState & { result?: CallResult; proposal?: CallSummary };
+/**
+ * The joined transcript as the job knows it before its result: where it is (GET /jobs/:id/transcript reads it while
+ * the call awaits review) and how well it was heard. The counts are absent in histories joined before they were.
+ */
+export interface CallTranscriptState {
+  key: string;
+  confidence?: number;
+  lowConfidenceSegments?: number;
+  /** Segments below it are the ones the reviewer page marks. */
+  reviewConfidence?: number;
+}
+
+/** The status query's answer for a call job: the common state, the joined transcript, and its result once it has one. */
+export type CallJobState = JobState & { result?: CallResult; proposal?: CallSummary; transcript?: CallTranscriptState };

@@ -13,6 +13,11 @@ export interface ScriptSegment {
   text: string;
   /** Who speaks, as the script names them (`A`, `B`). */
   speaker?: string;
+  /**
+   * 0..1, how sure the transcriber is of the line. A script may set it to have the simulator hear a line poorly (a
+   * low-confidence call for review); pocketsphinx's lines carry its own (local/simulator/transcriptions/pocketsphinx.ts).
+   */
+  confidence?: number;
 }
 
 export function scriptTagOf(segments: readonly ScriptSegment[]): string {
@@ -31,10 +36,13 @@ export function scriptOfTag(comment: string | undefined): ScriptSegment[] | unde
         item !== null &&
         typeof (item as ScriptSegment).start === 'number' &&
         typeof (item as ScriptSegment).end === 'number' &&
-        typeof (item as ScriptSegment).text === 'string',
+        typeof (item as ScriptSegment).text === 'string' &&
+        isConfidence((item as ScriptSegment).confidence),
     );
     return segments.length === parsed.length ? segments : undefined;
   } catch {
     return undefined;
   }
 }
+
+const isConfidence = (value: unknown): boolean => value === undefined || (typeof value === 'number' && value >= 0 && value <= 1);

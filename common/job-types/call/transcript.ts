@@ -44,6 +44,40 @@ export function joinChunkTranscripts(durationSeconds: number, chunks: readonly C
   return { durationSeconds, text: segments.map((segment) => segment.text).join(' '), segments };
 }
 
+/** How well a call was heard: what the join reports and the workflow decides review by. */
+export interface TranscriptConfidence {
+  /** The audio-time-weighted mean of the segments that carry a confidence; absent when none does. */
+  confidence?: number;
+  /** Segments whose confidence is below `reviewConfidence`. */
+  lowConfidenceSegments: number;
+}
+
+/**
+ * The call's confidence weighted by audio time, so a long mumbled answer counts for more than a clear "yes";
+ * segments without a confidence (a provider that gives none) neither raise nor lower it.
+ */
+export function transcriptConfidence(segments: readonly CallSegment[], reviewConfidence: number): TranscriptConfidence {
+  const rated = segments.filter((segment): segment is CallSegment & { confidence: number } => segment.confidence !== undefined);
+  const lowConfidenceSegments = rated.filter((segment) => segment.confidence < reviewConfidence).length;
+  if (rated.length === 0) return { lowConfidenceSegments };
+  const seconds = rated.reduce((sum, segment) => sum + Math.max(0, segment.end - segment.start), 0);
+  // Segments all of zero length (a provider's point marks) still say how sure it was: then each counts once.
+  const weight = (segment: CallSegment): number => (seconds > 0 ? Math.max(0, segment.end - segment.start) : 1);
+  const total = seconds > 0 ? seconds : rated.length;
+  const confidence = rated.reduce((sum, segment) => sum + segment.confidence * weight(segment), 0) / total;
+  return { confidence: Math.round(confidence * 1000) / 1000, lowConfidenceSegments };
+}
+
+/**
+ * Why a call goes to a person for how it was heard ("transcription confidence 0.41 below 0.60"), or undefined
+ * when it was heard well enough or carries no confidence at all.
+ */
+export function lowConfidenceReason(heard: { confidence?: number; reviewConfidence?: number }): string | undefined {
+  const { confidence, reviewConfidence } = heard;
+  if (confidence === undefined || reviewConfidence === undefined || confidence >= reviewConfidence) return undefined;
+  return `transcription confidence ${confidence.toFixed(2)} below ${reviewConfidence.toFixed(2)}`;
+}
+
 /** The transcript as WebVTT: one cue per segment, the speaker as a voice tag when known. */
 export function toWebVtt(transcript: CallTranscript): string {
   const cues = transcript.segments.map(

@@ -29,23 +29,30 @@ export async function runPocketsphinx(wavPath: string, timeoutMs: number): Promi
   }
 }
 
-/** Parses `word start end confidence` lines into utterances; the hypothesis lines between them are ignored. */
+/**
+ * Parses `word start end posterior` lines into utterances; the hypothesis lines between them are ignored. An
+ * utterance's confidence is the mean of its words' posterior probabilities (pocketsphinx prints them a hair above 1
+ * at times, hence the clamp): low for what the small model guesses at, which synthetic voices often are.
+ */
 export function segmentsOf(output: string): ScriptSegment[] {
   const segments: ScriptSegment[] = [];
-  let words: Array<{ word: string; start: number; end: number }> = [];
+  let words: Array<{ word: string; start: number; end: number; posterior: number }> = [];
   const close = () => {
     const first = words[0];
     const last = words[words.length - 1];
-    if (first && last) segments.push({ start: first.start, end: last.end, text: words.map((word) => word.word).join(' ') });
+    if (first && last) {
+      const confidence = Math.round((words.reduce((sum, word) => sum + Math.min(1, word.posterior), 0) / words.length) * 1000) / 1000;
+      segments.push({ start: first.start, end: last.end, text: words.map((word) => word.word).join(' '), confidence });
+    }
     words = [];
   };
   for (const line of output.split('\n')) {
     const match = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(line.trim());
     if (!match) continue;
-    const [, token = '', start, end] = match;
+    const [, token = '', start, end, posterior] = match;
     if (token === '</s>') close();
     if (FILLERS.has(token.toLowerCase())) continue;
-    words.push({ word: token.replace(/\(\d+\)$/, ''), start: Number(start), end: Number(end) });
+    words.push({ word: token.replace(/\(\d+\)$/, ''), start: Number(start), end: Number(end), posterior: Number(posterior) });
   }
   close();
   return segments;

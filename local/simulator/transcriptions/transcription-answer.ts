@@ -34,7 +34,8 @@ export function transcriptionAnswer(
             text: ` ${segment.text.trim()}`,
             tokens: [],
             temperature: 0,
-            avg_logprob: -0.2,
+            // As the real API: the mean log-probability of the line's tokens (the gateway reads exp() of it).
+            avg_logprob: round4(Math.log(Math.max(MIN_CONFIDENCE, segment.confidence ?? SCRIPTED_LINE_CONFIDENCE))),
             compression_ratio: 1,
             no_speech_prob: 0,
           })),
@@ -69,6 +70,12 @@ function wordsOf(segment: ScriptSegment): Array<{ word: string; start: number; e
 }
 
 const round = (seconds: number) => Math.round(seconds * 100) / 100;
+const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+
+/** A scripted line that names no confidence is heard as well as a clear recording is (exp(avg_logprob) ≈ 0.95). */
+export const SCRIPTED_LINE_CONFIDENCE = 0.95;
+/** log(0) is -Infinity, which JSON cannot carry: a line heard not at all is heard at 0.001. */
+const MIN_CONFIDENCE = 0.001;
 
 function stamp(seconds: number, decimal: '.' | ','): string {
   const ms = Math.round(seconds * 1000);
