@@ -98,11 +98,15 @@ export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
   return async function processDocumentChunk(input: ProcessDocumentChunkInput & FromBatch): Promise<ProcessDocumentChunkResult> {
     const { attempt } = Context.current().info;
     const resultKey = documentKeys.chunkResult(input.prefix, input.index);
-    if (await deps.store.exists(resultKey)) {
+    // Both looked up at once: each is a round trip to S3, and the first attempt finds neither.
+    const [finished, partial] = await Promise.all([
+      deps.store.exists(resultKey),
+      ChunkPartial.read(deps.store, documentKeys.chunkPartial(input.prefix, input.index)),
+    ]);
+    if (finished) {
       const stored = await readStoredChunk(deps.store, input.prefix, input.index);
       return { index: input.index, usage: stored.usageReported ? emptyUsage() : stored.usage, reused: true, attempt };
     }
-    const partial = await ChunkPartial.read(deps.store, documentKeys.chunkPartial(input.prefix, input.index));
     if (input.span.scanned) return processScannedPage(deps, input, partial, attempt);
     const text = await deps.texts.textOf(input);
     const request = chunkSummaryCall(deps, input, text);
