@@ -10,6 +10,7 @@ import { createEnqueueBatchEntry, type FirstCalls } from './batch-lane/enqueue-b
 import { firstModelStepCall } from './call-model-on-text';
 import { createDeliverWebhook } from './deliver-webhook';
 import { createDocumentActivities } from './document';
+import { ChunkTexts } from './document/chunk-texts';
 import { firstChunkCall } from './document/process-document-chunk';
 import { documentSummaryCall } from './document/summarize-document';
 import { createInvoiceActivities } from './invoice';
@@ -82,7 +83,7 @@ function firstCallsOf(deps: ActivityDeps): FirstCalls {
   const classify = modelStepDeps(deps, deps.config.anthropic.classifyModel);
   const extract = modelStepDeps(deps, deps.config.anthropic.extractModel);
   const digest = modelStepDeps(deps, deps.config.anthropic.digestModel);
-  const document = { store: deps.store, summarizeModel: deps.config.document.summarizeModel };
+  const document = { store: deps.store, summarizeModel: deps.config.document.summarizeModel, texts: new ChunkTexts(deps.store) };
   return {
     classifyDocument: (input) => firstModelStepCall(classify, input, CLASSIFY_PROMPT),
     extractInvoiceFields: (input) => firstModelStepCall(extract, input, EXTRACT_PROMPT),

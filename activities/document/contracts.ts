@@ -16,6 +16,8 @@ export interface ReadDocumentPagesResult {
   prefix: string;
   /** Page range of each chunk, by index. */
   spans: ChunkSpan[];
+  /** Every chunk's text in one object (documentKeys.chunkTexts); absent in runs that stored a text per chunk. */
+  chunkTextsKey?: string;
   /** The settings this job runs with: the worker's, under the job's overrides. */
   settings: DocumentJobSettings;
   attempt: number;
@@ -25,6 +27,8 @@ export interface ProcessDocumentChunkInput extends JobContext {
   prefix: string;
   index: number;
   span: ChunkSpan;
+  /** ReadDocumentPagesResult's: where the chunk's text is (chunk-texts.ts). */
+  chunkTextsKey?: string;
   /**
    * The chunk's group embeds its chunks together afterwards (embed-document-chunks.ts): the step stores the chunk
    * without its vector. Absent in runs from before that (workflows/patches.ts embeddingsInRequests).

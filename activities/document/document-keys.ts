@@ -3,7 +3,10 @@ import { documentObjectPrefix } from '../../common/job-types/document/object-pre
 /** Where a document job's intermediate and final objects live in S3; one place, so every step agrees. */
 export const documentKeys = {
   prefix: documentObjectPrefix,
+  /** One chunk's text, as runs stored them before chunkTexts (a result without chunkTextsKey). */
   chunkText: (prefix: string, index: number): string => `${prefix}/chunks/${index}.txt`,
+  /** Every chunk's text in one JSON array by index ('' for a scanned page): one put, one read per worker. */
+  chunkTexts: (prefix: string): string => `${prefix}/chunk-texts.json`,
   chunkResult: (prefix: string, index: number): string => `${prefix}/chunks/${index}.json`,
   /** The parts of a chunk already paid for while its result is not written yet (chunk-partial.ts). */
   chunkPartial: (prefix: string, index: number): string => `${prefix}/chunks/${index}.partial.json`,

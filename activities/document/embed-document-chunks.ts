@@ -37,15 +37,19 @@ export function createEmbedDocumentChunks(deps: EmbedDocumentChunksDeps) {
     const { attempt } = Context.current().info;
     return withHeartbeats(async (signal) => {
       const chunks = await mapBounded(input.indexes, PARALLEL_OBJECTS, (index) => readStoredChunk(deps.store, input.prefix, index));
-      // The workflow holds these chunks' step results: a rerun of the step that finds the record must not report them again.
-      await mapBounded(
-        chunks.filter((chunk) => !chunk.usageReported),
-        PARALLEL_OBJECTS,
-        async (chunk) => {
-          chunk.usageReported = true;
-          await writeStoredChunk(deps.store, input.prefix, chunk);
-        },
-      );
+      // The workflow holds these chunks' step results: a rerun of their own step that finds the record must not
+      // report them again. The mark rides on the write that adds the vector, or on the failure's (markReported),
+      // so a chunk's record is written once per embedding instead of twice.
+      const unmarked = chunks.filter((chunk) => !chunk.usageReported);
+      for (const chunk of unmarked) chunk.usageReported = true;
+      const markReported = () =>
+        mapBounded(
+          unmarked.filter((chunk) => !chunk.embedding),
+          PARALLEL_OBJECTS,
+          (chunk) => writeStoredChunk(deps.store, input.prefix, chunk),
+        );
+      const embeddedBefore = unmarked.filter((chunk) => chunk.embedding);
+      await mapBounded(embeddedBefore, PARALLEL_OBJECTS, (chunk) => writeStoredChunk(deps.store, input.prefix, chunk));
       const pending = chunks.filter((chunk) => !chunk.embedding);
       const byIndex = new Map(pending.map((chunk) => [chunk.index, chunk]));
       const requests = packEmbeddingRequests(
@@ -72,7 +76,10 @@ export function createEmbedDocumentChunks(deps: EmbedDocumentChunksDeps) {
       });
 
       const failure = outcomes.find((outcome) => !outcome.ok);
-      if (failure && !failure.ok) throw await reportPaid(deps.store, input.prefix, outcomes, failure.error);
+      if (failure && !failure.ok) {
+        await markReported();
+        throw await reportPaid(deps.store, input.prefix, outcomes, failure.error);
+      }
       const usage = chunks.reduce(
         (sum, chunk) => (chunk.embeddingUsage && !chunk.embeddingUsage.counted ? addUsage(sum, chunk.embeddingUsage.usage) : sum),
         emptyUsage(),

@@ -1,4 +1,5 @@
 import { type ActivityDeps, uploadsOf } from '../activity-deps';
+import { ChunkTexts } from './chunk-texts';
 import { createEmbedDocumentChunks } from './embed-document-chunks';
 import { createProcessDocumentChunk } from './process-document-chunk';
 import { createReadDocumentPages } from './read-document-pages';
@@ -9,13 +10,15 @@ import { createWriteDocumentChunks } from './write-document-chunks';
 export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gateway' | 'embeddings' | 'config' | 'batchLane' | 'providerFiles'>) {
   const { summarizeModel, ...settings } = deps.config.document;
   const lane = deps.batchLane ? { lane: deps.batchLane } : {};
+  const texts = new ChunkTexts(deps.store);
   return {
-    readDocumentPages: createReadDocumentPages({ store: deps.store, settings }),
+    readDocumentPages: createReadDocumentPages({ store: deps.store, settings, texts }),
     processDocumentChunk: createProcessDocumentChunk({
       store: deps.store,
       gateway: deps.gateway,
       embeddings: deps.embeddings,
       summarizeModel,
+      texts,
       ...lane,
       ...uploadsOf(deps),
     }),

@@ -16,6 +16,7 @@ import { forgettingMissingFile, scanAsProviderFile } from '../provider-file-medi
 import { usageOfCall } from '../usage';
 import { estimateTokens } from './chunk-pages';
 import { type ChunkEmbedding, ChunkPartial, type PaidPart } from './chunk-partial';
+import type { ChunkTexts } from './chunk-texts';
 import type { ProcessDocumentChunkInput, ProcessDocumentChunkResult } from './contracts';
 import { documentKeys } from './document-keys';
 import { type StoredChunk, readStoredChunk, writeStoredChunk } from './stored-chunk';
@@ -39,6 +40,7 @@ export interface ProcessDocumentChunkDeps {
   lane?: BatchLaneDeps;
   /** The Files API (MODEL_FILES_API): a scanned page is uploaded once and its live call names it by id. */
   files?: ProviderFiles;
+  texts: ChunkTexts;
 }
 
 type ChunkCallDeps = Pick<ProcessDocumentChunkDeps, 'summarizeModel'>;
@@ -76,11 +78,11 @@ export function pageTranscriptionCall(deps: ChunkCallDeps, input: ProcessDocumen
 
 /** The chunk's model call, read from S3 as the step reads it: a scanned page's transcription or a text's summary. */
 export async function firstChunkCall(
-  deps: ChunkCallDeps & { store: ObjectStore },
+  deps: ChunkCallDeps & { store: ObjectStore; texts: ChunkTexts },
   input: ProcessDocumentChunkInput,
 ): Promise<BatchToolCall> {
   if (input.span.scanned) return pageTranscriptionCall(deps, input, await deps.store.getBytes(documentKeys.chunkScan(input.prefix, input.index)));
-  return chunkSummaryCall(deps, input, (await deps.store.getBytes(documentKeys.chunkText(input.prefix, input.index))).toString('utf8'));
+  return chunkSummaryCall(deps, input, await deps.texts.textOf(input));
 }
 
 /**
@@ -96,13 +98,17 @@ export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
   return async function processDocumentChunk(input: ProcessDocumentChunkInput & FromBatch): Promise<ProcessDocumentChunkResult> {
     const { attempt } = Context.current().info;
     const resultKey = documentKeys.chunkResult(input.prefix, input.index);
-    if (await deps.store.exists(resultKey)) {
+    // Both looked up at once: each is a round trip to S3, and the first attempt finds neither.
+    const [finished, partial] = await Promise.all([
+      deps.store.exists(resultKey),
+      ChunkPartial.read(deps.store, documentKeys.chunkPartial(input.prefix, input.index)),
+    ]);
+    if (finished) {
       const stored = await readStoredChunk(deps.store, input.prefix, input.index);
       return { index: input.index, usage: stored.usageReported ? emptyUsage() : stored.usage, reused: true, attempt };
     }
-    const partial = await ChunkPartial.read(deps.store, documentKeys.chunkPartial(input.prefix, input.index));
     if (input.span.scanned) return processScannedPage(deps, input, partial, attempt);
-    const text = (await deps.store.getBytes(documentKeys.chunkText(input.prefix, input.index))).toString('utf8');
+    const text = await deps.texts.textOf(input);
     const request = chunkSummaryCall(deps, input, text);
     const fromBatch = await firstCallFromBatch(deps.lane, input, request);
     return withHeartbeats(async (signal) => {

@@ -5,18 +5,19 @@ import type { ObjectStore } from '../../lib/object-store';
 import { checkedMedia, readPages } from '../read-upload';
 import { withHeartbeats } from '../heartbeat';
 import { chunkDocumentPages, type PageChunk } from './chunk-pages';
+import type { ChunkTexts } from './chunk-texts';
 import type { ReadDocumentPagesInput, ReadDocumentPagesResult } from './contracts';
 import { documentKeys, mapBounded } from './document-keys';
 
-/** S3 puts of chunk texts at once: enough to hide the round trips, few enough not to swamp a small S3. */
+/** S3 puts of scanned pages at once: enough to hide the round trips, few enough not to swamp a small S3. */
 const PARALLEL_PUTS = 8;
 
 /**
- * The map's input: the text of every page, cut into chunks by tokens, each chunk's text in S3 on its own, so a
- * chunk's activity reads a few kilobytes instead of the whole document. Only counts and page ranges go back to
- * the workflow.
+ * The map's input: the text of every page, cut into chunks by tokens, the chunks' texts in S3 as one object that
+ * each worker reads once for all its chunks (chunk-texts.ts), and each scanned page as a PDF of its own. Only
+ * counts, page ranges and keys go back to the workflow.
  */
-export function createReadDocumentPages(deps: { store: ObjectStore; settings: DocumentJobSettings }) {
+export function createReadDocumentPages(deps: { store: ObjectStore; settings: DocumentJobSettings; texts: ChunkTexts }) {
   return async function readDocumentPages(input: ReadDocumentPagesInput): Promise<ReadDocumentPagesResult> {
     const { attempt } = Context.current().info;
     return withHeartbeats(async () => {
@@ -32,17 +33,16 @@ export function createReadDocumentPages(deps: { store: ObjectStore; settings: Do
       if (chunks.length === 0) throw new InvalidDocumentError(texts.length > 0 ? 'the document has no text and no scanned page' : 'the document is empty');
       const prefix = documentKeys.prefix(input.tenantId, input.jobId);
       const scans = await scannedPagesCutOut(bytes, chunks);
-      await mapBounded(chunks, PARALLEL_PUTS, (chunk) => {
-        const scan = scans.get(chunk.index);
-        return scan
-          ? deps.store.put(documentKeys.chunkScan(prefix, chunk.index), scan, { contentType: 'application/pdf' })
-          : deps.store.put(documentKeys.chunkText(prefix, chunk.index), chunk.text, { contentType: 'text/plain; charset=utf-8' });
-      });
+      await mapBounded([...scans], PARALLEL_PUTS, ([index, scan]) =>
+        deps.store.put(documentKeys.chunkScan(prefix, index), scan, { contentType: 'application/pdf' }),
+      );
+      const chunkTextsKey = await deps.texts.write(prefix, chunks.map((chunk) => chunk.text));
       return {
         pages: texts.length,
         tokens: chunks.reduce((sum, chunk) => sum + chunk.tokens, 0),
         prefix,
         spans: chunks.map((chunk) => ({ firstPage: chunk.firstPage, lastPage: chunk.lastPage, ...(chunk.scanned ? { scanned: true as const } : {}) })),
+        chunkTextsKey,
         settings,
         attempt,
       };

@@ -19,7 +19,7 @@ import {
   SUMMARIZE_DOCUMENT_SYSTEM,
   SUMMARIZE_DOCUMENT_TOOL,
 } from './prompts';
-import { readChunkRecords } from './read-chunk-records';
+import { readWrittenChunkRecords } from './read-chunk-records';
 
 export interface SummarizeDocumentDeps {
   store: ObjectStore;
@@ -34,7 +34,7 @@ export async function documentSummaryCall(
   deps: Pick<SummarizeDocumentDeps, 'store' | 'summarizeModel'>,
   input: DocumentChunksInput,
 ): Promise<BatchToolCall> {
-  const records = await readChunkRecords(deps.store, input.prefix, input.chunks);
+  const records = await readWrittenChunkRecords(deps.store, input.prefix, input.chunks);
   // Each line cut to its share of the budget, so a long document still fits one call.
   const perLine = Math.max(80, Math.floor(SUMMARIZE_DOCUMENT_MAX_CHARACTERS / Math.max(1, records.length)));
   const lines = records.map((record) => `[${describeChunk(record.index, record)}] ${record.summary.slice(0, perLine)}`);

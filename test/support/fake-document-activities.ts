@@ -38,6 +38,8 @@ export interface FakeDocumentOptions {
  */
 export function fakeDocumentActivities(options: FakeDocumentOptions) {
   const chunkRuns = new Map<number, number>();
+  /** Where each chunk step was told its text is (ProcessDocumentChunkInput.chunkTextsKey), by index. */
+  const chunkTextsKeys = new Map<number, string | undefined>();
   /** The chunks of each embedDocumentChunks run, in the order they ran. */
   const embedRuns: number[][] = [];
   const failing = new Map(options.failing ?? []);
@@ -48,6 +50,7 @@ export function fakeDocumentActivities(options: FakeDocumentOptions) {
         pages: options.chunks * PAGES_PER_CHUNK,
         tokens: options.chunks * 800,
         prefix: `documents/${input.tenantId}/fake`,
+        chunkTextsKey: `documents/${input.tenantId}/fake/chunk-texts.json`,
         spans: Array.from({ length: options.chunks }, (_, index) => ({
           firstPage: index * PAGES_PER_CHUNK + 1,
           lastPage: (index + 1) * PAGES_PER_CHUNK,
@@ -59,6 +62,7 @@ export function fakeDocumentActivities(options: FakeDocumentOptions) {
     },
     async processDocumentChunk(input: ProcessDocumentChunkInput) {
       chunkRuns.set(input.index, (chunkRuns.get(input.index) ?? 0) + 1);
+      chunkTextsKeys.set(input.index, input.chunkTextsKey);
       await options.onChunk?.(input.index);
       const refusalsLeft = refused.get(input.index) ?? 0;
       if (refusalsLeft > 0 && options.capRefused) {
@@ -91,5 +95,5 @@ export function fakeDocumentActivities(options: FakeDocumentOptions) {
       };
     },
   };
-  return { activities, chunkRuns, embedRuns };
+  return { activities, chunkRuns, chunkTextsKeys, embedRuns };
 }

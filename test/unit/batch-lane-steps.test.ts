@@ -9,6 +9,7 @@ import type { ModelStepInput } from '../../activities/step-contracts';
 import type { ProcessDocumentChunkInput } from '../../activities/document/contracts';
 import { documentKeys } from '../../activities/document/document-keys';
 import { createProcessDocumentChunk, firstChunkCall } from '../../activities/document/process-document-chunk';
+import { ChunkTexts } from '../../activities/document/chunk-texts';
 import { documentSummaryCall } from '../../activities/document/summarize-document';
 import { createExtractInvoiceFields, EXTRACT_PROMPT } from '../../activities/invoice/extract-invoice-fields';
 import { createScoreOrder, scoreOrderCall } from '../../activities/order-score/score-order';
@@ -98,7 +99,7 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
     const enqueue = createEnqueueBatchEntry(lane, {
       classifyDocument: (input) => firstModelStepCall(stepDeps(recordingGateway()), input, CLASSIFY_PROMPT),
       extractInvoiceFields: (input) => firstModelStepCall(stepDeps(recordingGateway()), input, EXTRACT_PROMPT),
-      processDocumentChunk: (input) => firstChunkCall({ store, summarizeModel: MODEL }, input),
+      processDocumentChunk: (input) => firstChunkCall({ store, summarizeModel: MODEL, texts: new ChunkTexts(store) }, input),
       summarizeDocument: (input) => documentSummaryCall({ store, summarizeModel: MODEL }, input),
       summariseTicketBatch: (input) => ticketBatchSummaryCall(stepDeps(recordingGateway()), input),
       writeTicketDigest: (input) => ticketDigestNarrativeCall(stepDeps(recordingGateway()), input),
@@ -237,7 +238,7 @@ describe('the lane steps’ enqueue and first call against the simulator', () =>
     await throughBatch([{ step: 'processDocumentChunk', input: chunk, customId: 'chunk0', replyTo: chunk.jobId }]);
 
     const live = recordingGateway();
-    const process = createProcessDocumentChunk({ store, gateway: live, embeddings: noEmbeddings, summarizeModel: MODEL, lane });
+    const process = createProcessDocumentChunk({ store, gateway: live, embeddings: noEmbeddings, summarizeModel: MODEL, texts: new ChunkTexts(store), lane });
     // The live path's first request, recorded and refused, is the stored one.
     await runActivity(process, chunk).catch(() => undefined);
     const stored = sentRequest('chunk0');

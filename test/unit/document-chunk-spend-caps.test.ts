@@ -2,6 +2,7 @@ import assert from '../support/assert';
 import { describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { ProcessDocumentChunkResult } from '../../activities/document/contracts';
+import { ChunkTexts } from '../../activities/document/chunk-texts';
 import { documentKeys } from '../../activities/document/document-keys';
 import { createProcessDocumentChunk } from '../../activities/document/process-document-chunk';
 import { TenantSpendCapReachedError } from '../../common/errors';
@@ -56,14 +57,17 @@ describe('a document chunk behind the tenant’s spend caps', () => {
     const spend = createTenantSpend({ store, caps });
     const { calls, model, embeddings } = providers();
     const objects = memoryStore();
-    objects.objects.set(documentKeys.chunkText(PREFIX, 3), Buffer.from('Invoice 42 from Acme, due in 30 days. '.repeat(10)));
+    // The texts as readDocumentPages stores them now, written by another worker's cache than the step's.
+    const texts = ['', '', '', 'Invoice 42 from Acme, due in 30 days. '.repeat(10)];
+    const chunkTextsKey = await new ChunkTexts(objects).write(PREFIX, texts);
     const processDocumentChunk = createProcessDocumentChunk({
       store: objects,
       gateway: withSpendCaps(model, { spend, prices: { [MODEL]: { inputPerMTok: 1, outputPerMTok: 5 } } }),
       embeddings: withEmbeddingsSpendCaps(embeddings, { spend, model: EMBEDDINGS_MODEL, pricePerMTok: 0.1 }),
       summarizeModel: MODEL,
+      texts: new ChunkTexts(objects),
     });
-    const input = { jobId: 'document:demo:job', tenantId: 'demo', priority: 'bulk' as const, prefix: PREFIX, index: 3, span: { firstPage: 7, lastPage: 9 } };
+    const input = { jobId: 'document:demo:job', tenantId: 'demo', priority: 'bulk' as const, prefix: PREFIX, chunkTextsKey, index: 3, span: { firstPage: 7, lastPage: 9 } };
 
     const refusal = await new MockActivityEnvironment().run(processDocumentChunk, input).catch((error: unknown) => error);
     assert.ok(refusal instanceof TenantSpendCapReachedError, String(refusal));
@@ -99,6 +103,7 @@ describe('a document chunk behind the tenant’s spend caps', () => {
       gateway: withSpendCaps(model, { spend, prices: { [MODEL]: { inputPerMTok: 1, outputPerMTok: 5 } } }),
       embeddings: withEmbeddingsSpendCaps(embeddings, { spend, model: EMBEDDINGS_MODEL, pricePerMTok: 0.1 }),
       summarizeModel: MODEL,
+      texts: new ChunkTexts(objects),
     });
     const input = { jobId: 'document:demo:job', tenantId: 'demo', priority: 'bulk' as const, prefix: PREFIX, index: 0, span: { firstPage: 1, lastPage: 3 } };
     const refusal = await new MockActivityEnvironment().run(processDocumentChunk, input).catch((error: unknown) => error);

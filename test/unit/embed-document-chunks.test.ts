@@ -2,8 +2,10 @@ import assert from '../support/assert';
 import { afterEach, beforeEach, describe, test } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { EmbedDocumentChunksResult, ProcessDocumentChunkResult } from '../../activities/document/contracts';
+import { documentKeys } from '../../activities/document/document-keys';
 import { createEmbedDocumentChunks } from '../../activities/document/embed-document-chunks';
 import { createProcessDocumentChunk } from '../../activities/document/process-document-chunk';
+import { ChunkTexts } from '../../activities/document/chunk-texts';
 import { readChunkRecords } from '../../activities/document/read-chunk-records';
 import { readStoredChunk, writeStoredChunk } from '../../activities/document/stored-chunk';
 import { ModelUnavailableError } from '../../common/errors';
@@ -117,6 +119,36 @@ describe('embedDocumentChunks against the simulator', () => {
     assert.ok(records.every((record) => record.embedding.length === 256));
   });
 
+  test('when a group is embedded, then each chunk’s record is written once, with its vector and the mark that its step was reported', async () => {
+    const store = memoryStore();
+    const indexes = await summarisedChunks(store, 20);
+    const writes: string[] = [];
+    const put = store.put.bind(store);
+    store.put = (key, body, options) => {
+      writes.push(key);
+      return put(key, body, options);
+    };
+    const embed = createEmbedDocumentChunks({ store, embeddings: gateway(), limits: { maxInputs: 8, maxTokens: 320_000 } });
+    await new MockActivityEnvironment().run(embed, { ...JOB, prefix: PREFIX, indexes });
+    assert.deepEqual([...writes].sort(), indexes.map((index) => documentKeys.chunkResult(PREFIX, index)).sort());
+    for (const index of indexes) {
+      const stored = await readStoredChunk(store, PREFIX, index);
+      assert.equal(stored.usageReported, true, `chunk ${index}`);
+      assert.equal(stored.embedding?.length, 256, `chunk ${index}`);
+    }
+  });
+
+  test('when a request fails, then its chunks’ records still say their step was reported, so a rerun of that step reports nothing again', async () => {
+    const store = memoryStore();
+    const indexes = await summarisedChunks(store, 20);
+    const embed = createEmbedDocumentChunks({ store, embeddings: gateway(), limits: { maxInputs: 8, maxTokens: 320_000 } });
+    failNext = (inputs) => inputs.includes(chunkText(9));
+    await assert.rejects(new MockActivityEnvironment().run(embed, { ...JOB, prefix: PREFIX, indexes }));
+    const unembedded = await readStoredChunk(store, PREFIX, 9);
+    assert.equal(unembedded.embedding, undefined);
+    assert.equal(unembedded.usageReported, true);
+  });
+
   test('when the step ran, then a rerun of a chunk’s own step finds its record and reports nothing again', async () => {
     const store = memoryStore();
     const indexes = await summarisedChunks(store, 2);
@@ -126,7 +158,13 @@ describe('embedDocumentChunks against the simulator', () => {
     const unused: ModelGateway = {
       callTool: () => Promise.reject(new Error('a stored chunk calls no model')),
     };
-    const processDocumentChunk = createProcessDocumentChunk({ store, gateway: unused, embeddings: gateway(), summarizeModel: 'claude-haiku-4-5' });
+    const processDocumentChunk = createProcessDocumentChunk({
+      store,
+      gateway: unused,
+      embeddings: gateway(),
+      summarizeModel: 'claude-haiku-4-5',
+      texts: new ChunkTexts(store),
+    });
     const rerun: ProcessDocumentChunkResult = await new MockActivityEnvironment().run(processDocumentChunk, {
       ...JOB,
       prefix: PREFIX,

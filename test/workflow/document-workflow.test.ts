@@ -95,6 +95,9 @@ describe('documentWorkflow with mocked activities', () => {
     assert.equal(state.status, 'completed');
     assert.deepEqual([...fake.chunkRuns.values()], Array.from({ length: 10 }, () => 1));
     assert.equal(fake.chunkRuns.size, 10);
+    // Every chunk step reads its text from the one object the read step wrote.
+    assert.deepEqual(new Set(fake.chunkTextsKeys.values()), new Set(['documents/test/fake/chunk-texts.json']));
+    assert.equal(fake.chunkTextsKeys.size, 10);
     assert.deepEqual(state.result, {
       pages: 30,
       chunks: 10,

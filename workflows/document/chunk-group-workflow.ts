@@ -33,6 +33,8 @@ export interface ChunkGroupInput {
   tenantId: string;
   priority: Priority;
   prefix: string;
+  /** Where the chunks' texts are (ReadDocumentPagesResult's); absent in runs that stored a text per chunk. */
+  chunkTextsKey?: string;
   chunks: Array<{ index: number; span: ChunkSpan }>;
   /** Chunks of this group in flight at once. */
   parallelChunks: number;
@@ -78,6 +80,7 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
       tenantId: input.tenantId,
       priority: input.priority,
       prefix: input.prefix,
+      ...(input.chunkTextsKey !== undefined ? { chunkTextsKey: input.chunkTextsKey } : {}),
       ...chunk,
       ...(embedInGroup ? { embedInGroup } : {}),
     };

@@ -1,5 +1,6 @@
 import { executeChild, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities';
+import type { ReadDocumentPagesResult } from '../../activities/document/contracts';
 import type { Usage } from '../../common/job';
 import { describeChunk, planChunkGroups } from '../../common/job-types/document/chunk-groups';
 import { documentJobType } from '../../common/job-types/document/definition';
@@ -7,7 +8,6 @@ import {
   type ChunkFailure,
   type ChunkSpan,
   type DocumentJobInput,
-  type DocumentJobSettings,
   type DocumentJobState,
 } from '../../common/job-types/document/document-job';
 import { documentFileOptions, modelCallOptions } from '../activity-options';
@@ -52,12 +52,11 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
    * did not run.
    */
   const fanOut = async (
-    settings: DocumentJobSettings,
-    prefix: string,
-    spans: ChunkSpan[],
+    read: Pick<ReadDocumentPagesResult, 'settings' | 'prefix' | 'spans' | 'chunkTextsKey'>,
     pending: number[],
     round: number,
   ): Promise<{ failures: ChunkFailure[]; spendCap?: SpendCapRefusal; waiting: number[] }> => {
+    const { settings, spans } = read;
     const groups = planChunkGroups(pending, settings.chunksPerGroup);
     const failures: ChunkFailure[] = [];
     const waiting: number[] = [];
@@ -76,7 +75,9 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
                 ...context,
                 // An operator's retry of failed chunks wants its answer now: only the first round takes the lane.
                 ...(round === 0 ? laneTerms : {}),
-                prefix,
+                prefix: read.prefix,
+                // Runs recorded before the texts were one object have no key: their chunks read a text each.
+                ...(read.chunkTextsKey !== undefined ? { chunkTextsKey: read.chunkTextsKey } : {}),
                 chunks: group.map((index) => ({ index, span: spans[index] ?? { firstPage: 0, lastPage: 0 } })),
                 parallelChunks: settings.parallelChunks,
               },
@@ -125,7 +126,7 @@ export async function documentWorkflow(input: DocumentJobInput): Promise<Documen
       const failures: ChunkFailure[] = [];
       await job.withSpendCapWaits('processDocumentChunk', async () => {
         job.tracker.setStatus('processing', 'processDocumentChunk');
-        const outcome = await fanOut(read.settings, read.prefix, read.spans, pending, round++);
+        const outcome = await fanOut(read, pending, round++);
         failures.push(...outcome.failures);
         counts.failed = failures.length;
         if (outcome.spendCap) {
