@@ -19,7 +19,7 @@ import { audited } from './audit/audited';
 import { authenticate, callerOf } from './auth';
 import type { JobsService } from './jobs-service';
 import { checkFileInput } from './jobs/check-file-input';
-import { limitSettingsOf } from './jobs/input-limits';
+import { largestUploadBytes, limitSettingsOf } from './jobs/input-limits';
 import { receiveUpload } from './multipart-upload';
 import { retryAfterSeconds } from './poll-hint';
 import { requestIdOf } from './request-id';
@@ -52,6 +52,7 @@ export function jobsRouter(deps: {
   const reviewers = authenticate(config, ['api', 'reviewer']);
   const uploads = tenantSlots(config.api.maxUploadsPerTenant);
   const limitSettings = limitSettingsOf(config);
+  const receiveLimitBytes = largestUploadBytes(JOB_TYPE_DEFINITIONS, limitSettings);
 
   /** The job's callback URL: its own, else the tenant's default, refused when it points somewhere it may not. */
   function callbackUrlFor(given: string | undefined, tenant: Tenant): string | undefined {
@@ -98,7 +99,7 @@ export function jobsRouter(deps: {
     // Held until the spooled file is gone: the slot stands for disk space as much as for the request.
     let upload: Awaited<ReturnType<typeof receiveUpload>> | undefined;
     try {
-      upload = await receiveUpload(req, { maxBytes: config.api.maxUploadBytes, tmpDir: config.api.uploadTmpDir });
+      upload = await receiveUpload(req, { maxBytes: receiveLimitBytes, tmpDir: config.api.uploadTmpDir });
       // The file part stands in as its name: its bytes were judged by receiveUpload.
       const form = checkRequest(requestValidators.submitJobForm, { ...upload.fields, file: upload.fileName });
       const jobType = jobTypeNamed(form.type) as JobTypeDefinition;

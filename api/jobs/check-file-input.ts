@@ -7,7 +7,7 @@ import { NotAudioError, probeAudioDuration } from '../../lib/audio/probe-audio';
 import { countPdfPages } from '../../lib/pdf-page-count';
 import { ApiError, apiErrors } from '../api-error';
 import type { ReceivedUpload } from '../multipart-upload';
-import { type LimitSettings, limitValue } from './input-limits';
+import { type LimitSettings, limitValue, maxBytesOf } from './input-limits';
 
 /**
  * Holds an upload to what its job type accepts (the definition's file kinds), before any job starts, the same way
@@ -21,7 +21,8 @@ export async function checkFileInput(definition: JobTypeDefinition, upload: Rece
     const accepted = definition.input.accepts.map((accepted) => (accepted.jsonLines ? 'JSONL text' : accepted.contentType)).join(' or ');
     throw new ApiError(415, 'unsupported_media_type', `a ${definition.name} job takes ${accepted}, judged by the file's bytes`);
   }
-  if (kind.maxBytes !== undefined && upload.sizeBytes > kind.maxBytes) throw apiErrors.payloadTooLarge(kind.maxBytes);
+  const maxBytes = maxBytesOf(kind, settings);
+  if (upload.sizeBytes > maxBytes) throw apiErrors.payloadTooLarge(maxBytes);
   if (kind.maxSidePx !== undefined) await checkImageSize(upload.path, kind.maxSidePx);
   if (kind.maxPages !== undefined) await checkPages(upload, limitValue(kind.maxPages, settings));
   if (kind.maxDurationSeconds !== undefined) await checkDuration(upload, limitValue(kind.maxDurationSeconds, settings));

@@ -16,7 +16,9 @@ export const errors = {
     '`idempotency_key_reused` (same key, different file or input; `details.jobId`), `not_awaiting_review` (the job already moved on; `details.status`), `job_finished` (a cancel of a finished job; `details.status`) or `schedule_exists` (the tenant already has a schedule with that id; `details.scheduleId`).',
   ),
   413: problem(
-    '`payload_too_large`: the file (or JSON body) is over the limit; `details.limitBytes` (or `details.limitLines` for a JSONL input with too many lines, `details.limitPixels` for an image wider or taller than the model reads: 8000 px). `too_many_pages`: the PDF (or form-feed-separated text) has more pages than its job type reads (' +
+    '`payload_too_large`: the file (or JSON body) is over the limit (a file: `MAX_UPLOAD_BYTES` unless its type says otherwise: ' +
+      byteLimits() +
+      '); `details.limitBytes` (or `details.limitLines` for a JSONL input with too many lines, `details.limitPixels` for an image wider or taller than the model reads: 8000 px). `too_many_pages`: the PDF (or form-feed-separated text) has more pages than its job type reads (' +
       pageLimits() +
       '); `details.pages`, `details.limitPages`. `too_long`: a recording longer than its job type takes (' +
       durationLimits() +
@@ -64,6 +66,16 @@ function pageLimits(): string {
     if (definition.input.kind !== 'file') return [];
     const limited = definition.input.accepts.flatMap((kind: FileKind) => (kind.maxPages === undefined ? [] : [`${kind.contentType} ${describe(kind.maxPages)}`]));
     return limited.length === 0 ? [] : [`\`${definition.name}\`: ${limited.join(', ')}`];
+  }).join('; ');
+}
+
+/** Each type's own byte limits as its definition declares them (FileKind.maxBytes); the rest take MAX_UPLOAD_BYTES. */
+function byteLimits(): string {
+  const describe = (limit: Limit) => (typeof limit === 'number' ? `${limit} bytes` : limit.setting);
+  return JOB_TYPE_DEFINITIONS.flatMap((definition) => {
+    if (definition.input.kind !== 'file') return [];
+    const limits = new Set(definition.input.accepts.flatMap((kind: FileKind) => (kind.maxBytes === undefined ? [] : [`${kind.contentType} ${describe(kind.maxBytes)}`])));
+    return limits.size === 0 ? [] : [`\`${definition.name}\`: ${[...limits].join(', ')}`];
   }).join('; ');
 }
 

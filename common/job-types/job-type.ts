@@ -56,8 +56,11 @@ export type JobInput =
  */
 export interface FileKind {
   contentType: UploadContentType;
-  /** Over this the upload is refused with 413; absent: the API's own upload limit (API_MAX_UPLOAD_BYTES). */
-  maxBytes?: number;
+  /**
+   * Over this the upload is refused with 413; absent: the API's own upload limit (MAX_UPLOAD_BYTES). It may be
+   * larger than that: the API spools uploads up to the largest limit any type declares.
+   */
+  maxBytes?: Limit;
   /** An image wider or taller than this is refused with 413 (read from its header when the upload arrives). */
   maxSidePx?: number;
   /**
@@ -82,7 +85,7 @@ export interface FileKind {
 export type Limit = number | { setting: LimitSetting };
 
 /** The settings a limit may name; the API reads each from its configuration (api/jobs/input-limits.ts). */
-export type LimitSetting = 'DOCUMENT_MAX_PAGES' | 'MODEL_SCANNED_MAX_PAGES' | 'CALL_MAX_DURATION_SECONDS';
+export type LimitSetting = 'MAX_UPLOAD_BYTES' | 'DOCUMENT_MAX_PAGES' | 'MODEL_SCANNED_MAX_PAGES' | 'CALL_MAX_DURATION_SECONDS' | 'CALL_MAX_UPLOAD_BYTES';
 
 export interface JsonLines {
   schema: TSchema;

@@ -22,7 +22,7 @@ export const apiArea = {
       env: 'MAX_UPLOAD_BYTES',
       type: int({ min: 1, max: 512 * 1024 * 1024 }),
       default: String(25 * 1024 * 1024),
-      doc: 'larger uploads are a 413 (the default is 25 MB)',
+      doc: "larger uploads are a 413 (the default is 25 MB), for each type that declares no limit of its own (a call's is CALL_MAX_UPLOAD_BYTES)",
     }),
     uploadTmpDir: setting({
       env: 'UPLOAD_TMP_DIR',

@@ -11,6 +11,12 @@ export const callArea = {
       default: String(4 * 3600),
       doc: 'longest recording a call job takes; the API reads the duration (ffprobe) and answers 413 beyond it',
     }),
+    maxUploadBytes: setting({
+      env: 'CALL_MAX_UPLOAD_BYTES',
+      type: int({ min: 1, max: 2 * 1024 * 1024 * 1024 }),
+      default: String(256 * 1024 * 1024),
+      doc: "largest recording a call job takes, in bytes (413 beyond it), in place of MAX_UPLOAD_BYTES: the default holds four hours of 8 kHz 16-bit WAV (230 MB) or of any compressed format; the upload is spooled to disk, never held in memory",
+    }),
     chunkSeconds: setting({
       env: 'CALL_CHUNK_SECONDS',
       type: int({ min: 10, max: 3600 }),

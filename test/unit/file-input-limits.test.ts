@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../api/api-error';
 import { checkFileInput } from '../../api/jobs/check-file-input';
-import { type LimitSettings, limitSettingsOf } from '../../api/jobs/input-limits';
+import { largestUploadBytes, type LimitSettings, limitSettingsOf } from '../../api/jobs/input-limits';
 import type { ReceivedUpload } from '../../api/multipart-upload';
 import { defineJobType, type FileKind } from '../../common/job-types/job-type';
 import { JOB_TYPE_DEFINITIONS } from '../../common/job-types/registry';
@@ -14,7 +14,7 @@ import type { UploadContentType } from '../../common/upload-content-type';
 import { renderLongDocument } from '../../local/samples/long-document';
 import { localTestConfig } from '../support/test-credentials';
 
-const SETTINGS: LimitSettings = { DOCUMENT_MAX_PAGES: 4, MODEL_SCANNED_MAX_PAGES: 2, CALL_MAX_DURATION_SECONDS: 60 };
+const SETTINGS: LimitSettings = { MAX_UPLOAD_BYTES: 40, DOCUMENT_MAX_PAGES: 4, MODEL_SCANNED_MAX_PAGES: 2, CALL_MAX_DURATION_SECONDS: 60, CALL_MAX_UPLOAD_BYTES: 80 };
 
 /** A type no shared code knows, declaring its limits only in its definition. */
 function typeAccepting(...accepts: FileKind[]) {
@@ -103,8 +103,28 @@ describe('the limits a type declares, checked at submission for any type', () =>
   });
 
   test('when the configuration is read, then every setting a limit may name has its deployment value', () => {
-    const settings = limitSettingsOf(localTestConfig({ DOCUMENT_MAX_PAGES: '7', MODEL_SCANNED_MAX_PAGES: '9', CALL_MAX_DURATION_SECONDS: '11' }));
-    assert.deepEqual(settings, { DOCUMENT_MAX_PAGES: 7, MODEL_SCANNED_MAX_PAGES: 9, CALL_MAX_DURATION_SECONDS: 11 });
+    const settings = limitSettingsOf(
+      localTestConfig({ MAX_UPLOAD_BYTES: '5', DOCUMENT_MAX_PAGES: '7', MODEL_SCANNED_MAX_PAGES: '9', CALL_MAX_DURATION_SECONDS: '11', CALL_MAX_UPLOAD_BYTES: '13' }),
+    );
+    assert.deepEqual(settings, { MAX_UPLOAD_BYTES: 5, DOCUMENT_MAX_PAGES: 7, MODEL_SCANNED_MAX_PAGES: 9, CALL_MAX_DURATION_SECONDS: 11, CALL_MAX_UPLOAD_BYTES: 13 });
+  });
+
+  test("when a kind names no byte limit, then the API's own holds it; when it names one, larger or smaller, that one does", async () => {
+    const body = 'x'.repeat(60);
+    const unlimited = typeAccepting({ contentType: 'text/plain' });
+    const ownSetting = typeAccepting({ contentType: 'text/plain', maxBytes: { setting: 'CALL_MAX_UPLOAD_BYTES' } });
+    const error = await refusal(checkFileInput(unlimited, await upload(body, 'text/plain'), SETTINGS));
+    assert.deepEqual([error?.status, error?.details], [413, { limitBytes: 40 }]);
+    assert.equal(await refusal(checkFileInput(ownSetting, await upload(body, 'text/plain'), SETTINGS)), undefined, "60 bytes under the kind's own 80");
+    const over = await refusal(checkFileInput(ownSetting, await upload('x'.repeat(81), 'text/plain'), SETTINGS));
+    assert.deepEqual([over?.status, over?.details], [413, { limitBytes: 80 }]);
+  });
+
+  test('when the door sizes its read, then it reads as much as the largest kind of any type takes, never less than MAX_UPLOAD_BYTES', () => {
+    assert.equal(largestUploadBytes([typeAccepting({ contentType: 'text/plain', maxBytes: 7 })], SETTINGS), 40);
+    assert.equal(largestUploadBytes([typeAccepting({ contentType: 'text/plain' }), typeAccepting({ contentType: 'audio/wav', maxBytes: { setting: 'CALL_MAX_UPLOAD_BYTES' } })], SETTINGS), 80);
+    const deployed = limitSettingsOf(localTestConfig({}));
+    assert.equal(largestUploadBytes(JOB_TYPE_DEFINITIONS, deployed), Math.max(deployed.MAX_UPLOAD_BYTES, deployed.CALL_MAX_UPLOAD_BYTES));
   });
 
   test('when the registry is read, then every type that takes PDFs declares how many pages it reads', () => {

@@ -11,7 +11,7 @@ export const CallResult = closed({
   durationSeconds: seconds,
   chunks: count(),
   segments: count(),
-  transcriptKey: Type.String({ description: 'JSON: durationSeconds, text, segments [{start, end, text, speaker?}] in seconds from the call’s start.' }),
+  transcriptKey: Type.String({ description: 'JSON: durationSeconds, text, segments [{start, end, text, speaker?, confidence?}] in seconds from the call’s start.' }),
   vttKey: Type.String({ description: 'The same segments as WebVTT.' }),
   audioSecondsBilled: seconds,
   summary: CallSummary,
@@ -19,8 +19,12 @@ export const CallResult = closed({
 });
 export type CallResult = Static<typeof CallResult>;
 
-/** Every recording format the door sniffs; each held to the same duration limit. */
-const audio = (contentType: FileKind['contentType']): FileKind => ({ contentType, maxDurationSeconds: { setting: 'CALL_MAX_DURATION_SECONDS' } });
+/** Every recording format the door sniffs; each held to the same size and duration limits. */
+const audio = (contentType: FileKind['contentType']): FileKind => ({
+  contentType,
+  maxBytes: { setting: 'CALL_MAX_UPLOAD_BYTES' },
+  maxDurationSeconds: { setting: 'CALL_MAX_DURATION_SECONDS' },
+});
 
 /**
  * A recorded call (up to CALL_MAX_DURATION_SECONDS) cut at silences into chunks, each transcribed through the
