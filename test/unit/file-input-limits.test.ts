@@ -14,7 +14,9 @@ import type { UploadContentType } from '../../common/upload-content-type';
 import { renderLongDocument } from '../../local/samples/long-document';
 import { localTestConfig } from '../support/test-credentials';
 
-const SETTINGS: LimitSettings = { MAX_UPLOAD_BYTES: 40, DOCUMENT_MAX_PAGES: 4, MODEL_SCANNED_MAX_PAGES: 2, CALL_MAX_DURATION_SECONDS: 60, CALL_MAX_UPLOAD_BYTES: 80 };
+const SETTINGS: LimitSettings = { MAX_UPLOAD_BYTES: 10_000_000, DOCUMENT_MAX_PAGES: 4, MODEL_SCANNED_MAX_PAGES: 2, CALL_MAX_DURATION_SECONDS: 60, CALL_MAX_UPLOAD_BYTES: 20_000_000 };
+/** Byte limits small enough to cross with a few bytes. */
+const SMALL: LimitSettings = { ...SETTINGS, MAX_UPLOAD_BYTES: 40, CALL_MAX_UPLOAD_BYTES: 80 };
 
 /** A type no shared code knows, declaring its limits only in its definition. */
 function typeAccepting(...accepts: FileKind[]) {
@@ -113,16 +115,16 @@ describe('the limits a type declares, checked at submission for any type', () =>
     const body = 'x'.repeat(60);
     const unlimited = typeAccepting({ contentType: 'text/plain' });
     const ownSetting = typeAccepting({ contentType: 'text/plain', maxBytes: { setting: 'CALL_MAX_UPLOAD_BYTES' } });
-    const error = await refusal(checkFileInput(unlimited, await upload(body, 'text/plain'), SETTINGS));
+    const error = await refusal(checkFileInput(unlimited, await upload(body, 'text/plain'), SMALL));
     assert.deepEqual([error?.status, error?.details], [413, { limitBytes: 40 }]);
-    assert.equal(await refusal(checkFileInput(ownSetting, await upload(body, 'text/plain'), SETTINGS)), undefined, "60 bytes under the kind's own 80");
-    const over = await refusal(checkFileInput(ownSetting, await upload('x'.repeat(81), 'text/plain'), SETTINGS));
+    assert.equal(await refusal(checkFileInput(ownSetting, await upload(body, 'text/plain'), SMALL)), undefined, "60 bytes under the kind's own 80");
+    const over = await refusal(checkFileInput(ownSetting, await upload('x'.repeat(81), 'text/plain'), SMALL));
     assert.deepEqual([over?.status, over?.details], [413, { limitBytes: 80 }]);
   });
 
   test('when the door sizes its read, then it reads as much as the largest kind of any type takes, never less than MAX_UPLOAD_BYTES', () => {
-    assert.equal(largestUploadBytes([typeAccepting({ contentType: 'text/plain', maxBytes: 7 })], SETTINGS), 40);
-    assert.equal(largestUploadBytes([typeAccepting({ contentType: 'text/plain' }), typeAccepting({ contentType: 'audio/wav', maxBytes: { setting: 'CALL_MAX_UPLOAD_BYTES' } })], SETTINGS), 80);
+    assert.equal(largestUploadBytes([typeAccepting({ contentType: 'text/plain', maxBytes: 7 })], SMALL), 40);
+    assert.equal(largestUploadBytes([typeAccepting({ contentType: 'text/plain' }), typeAccepting({ contentType: 'audio/wav', maxBytes: { setting: 'CALL_MAX_UPLOAD_BYTES' } })], SMALL), 80);
     const deployed = limitSettingsOf(localTestConfig({}));
     assert.equal(largestUploadBytes(JOB_TYPE_DEFINITIONS, deployed), Math.max(deployed.MAX_UPLOAD_BYTES, deployed.CALL_MAX_UPLOAD_BYTES));
   });
