@@ -46,7 +46,11 @@ export function createStoreCallChunkTranscript(deps: CallbackChunkDeps) {
     const reused = await reusedChunkTranscript(deps.store, input.chunk, attempt);
     if (reused) return reused;
     const poll = await deps.byCallback.speech.fetch(input.transcriptId, { jobId: input.jobId });
-    if (poll.status === 'failed') throw poll.error;
+    if (poll.status === 'failed') {
+      // The chunk fails (the job parks naming it); an operator's retry then submits the chunk anew.
+      await deps.byCallback.callbacks.forgetSubmission(chunkSubmissionKey(input));
+      throw poll.error;
+    }
     if (poll.status === 'pending') {
       // The callback or a poll said it was done; a provider that answers otherwise now is lagging: ask again.
       throw new ModelUnavailableError(`transcript ${input.transcriptId} is not finished yet`, { details: { provider: 'speech', transcriptId: input.transcriptId } });

@@ -22,7 +22,7 @@ export interface CallbackTranscribeRequest extends TranscribeRequest {
  * (CompleteAsyncError); the API's callback route completes the activity with the transcript's id, never the transcript
  * (a later step reads it by id). An attempt that finds the chunk already submitted (the previous one timed out: its
  * callback was late or lost) polls it instead of paying twice: a finished transcript's id is returned at once, an
- * unfinished one is re-armed with this attempt's token and waited for again.
+ * unfinished one is re-armed with this attempt's token and waited for again, a failed one is submitted again.
  */
 export async function transcribeAwaitingCallback(deps: CallbackTranscriptionDeps, request: CallbackTranscribeRequest): Promise<FinishedTranscript> {
   const taskToken = Buffer.from(Context.current().info.taskToken).toString('base64');
@@ -30,9 +30,13 @@ export async function transcribeAwaitingCallback(deps: CallbackTranscriptionDeps
   if (earlier) {
     const poll = await deps.speech.fetch(earlier.transcriptId, { jobId: request.jobId });
     if (poll.status === 'done') return { transcriptId: earlier.transcriptId };
-    if (poll.status === 'failed') throw poll.error;
-    await deps.callbacks.arm(earlier.callbackId, { taskToken, jobId: request.jobId });
-    throw new CompleteAsyncError();
+    if (poll.status === 'pending') {
+      await deps.callbacks.arm(earlier.callbackId, { taskToken, jobId: request.jobId });
+      throw new CompleteAsyncError();
+    }
+    // The provider gave up on it (and bills no transcript it failed): this attempt, an operator's retry after the
+    // job parked on it, submits again rather than reading the same failure for ever.
+    await deps.callbacks.forgetSubmission(request.submissionKey);
   }
   const callback = deps.signer.create(deps.publicUrl);
   // Armed before the provider knows the URL: a callback can come back before this attempt has returned.

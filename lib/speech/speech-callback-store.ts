@@ -24,6 +24,8 @@ export interface SpeechCallbackStore {
   claim(callbackId: string, taskToken: string): Promise<boolean>;
   recordSubmission(submissionKey: string, submission: SpeechSubmission): Promise<void>;
   submission(submissionKey: string): Promise<SpeechSubmission | undefined>;
+  /** The provider failed the submission: the next attempt submits anew instead of polling a failure forever. */
+  forgetSubmission(submissionKey: string): Promise<void>;
 }
 
 const PREFIX = 'speech-callbacks';
@@ -47,5 +49,6 @@ export function speechCallbackStore(store: ObjectStore): SpeechCallbackStore {
     },
     recordSubmission: (key, submission) => store.put(submissionKey(key), JSON.stringify(submission), json),
     submission: (key) => read<SpeechSubmission>(submissionKey(key)),
+    forgetSubmission: (key) => store.deleteMany([submissionKey(key)]),
   };
 }
