@@ -34,7 +34,7 @@ export async function transcribeAwaitingCallback(deps: CallbackTranscriptionDeps
       await deps.callbacks.arm(earlier.callbackId, { taskToken, jobId: request.jobId });
       throw new CompleteAsyncError();
     }
-    // The provider gave up on it (and bills no transcript it failed): this attempt, an operator's retry after the
+    // The provider gave up on it: this attempt, an operator's retry after the
     // job parked on it, submits again rather than reading the same failure for ever.
     await deps.callbacks.forgetSubmission(request.submissionKey);
   }
