@@ -1,11 +1,10 @@
 import { Context } from '@temporalio/activity';
-import { basename } from 'node:path';
 import { ModelUnavailableError } from '../../common/errors';
 import type { FinishedTranscript } from '../../gateway/speech/transcription-call';
 import type { ObjectStore } from '../../lib/object-store';
 import { type CallbackTranscriptionDeps, transcribeAwaitingCallback } from '../speech/transcribe-with-callback';
 import type { StoreCallChunkTranscriptInput, TranscribeCallChunkInput, TranscribeCallChunkResult } from './contracts';
-import { reusedChunkTranscript, storeChunkTranscript } from './transcribe-call-chunk';
+import { chunkTranscribeRequest, reusedChunkTranscript, storeChunkTranscript } from './transcribe-call-chunk';
 
 export interface CallbackChunkDeps {
   store: ObjectStore;
@@ -22,16 +21,7 @@ export const chunkSubmissionKey = (input: TranscribeCallChunkInput): string => `
  */
 export function createAwaitCallChunkTranscript(deps: CallbackChunkDeps) {
   return async function awaitCallChunkTranscript(input: TranscribeCallChunkInput): Promise<FinishedTranscript> {
-    const audio = await deps.store.getBytes(input.chunk.key);
-    return transcribeAwaitingCallback(deps.byCallback, {
-      jobId: input.jobId,
-      tenantId: input.tenantId,
-      priority: input.priority,
-      audio,
-      filename: basename(input.chunk.key),
-      durationSeconds: input.chunk.end - input.chunk.start,
-      submissionKey: chunkSubmissionKey(input),
-    });
+    return transcribeAwaitingCallback(deps.byCallback, { ...(await chunkTranscribeRequest(deps.store, input)), submissionKey: chunkSubmissionKey(input) });
   };
 }
 

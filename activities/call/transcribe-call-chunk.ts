@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { Usage } from '../../common/job';
 import type { CallChunk } from '../../common/job-types/call/call-job';
 import type { CallSegment } from '../../common/job-types/call/transcript';
-import type { SpeechGateway, TranscribeResult } from '../../gateway/speech/transcription-call';
+import type { SpeechGateway, TranscribeRequest, TranscribeResult } from '../../gateway/speech/transcription-call';
 import type { ObjectStore } from '../../lib/object-store';
 import { withHeartbeats } from '../heartbeat';
 import type { TranscribeCallChunkInput, TranscribeCallChunkResult } from './contracts';
@@ -24,6 +24,18 @@ export interface StoredChunkTranscript {
   costUsd: number;
 }
 
+/** A chunk as either speech door takes it: its audio from S3, whose it is, and the seconds the budget reserves. */
+export async function chunkTranscribeRequest(store: ObjectStore, input: TranscribeCallChunkInput): Promise<TranscribeRequest> {
+  return {
+    jobId: input.jobId,
+    tenantId: input.tenantId,
+    priority: input.priority,
+    audio: await store.getBytes(input.chunk.key),
+    filename: basename(input.chunk.key),
+    durationSeconds: input.chunk.end - input.chunk.start,
+  };
+}
+
 /**
  * One chunk through the speech gateway (the only caller of SpeechGateway.transcribe), its transcript written to S3
  * before the activity reports: an attempt whose completion was lost (a killed worker) finds the transcript there and
@@ -34,18 +46,8 @@ export function createTranscribeCallChunk(deps: TranscribeCallChunkDeps) {
     const { attempt } = Context.current().info;
     const reused = await reusedChunkTranscript(deps.store, input.chunk, attempt);
     if (reused) return reused;
-    const audio = await deps.store.getBytes(input.chunk.key);
-    const result = await withHeartbeats((signal) =>
-      deps.speech.transcribe({
-        jobId: input.jobId,
-        tenantId: input.tenantId,
-        priority: input.priority,
-        audio,
-        filename: basename(input.chunk.key),
-        durationSeconds: input.chunk.end - input.chunk.start,
-        signal,
-      }),
-    );
+    const request = await chunkTranscribeRequest(deps.store, input);
+    const result = await withHeartbeats((signal) => deps.speech.transcribe({ ...request, signal }));
     return storeChunkTranscript(deps.store, input.chunk, result, attempt);
   };
 }
