@@ -66,6 +66,9 @@ export const apiErrors = {
     new ApiError(422, 'invalid_fields', 'the fields do not match the result this job type’s reviewer edits; fix the listed fields', { errors }),
   temporalUnavailable: () =>
     new ApiError(503, 'temporal_unavailable', 'the job service is unreachable; retry with the same Idempotency-Key'),
+  /** A job whose state only its worker can tell (a JSON input, a call's transcript key) while none answers for it. */
+  noWorkerAnswer: (what: string) =>
+    new ApiError(503, 'temporal_unavailable', `${what} cannot be read until a worker answers for the job; retry shortly`, { retryAfterSeconds: 2 }),
   reviewNotTaken: (waitedMs: number) =>
     new ApiError(
       503,

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { jobTypeOfWorkflow } from '../../common/job-types/registry';
 import { objectKeys, type StoredObject } from '../../lib/object-store';
-import { ApiError, apiErrors } from '../api-error';
+import { type ApiError, apiErrors } from '../api-error';
 import type { JobReader } from './job-reader';
 import type { JobsDeps } from './jobs-deps';
 
@@ -16,12 +16,18 @@ export function createOpenDocument(deps: Pick<JobsDeps, 'store'>, reader: JobRea
     if (jobTypeOfWorkflow(job.type)?.input.kind !== 'file') return inputDocument(reader, job);
     const memo = reader.memoOf(job);
     if (!memo.inputSha256) throw apiErrors.notFound(`the document of job ${jobId}`);
-    const stored = await deps.store.open(objectKeys.input(tenantId, memo.inputSha256)).catch((error: unknown) => {
-      // Removed from the bucket (retention, a manual clean-up) while the job is still listed.
-      if ((error as { name?: string }).name === 'NoSuchKey') throw apiErrors.notFound(`the document of job ${jobId}`);
-      throw error;
-    });
+    const stored = await deps.store.open(objectKeys.input(tenantId, memo.inputSha256)).catch(missingAs(apiErrors.notFound(`the document of job ${jobId}`)));
     return { ...stored, fileName: memo.fileName ?? 'document' };
+  };
+}
+
+/**
+ * An object the job names but the bucket no longer holds (retention, an erasure, a manual clean-up while the job is
+ * still listed) answers as `notFound`; any other failure stays what it was.
+ */
+export function missingAs(notFound: ApiError): (error: unknown) => never {
+  return (error) => {
+    throw (error as { name?: string }).name === 'NoSuchKey' ? notFound : error;
   };
 }
 
@@ -29,7 +35,7 @@ async function inputDocument(reader: JobReader, job: Awaited<ReturnType<JobReade
   const state = await reader.stateOf(job).catch(() => undefined);
   // The input lives in the workflow's state: until a worker answers for it, it cannot be read.
   if (state?.input === undefined) {
-    throw new ApiError(503, 'temporal_unavailable', 'the job’s input cannot be read until a worker answers for the job; retry shortly', { retryAfterSeconds: 2 });
+    throw apiErrors.noWorkerAnswer('the job’s input');
   }
   const bytes = Buffer.from(JSON.stringify(state.input), 'utf8');
   return { body: Readable.from([bytes]), contentType: 'application/json', contentLength: bytes.length, fileName: 'input.json' };

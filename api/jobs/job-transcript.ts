@@ -2,7 +2,8 @@ import type { CallTranscript } from '../../common/api-contract/call-transcript';
 import type { CallJobState } from '../../common/job-types/call/call-job';
 import { callJobType } from '../../common/job-types/call/definition';
 import type { CallSegment, CallTranscript as StoredTranscript } from '../../common/job-types/call/transcript';
-import { ApiError, apiErrors } from '../api-error';
+import { apiErrors } from '../api-error';
+import { missingAs } from './job-document';
 import type { JobReader } from './job-reader';
 import type { JobsDeps } from './jobs-deps';
 
@@ -18,15 +19,11 @@ export function createReadTranscript(deps: Pick<JobsDeps, 'store'>, reader: JobR
     const state = (await reader.stateOf(job).catch(() => undefined)) as CallJobState | undefined;
     // A running job's state comes from its worker: until one answers, whether it has a transcript is unknown.
     if (!state && job.status.name === 'RUNNING') {
-      throw new ApiError(503, 'temporal_unavailable', 'the job’s transcript cannot be found until a worker answers for the job; retry shortly', { retryAfterSeconds: 2 });
+      throw apiErrors.noWorkerAnswer('the job’s transcript');
     }
     const key = state?.transcript?.key ?? state?.result?.transcriptKey;
     if (!key) throw none;
-    const bytes = await deps.store.getBytes(key).catch((error: unknown) => {
-      // Removed from the bucket (retention, an erasure) while the job is still listed.
-      if ((error as { name?: string }).name === 'NoSuchKey') throw none;
-      throw error;
-    });
+    const bytes = await deps.store.getBytes(key).catch(missingAs(none));
     const stored = JSON.parse(bytes.toString('utf8')) as StoredTranscript;
     const reviewConfidence = state?.transcript?.reviewConfidence;
     return {
