@@ -61,7 +61,7 @@ export function printReport(report: ChaosReport): void {
     `  dead letters ${slowlane.deadLetters.total} ${JSON.stringify(slowlane.deadLetters.byType)}, caused by Redis ${slowlane.deadLetters.causedByRedis}`,
     'error' in slowlane.spend
       ? `  spend: could not be read (${slowlane.spend.error})`
-      : `  spend: store ${slowlane.spend.storeUsd} USD; the provider billed ${slowlane.spend.providerBilledUsd} USD, ${slowlane.spend.billedUndeliveredUsd} of it for answers no worker received (store − the rest: ${slowlane.spend.storeMinusDeliveredUsd}); jobs' recorded usage ${slowlane.spend.jobsUsd} USD (${slowlane.spend.jobsRead} jobs, ${slowlane.spend.differenceUsd} below the store: calls lost with workers and erased jobs)`,
+      : `  spend: store ${slowlane.spend.storeUsd} USD; the provider billed ${slowlane.spend.providerBilledUsd} USD, ${slowlane.spend.billedUndeliveredUsd} of it for answers no worker received (store − the rest: ${slowlane.spend.storeMinusDeliveredUsd}, still held by calls never settled: ${slowlane.spend.heldUsd}, ${slowlane.spend.withinHeld ? 'within it' : 'NOT within it'}); jobs' recorded usage ${slowlane.spend.jobsUsd} USD (${slowlane.spend.jobsRead} jobs, ${slowlane.spend.differenceUsd} below the store: calls lost with workers and erased jobs)`,
     `  ledger: ${slowlane.ledger.exactlyOnce} of ${slowlane.ledger.postedJobs} posted jobs with exactly 1 entry; posted twice ${slowlane.ledger.postedTwice.length}, ` +
       `posted without entry ${slowlane.ledger.postedWithoutEntry.length}, entries without a posted job ${slowlane.ledger.entriesWithoutJob.length}`,
     `  finished steps run again: ${slowlane.finishedStepsRerun.count}; steps interrupted by kills and run again: ${slowlane.stepsInterruptedByKills}; ` +

@@ -22,10 +22,19 @@ export interface SpendCheck {
    */
   billedUndeliveredUsd: number;
   /**
-   * storeUsd − (providerBilledUsd − billedUndeliveredUsd): the store against every answer a worker received, the
-   * figure that must be 0 to the cent. Above 0, a call settled twice; below, a received answer never settled.
+   * storeUsd − (providerBilledUsd − billedUndeliveredUsd): the store against every answer the simulator sent to a
+   * connected worker. Above 0, a call settled twice. Below 0 by at most heldUsd: answers that reached a worker's
+   * socket but not its code (killed while its event loop had not read them yet), still held, and counted at their
+   * estimate when their holds expire.
    */
   storeMinusDeliveredUsd: number;
+  /**
+   * What calls still hold once every job has settled: calls begun and never settled, whose holds count as spent at
+   * their estimate when they expire (HOLD_TTL_MS after the call began).
+   */
+  heldUsd: number;
+  /** Whether the store is within what was delivered: 0 ≤ delivered − store ≤ held, to ROUNDING_USD. */
+  withinHeld: boolean;
   /** The sum of the jobs' recorded usage (GET /jobs/:id `usage.costUsd`); jobs whose view did not answer are left out. */
   jobsUsd: number;
   jobsRead: number;
@@ -35,6 +44,9 @@ export interface SpendCheck {
    */
   differenceUsd: number;
 }
+
+/** Float sums of a few hundred small costs differ by less than this; anything more is money astray. */
+const ROUNDING_USD = 0.00001;
 
 /** The provider's bill for a run, and the part of it whose answers reached no client. */
 export interface ProviderBill {
@@ -96,8 +108,9 @@ export async function checkSpend(options: {
   // and a hand-built key then read 0).
   const store = new RedisSpendStore(new Redis(options.redisUrl, { maxRetriesPerRequest: 1 }), { keyPrefix: options.keyPrefix });
   let storeUsd: number;
+  let heldUsd: number;
   try {
-    storeUsd = (await store.totalsOn(options.tenantId, new Date().toISOString().slice(0, 10))).month;
+    ({ month: storeUsd, held: heldUsd } = await store.totalsOn(options.tenantId, new Date().toISOString().slice(0, 10)));
   } finally {
     await store.close();
   }
@@ -114,11 +127,14 @@ export async function checkSpend(options: {
     jobsRead += 1;
   }
   const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
+  const unsettled = bill.billedUsd - bill.undeliveredUsd - storeUsd;
   return {
     storeUsd: round(storeUsd),
     providerBilledUsd: round(bill.billedUsd),
     billedUndeliveredUsd: round(bill.undeliveredUsd),
-    storeMinusDeliveredUsd: round(storeUsd - (bill.billedUsd - bill.undeliveredUsd)),
+    storeMinusDeliveredUsd: round(-unsettled),
+    heldUsd: round(heldUsd),
+    withinHeld: unsettled >= -ROUNDING_USD && unsettled <= heldUsd + ROUNDING_USD,
     jobsUsd: round(jobsUsd),
     jobsRead,
     differenceUsd: round(storeUsd - jobsUsd),

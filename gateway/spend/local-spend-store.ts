@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ExpiryQueue } from './expiry-queue';
 import {
+  type DayTotals,
   DAYS_KEPT,
   HOLD_TTL_MS,
   type HoldResult,
@@ -26,6 +27,8 @@ interface TenantSpend {
   expiries: ExpiryQueue;
   /** Settled hold ids by when, oldest first (settles come in clock order), so a repeated settle counts once. */
   settled: Map<string, number>;
+  /** Holds that expired unsettled: what their expiry counted, and when, so a late settle replaces it. */
+  expired: Map<string, { usd: number; at: number }>;
 }
 
 /**
@@ -41,7 +44,7 @@ export class InProcessSpendStore implements SpendStore {
   private tenant(tenantId: string, now: number): TenantSpend {
     let spend = this.tenants.get(tenantId);
     if (!spend) {
-      spend = { spent: new Map(), holds: new Map(), held: 0, expiries: new ExpiryQueue(), settled: new Map() };
+      spend = { spent: new Map(), holds: new Map(), held: 0, expiries: new ExpiryQueue(), settled: new Map(), expired: new Map() };
       this.tenants.set(tenantId, spend);
     }
     for (const due of spend.expiries.due(now)) {
@@ -50,11 +53,18 @@ export class InProcessSpendStore implements SpendStore {
       if (hold?.expiresAt !== due.at) continue;
       spend.holds.delete(due.id);
       spend.held -= hold.usd;
+      // Its worker died, perhaps after the provider answered: counted at the most it could cost (as the Redis script).
+      count(spend, now, hold.usd);
+      spend.expired.set(due.id, { usd: hold.usd, at: now });
     }
     if (spend.holds.size === 0) spend.held = 0;
     for (const [id, at] of spend.settled) {
       if (at > now - SETTLED_KEPT_MS) break;
       spend.settled.delete(id);
+    }
+    for (const [id, { at }] of spend.expired) {
+      if (at > now - SETTLED_KEPT_MS) break;
+      spend.expired.delete(id);
     }
     return spend;
   }
@@ -85,20 +95,28 @@ export class InProcessSpendStore implements SpendStore {
         spend.holds.delete(hold.id);
         spend.held -= held.usd;
       }
-      if (!spend.spent.has(day.key)) forgetOldWindows(spend.spent, now);
-      spend.spent.set(day.key, (spend.spent.get(day.key) ?? 0) + usd);
-      spend.spent.set(month.key, (spend.spent.get(month.key) ?? 0) + usd);
+      const counted = spend.expired.get(hold.id)?.usd ?? 0;
+      spend.expired.delete(hold.id);
+      count(spend, now, usd - counted);
       spend.settled.set(hold.id, now);
     }
     return { day: spend.spent.get(day.key) ?? 0, month: spend.spent.get(month.key) ?? 0, ...(repeated ? { repeated } : {}) };
   }
 
-  async totalsOn(tenantId: string, day: string): Promise<SpentTotals> {
+  async totalsOn(tenantId: string, day: string): Promise<DayTotals> {
     const spend = this.tenant(tenantId, this.clock());
-    return { day: spend.spent.get(day) ?? 0, month: spend.spent.get(day.slice(0, 7)) ?? 0 };
+    return { day: spend.spent.get(day) ?? 0, month: spend.spent.get(day.slice(0, 7)) ?? 0, held: Math.max(0, spend.held) };
   }
 
   async close(): Promise<void> {}
+}
+
+/** Adds `usd` (negative: a late settle below what an expiry counted) to the windows `now` falls in. */
+function count(spend: TenantSpend, now: number, usd: number): void {
+  const [day, month] = windowsAt(now, {});
+  if (!spend.spent.has(day.key)) forgetOldWindows(spend.spent, now);
+  spend.spent.set(day.key, (spend.spent.get(day.key) ?? 0) + usd);
+  spend.spent.set(month.key, (spend.spent.get(month.key) ?? 0) + usd);
 }
 
 /** Once a day per tenant, as in the Redis script: totals older than what reconciliation reads are dropped. */

@@ -10,23 +10,28 @@
  * held sum is kept as a running total, holds expire through a sorted set by expiry from which only the expired ones
  * are read (at most EXPIRE_BATCH per call, each hold once in its life), and every other read is by id.
  *
+ * A hold that expires unsettled counts as spent at its amount (expireHolds): its worker died, and the provider may
+ * have billed the call all the same.
+ *
  * KEYS (one tenant, one hash tag, so one Redis Cluster slot)
  *   1 holds     sorted set: hold id, score = expiry (epoch ms)
  *   2 amounts   hash: hold id → USD held
  *   3 held      string: the sum of amounts (kept with them, reset when no hold is left)
- *   4 totals    hash: `day:YYYY-MM-DD` and `month:YYYY-MM` → USD settled (days kept DAYS_KEPT, months MONTHS_KEPT)
+ *   4 totals    hash: `day:YYYY-MM-DD` and `month:YYYY-MM` → USD settled or counted at a hold's expiry (days kept DAYS_KEPT, months MONTHS_KEPT)
  *   5 settled   sorted set: hold id, score = when it was settled (kept SETTLED_KEPT_MS): a settle counts once per id
+ *   6 expired   hash: hold id → USD counted when it expired unsettled (kept SETTLED_KEPT_MS), so a late settle
+ *               replaces that amount by the real cost instead of adding to it
  * ARGV     op, now ('' = Redis TIME), then per op:
  *   hold        usd, daily cap ('' = none), month cap ('' = none), hold id, ttl ms, keyed ('1': a hold already held
  *               under that id is granted again with its amount)
  *               → {'granted'} | {'held', usd} | {'refused', window, cap, spent+held, resumesAt}
  *   settle      hold id, usd → {'ok', day, month} | {'settled', day, month} (that id was counted already)
- *   totals      day field, month field → {'totals', day, month}
+ *   totals      day field, month field → {'totals', day, month, held}
  * Every reply ends with the script's work: the Redis commands it called plus the elements they returned.
  * Numbers travel as strings (%.17g): Redis would truncate Lua numbers to integers.
  */
 export const SPEND_SCRIPT = String.raw`
-local holdsKey, amountsKey, heldKey, totalsKey, settledKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local holdsKey, amountsKey, heldKey, totalsKey, settledKey, expiredKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local op = ARGV[1]
 local DAY_MS = 86400000
 local EXPIRE_BATCH = 100
@@ -92,14 +97,44 @@ local nextYear, nextMonth = year, month + 1
 if nextMonth > 12 then nextYear, nextMonth = year + 1, 1 end
 local thisMonth = { field = monthField(year, month), ends = daysFrom(nextYear, nextMonth, 1) * DAY_MS }
 
+
+-- Adds usd (a string, possibly negative) to the current day's and month's totals; answers both.
+local function count(usd)
+  local newDay = call('HEXISTS', totalsKey, day.field) == 0
+  local dayTotal = call('HINCRBYFLOAT', totalsKey, day.field, usd)
+  local monthTotal = call('HINCRBYFLOAT', totalsKey, thisMonth.field, usd)
+  if newDay then
+    -- Once a day per tenant: old windows are dropped, so the hash stays a few dozen fields.
+    local oldestDay, oldestMonth = dayField(today - DAYS_KEPT), monthField(year, month - MONTHS_KEPT)
+    for _, field in ipairs(call('HKEYS', totalsKey)) do
+      local kind = string.sub(field, 1, 4)
+      if (kind == 'day:' and field < oldestDay) or (kind == 'mont' and field < oldestMonth) then call('HDEL', totalsKey, field) end
+    end
+  end
+  call('PEXPIRE', totalsKey, TOTALS_KEPT_MS)
+  return dayTotal, monthTotal
+end
+
+-- A hold nobody settled in its time to live (its worker died, perhaps after the provider had answered) counts as
+-- spent at its amount, the most the call could cost: money the provider may have billed is never forgotten. A settle
+-- that comes later (a deferred one) replaces that amount by the real cost.
 local function expireHolds()
   local expired = call('ZRANGEBYSCORE', holdsKey, '-inf', now, 'LIMIT', 0, EXPIRE_BATCH)
   if #expired == 0 then return end
   local sum = 0
-  for _, amount in ipairs(call('HMGET', amountsKey, unpack(expired))) do sum = sum + (tonumber(amount) or 0) end
+  local counted = {}
+  for i, amount in ipairs(call('HMGET', amountsKey, unpack(expired))) do
+    local usd = tonumber(amount) or 0
+    sum = sum + usd
+    counted[#counted + 1] = expired[i]
+    counted[#counted + 1] = num(usd)
+  end
   call('ZREM', holdsKey, unpack(expired))
   call('HDEL', amountsKey, unpack(expired))
   call('INCRBYFLOAT', heldKey, num(-sum))
+  if sum > 0 then count(num(sum)) end
+  call('HSET', expiredKey, unpack(counted))
+  call('PEXPIRE', expiredKey, SETTLED_KEPT_MS)
 end
 
 local function heldNow()
@@ -161,26 +196,21 @@ if op == 'settle' then
   end
   local amount = call('HGET', amountsKey, id)
   if amount then dropHold(id, amount) end
-  local newDay = call('HEXISTS', totalsKey, day.field) == 0
-  local dayTotal = call('HINCRBYFLOAT', totalsKey, day.field, usd)
-  local monthTotal = call('HINCRBYFLOAT', totalsKey, thisMonth.field, usd)
-  if newDay then
-    -- Once a day per tenant: old windows are dropped, so the hash stays a few dozen fields.
-    local oldestDay, oldestMonth = dayField(today - DAYS_KEPT), monthField(year, month - MONTHS_KEPT)
-    for _, field in ipairs(call('HKEYS', totalsKey)) do
-      local kind = string.sub(field, 1, 4)
-      if (kind == 'day:' and field < oldestDay) or (kind == 'mont' and field < oldestMonth) then call('HDEL', totalsKey, field) end
-    end
+  local counted = call('HGET', expiredKey, id)
+  if counted then
+    call('HDEL', expiredKey, id)
+    usd = num(tonumber(usd) - tonumber(counted))
   end
-  call('PEXPIRE', totalsKey, TOTALS_KEPT_MS)
+  local dayTotal, monthTotal = count(usd)
   call('ZADD', settledKey, now, id)
   call('PEXPIRE', settledKey, SETTLED_KEPT_MS)
   return reply({ 'ok', dayTotal, monthTotal })
 end
 
 if op == 'totals' then
+  expireHolds()
   local totals = call('HMGET', totalsKey, ARGV[3], ARGV[4])
-  return reply({ 'totals', totals[1] or '0', totals[2] or '0' })
+  return reply({ 'totals', totals[1] or '0', totals[2] or '0', num(heldNow()) })
 end
 return redis.error_reply('unknown op ' .. tostring(op))
 `;

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { budgetUnavailableOr } from '../../lib/redis-unavailable';
 import { SPEND_SCRIPT } from './redis-spend-script';
-import { HOLD_TTL_MS, type HoldResult, type KeyedHold, type SettledTotals, type SpendHold, type SpendStore, type SpentTotals } from './spend-store';
+import { type DayTotals, HOLD_TTL_MS, type HoldResult, type KeyedHold, type SettledTotals, type SpendHold, type SpendStore, type SpentTotals } from './spend-store';
 import type { SpendWindow } from './spend-windows';
 import type { SpendCaps } from './spend-windows';
 
@@ -21,7 +21,7 @@ export interface RedisSpendStoreOptions {
   onScriptWork?: (op: Op, work: number) => void;
 }
 
-/** The fleet's spend in Redis: one script (redis-spend-script.ts) over five keys per tenant. */
+/** The fleet's spend in Redis: one script (redis-spend-script.ts) over six keys per tenant. */
 export class RedisSpendStore implements SpendStore {
   readonly kind = 'redis';
   private readonly keyPrefix: string;
@@ -36,7 +36,7 @@ export class RedisSpendStore implements SpendStore {
   /** The tenant's keys; the braces keep them on one Redis Cluster slot, as the script needs. */
   keysOf(tenantId: string): string[] {
     const base = `${this.keyPrefix}:{${tenantId}}`;
-    return ['holds', 'hold-usd', 'held', 'totals', 'settled'].map((name) => `${base}:${name}`);
+    return ['holds', 'hold-usd', 'held', 'totals', 'settled', 'expired'].map((name) => `${base}:${name}`);
   }
 
   private async run(op: Op, tenantId: string, argv: Array<string | number>): Promise<string[]> {
@@ -81,8 +81,9 @@ export class RedisSpendStore implements SpendStore {
     return { ...totalsOf(reply), ...(reply[0] === 'settled' ? { repeated: true as const } : {}) };
   }
 
-  async totalsOn(tenantId: string, day: string): Promise<SpentTotals> {
-    return totalsOf(await this.run('totals', tenantId, [`day:${day}`, `month:${day.slice(0, 7)}`]));
+  async totalsOn(tenantId: string, day: string): Promise<DayTotals> {
+    const reply = await this.run('totals', tenantId, [`day:${day}`, `month:${day.slice(0, 7)}`]);
+    return { ...totalsOf(reply), held: Number(reply[3]) };
   }
 
   async close(): Promise<void> {

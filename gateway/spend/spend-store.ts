@@ -3,7 +3,10 @@ import type { SpendCaps, SpendWindow } from './spend-windows';
 /** USD held for a call in flight until it is settled to its real cost. */
 export interface SpendHold {
   tenantId: string;
-  /** Unique per call; the store drops a hold nobody settled (a killed worker) after HOLD_TTL_MS. */
+  /**
+   * Unique per call. A hold nobody settled within its time to live (HOLD_TTL_MS: a worker killed after the call may
+   * have been paid) counts as spent at its amount; a settle that comes later replaces that amount by the real cost.
+   */
   id: string;
   usd: number;
 }
@@ -12,6 +15,11 @@ export interface SpendHold {
 export interface SpentTotals {
   day: number;
   month: number;
+}
+
+/** A day's totals as reconciliation reads them, and what calls in flight hold now (not yet settled or expired). */
+export interface DayTotals extends SpentTotals {
+  held: number;
 }
 
 /** The totals after a settle; `repeated` when that hold id had been counted already, so this settle counted nothing. */
@@ -64,15 +72,22 @@ export interface SpendStore {
   /**
    * Replaces the hold by the call's real cost, counted in the current windows, once per hold id: a settle repeated
    * (a retried settlement whose first answer was lost) counts nothing more, for SETTLED_KEPT_MS, and answers the
-   * totals. A hold that expired meanwhile is counted all the same: the call was paid.
+   * totals. A hold that expired meanwhile is counted all the same: the call was paid; what its expiry counted is
+   * replaced by `usd`, not added to.
    */
   settle(hold: SpendHold, usd: number): Promise<SettledTotals>;
-  /** The settled totals of the UTC day `day` (`YYYY-MM-DD`) and of its month, kept about two months and 13 months. */
-  totalsOn(tenantId: string, day: string): Promise<SpentTotals>;
+  /**
+   * The settled totals of the UTC day `day` (`YYYY-MM-DD`) and of its month, kept about two months and 13 months,
+   * and the USD held now by calls in flight.
+   */
+  totalsOn(tenantId: string, day: string): Promise<DayTotals>;
   close(): Promise<void>;
 }
 
-/** How long a settled hold id is remembered, so a settlement retried within it counts once (redis-spend-script.ts). */
+/**
+ * How long a settled hold id is remembered, so a settlement retried within it counts once, and an expired hold's
+ * amount, so a settlement deferred past its expiry replaces it (redis-spend-script.ts).
+ */
 export const SETTLED_KEPT_MS = 24 * 60 * 60_000;
 /** Days and months of totals kept for reconciliation (redis-spend-script.ts keeps the same). */
 export const DAYS_KEPT = 62;

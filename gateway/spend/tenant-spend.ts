@@ -4,7 +4,7 @@ import type { Logger } from '../../lib/logger';
 import type { PendingSettlementLog } from './pending-settlements';
 import { createSpendSettler, type SpendSettler } from './spend-settler';
 import type { HoldResult, SpendHold, SpendStore, SpentTotals } from './spend-store';
-import { hasCap, type SpendCaps, type SpendWindow } from './spend-windows';
+import type { SpendCaps, SpendWindow } from './spend-windows';
 
 /** What the caps tell whoever listens (metrics). Listeners must not throw. */
 export type SpendEvent =
@@ -25,7 +25,7 @@ export interface TenantSpendDeps {
 
 /** One paid call as the caps see it: the most it can cost, the call, and what it really cost. */
 export interface PaidCall<T> {
-  /** An upper bound of the call's cost in USD; only asked for when the tenant has a cap. */
+  /** An upper bound of the call's cost in USD: what the call holds, and counts if it is never settled. */
   mostItCosts: () => number;
   run: () => Promise<T>;
   costOf: (result: T) => number;
@@ -81,8 +81,7 @@ export function createTenantSpend(deps: TenantSpendDeps): TenantSpend {
     settler,
     async holdFor(tenantId, { id, ttlMs, mostItCosts }) {
       const caps = deps.caps[tenantId] ?? {};
-      const usd = hasCap(caps) ? mostItCosts() : 0;
-      return grantedOrThrow(tenantId, await deps.store.hold(tenantId, caps, usd, { id, ttlMs }));
+      return grantedOrThrow(tenantId, await deps.store.hold(tenantId, caps, mostItCosts(), { id, ttlMs }));
     },
 
     async settleKeyed(hold, costUsd) {
@@ -91,8 +90,9 @@ export function createTenantSpend(deps: TenantSpendDeps): TenantSpend {
 
     async spend(tenantId, call) {
       const caps = deps.caps[tenantId] ?? {};
-      // A tenant without a cap holds nothing (no estimate to make) but its calls are still counted.
-      const hold = grantedOrThrow(tenantId, await deps.store.hold(tenantId, caps, hasCap(caps) ? call.mostItCosts() : 0));
+      // Held at its estimate whether or not the tenant has a cap: should its worker die before the settle, the
+      // hold's expiry counts that much (SpendStore), as the provider may have billed the call.
+      const hold = grantedOrThrow(tenantId, await deps.store.hold(tenantId, caps, call.mostItCosts()));
       let result: Awaited<ReturnType<typeof call.run>>;
       try {
         result = await call.run();

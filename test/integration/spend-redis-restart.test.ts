@@ -31,7 +31,7 @@ describe('spend totals across a Redis restart', () => {
     await redis.restart();
 
     const after = new RedisSpendStore(redis.client(), { keyPrefix });
-    assert.deepEqual(await after.totalsOn(tenantId, today()), { day: 0.75, month: 0.75 });
+    assert.deepEqual(await after.totalsOn(tenantId, today()), { day: 0.75, month: 0.75, held: 1 });
     const refused = await after.hold(tenantId, { dailyUsd: 2 }, 0.5);
     assert.ok(!refused.granted && refused.spentUsd === 1.75, 'the spent 0.75 and the entry’s 1 held still count');
     assert.deepEqual(await after.settle(entry.hold, 0.5), { day: 1.25, month: 1.25 });

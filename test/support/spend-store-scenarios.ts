@@ -79,14 +79,24 @@ export function spendStoreScenarios(makeStore: (clock: () => number) => SpendSto
     granted(await store.hold(id, caps, 0.75));
   });
 
-  test('when a hold is never settled (its worker died), then it stops counting after its time to live', async () => {
+  test('when a hold is never settled (its worker died), then after its time to live it counts as spent at its amount', async () => {
     const { store, at } = clocked(NEW_YEARS_EVE - HOLD_TTL_MS);
     const id = tenant('orphan');
     const caps = { dailyUsd: 1 };
     await store.settle(granted(await store.hold(id, caps, 0.25)), 0.25);
-    granted(await store.hold(id, caps, 0.75));
-    assert.equal((await at(NEW_YEARS_EVE - 1).hold(id, caps, 0.5)).granted, false);
-    granted(await at(NEW_YEARS_EVE).hold(id, caps, 0.5));
+    granted(await store.hold(id, caps, 0.5));
+    assert.deepEqual(await at(NEW_YEARS_EVE - 1).totalsOn(id, '2026-12-31'), { day: 0.25, month: 0.25, held: 0.5 });
+    assert.deepEqual(await at(NEW_YEARS_EVE).totalsOn(id, '2026-12-31'), { day: 0.75, month: 0.75, held: 0 }, 'the provider may have billed it');
+    assert.equal((await store.hold(id, caps, 0.5)).granted, false, 'it still counts against the cap');
+  });
+
+  test('when a settle comes after its hold expired (a deferred settlement), then it replaces what the expiry counted', async () => {
+    const { store, at } = clocked(NEW_YEARS_EVE - HOLD_TTL_MS);
+    const id = tenant('late');
+    const hold = granted(await store.hold(id, { dailyUsd: 1 }, 0.5));
+    assert.equal((await at(NEW_YEARS_EVE).totalsOn(id, '2026-12-31')).day, 0.5, 'counted at its amount on expiry');
+    assert.deepEqual(await at(NEW_YEARS_EVE + 1).settle(hold, 0.125), { day: 0.125, month: 0.125 });
+    assert.deepEqual(await store.settle(hold, 0.125), { day: 0.125, month: 0.125, repeated: true }, 'and only once');
   });
 
   test('when nothing is spent or held in the window, then one call dearer than the cap still runs, and no second', async () => {
@@ -137,12 +147,12 @@ export function spendStoreScenarios(makeStore: (clock: () => number) => SpendSto
     const id = tenant('read-back');
     await store.settle(granted(await store.hold(id, {}, 0)), 0.5);
     await at(NEW_YEAR).settle(granted(await store.hold(id, {}, 0)), 0.25);
-    assert.deepEqual(await store.totalsOn(id, '2026-12-31'), { day: 0.5, month: 0.5 });
-    assert.deepEqual(await store.totalsOn(id, '2027-01-01'), { day: 0.25, month: 0.25 });
-    assert.deepEqual(await store.totalsOn(id, '2026-12-30'), { day: 0, month: 0.5 });
+    assert.deepEqual(await store.totalsOn(id, '2026-12-31'), { day: 0.5, month: 0.5, held: 0 });
+    assert.deepEqual(await store.totalsOn(id, '2027-01-01'), { day: 0.25, month: 0.25, held: 0 });
+    assert.deepEqual(await store.totalsOn(id, '2026-12-30'), { day: 0, month: 0.5, held: 0 });
   });
 
-  test('when a keyed hold has a long time to live (a batch entry), then it counts for all of it and not after', async () => {
+  test('when a keyed hold has a long time to live (a batch entry), then it holds for all of it, and counts as spent once it expires unsettled', async () => {
     // The future, as the other scenarios: Redis expires the keys on the wall clock.
     const start = NEW_YEAR;
     const { store, at } = clocked(start);
@@ -153,8 +163,8 @@ export function spendStoreScenarios(makeStore: (clock: () => number) => SpendSto
     // A live call's hold taken later must not cut the entry's short (Redis: the keys' own expiry).
     await at(start + 1).settle(granted(await store.hold(id, caps, 0.125)), 0.125);
     assert.equal((await at(start + ttlMs - 1).hold(id, caps, 0.25)).granted, false, 'still held a day later');
-    granted(await at(start + ttlMs).hold(id, caps, 0.25));
-    // Billed all the same: an entry whose results are read after its hold expired is counted, once.
+    assert.deepEqual(await at(start + ttlMs).totalsOn(id, '2027-01-02'), { day: 0.75, month: 0.875, held: 0 }, 'expired: counted at its amount');
+    // Billed all the same: an entry whose results are read after its hold expired replaces what its expiry counted.
     // A day later (the next day, the same month), with the store's clock where the last hold left it.
     assert.deepEqual(await store.settle(hold, 0.75), { day: 0.75, month: 0.875 });
     assert.deepEqual(await store.settle(hold, 0.75), { day: 0.75, month: 0.875, repeated: true }, 'a repeated settle counts nothing more');

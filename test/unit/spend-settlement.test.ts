@@ -45,7 +45,7 @@ describe('a paid call whose settle fails', () => {
       assert.deepEqual(await spend.settler.settlePending(), { settled: 0, left: 1 });
       assert.deepEqual(await spend.settler.settlePending(), { settled: 1, left: 0 });
       assert.deepEqual(await spend.settler.settlePending(), { settled: 0, left: 0 }, 'nothing is left to settle');
-      assert.deepEqual(await real.totalsOn('demo', DAY), { day: 0.25, month: 0.25 });
+      assert.deepEqual(await real.totalsOn('demo', DAY), { day: 0.25, month: 0.25, held: 0 });
       assert.deepEqual(
         events.map((event) => event.type),
         ['deferred', 'spent'],
@@ -60,7 +60,7 @@ describe('a paid call whose settle fails', () => {
     const error = await spend.spend('demo', { mostItCosts: () => 1, run: () => Promise.reject(refused), costOf: () => 0 }).catch((caught: unknown) => caught);
     assert.equal(error, refused);
     await spend.settler.settlePending();
-    assert.deepEqual(await real.totalsOn('demo', DAY), { day: 0.5, month: 0.5 });
+    assert.deepEqual(await real.totalsOn('demo', DAY), { day: 0.5, month: 0.5, held: 0 });
   });
 
   test('when the pending log fails too, then the settlement is kept in memory and still counted once later', async () => {
@@ -71,7 +71,7 @@ describe('a paid call whose settle fails', () => {
     assert.equal(log.records.size, 0);
     assert.deepEqual(await spend.settler.settlePending(), { settled: 1, left: 0 });
     await spend.settler.settlePending();
-    assert.deepEqual(await real.totalsOn('demo', DAY), { day: 0.125, month: 0.125 });
+    assert.deepEqual(await real.totalsOn('demo', DAY), { day: 0.125, month: 0.125, held: 0 });
   });
 
   test('when two workers settle the same pending record, then it is counted once', async () => {
@@ -82,6 +82,6 @@ describe('a paid call whose settle fails', () => {
     assert.ok(record);
     const other = createTenantSpend({ store: real, caps: {}, pending: inMemoryPendingSettlements() });
     await Promise.all([spend.settler.settlePending(), other.settler.settle(record.hold, record.usd)]);
-    assert.deepEqual(await real.totalsOn('demo', DAY), { day: 0.25, month: 0.25 });
+    assert.deepEqual(await real.totalsOn('demo', DAY), { day: 0.25, month: 0.25, held: 0 });
   });
 });

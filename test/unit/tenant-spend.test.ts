@@ -91,11 +91,12 @@ describe('the shared admit and settle of a tenant’s spend', () => {
     });
   });
 
-  test('when a tenant has no cap, then no estimate is made and its spend is still counted', async () => {
-    const { spend, events } = tenantSpend({});
-    let estimated = false;
-    await spend.spend('free', { mostItCosts: () => ((estimated = true), 1), run: async () => 1, costOf: () => 2 });
-    assert.equal(estimated, false);
+  test('when a tenant has no cap, then its call is held at its estimate all the same and its spend counted', async () => {
+    const { spend, store, events } = tenantSpend({});
+    let heldDuringCall = -1;
+    const day = new Date(NOW).toISOString().slice(0, 10);
+    await spend.spend('free', { mostItCosts: () => 1, run: async () => (heldDuringCall = (await store.totalsOn('free', day)).held), costOf: () => 2 });
+    assert.equal(heldDuringCall, 1, 'held, so a worker dying before the settle still leaves it counted');
     assert.deepEqual(events, [{ type: 'spent', tenantId: 'free', costUsd: 2, totals: { day: 2, month: 2 } }]);
   });
 });
