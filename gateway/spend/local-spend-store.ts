@@ -11,7 +11,6 @@ import {
   type SettledTotals,
   type SpendHold,
   type SpendStore,
-  type SpentTotals,
 } from './spend-store';
 import { type SpendCaps, windowsAt } from './spend-windows';
 import { refusalOf } from './spend-refusal';
