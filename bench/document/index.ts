@@ -35,7 +35,7 @@ interface RunFigures {
   workflows: number;
 }
 
-const USAGE = `usage: npm run bench -- document [--pages ${LONG_DOCUMENT_PAGES}] [--parallel-groups N] [--parallel-chunks N] [--chunks-per-group N] [--cpu-prof dir]`;
+const USAGE = `usage: npm run bench -- document [--pages ${LONG_DOCUMENT_PAGES}] [--parallel-groups N] [--parallel-chunks N] [--chunks-per-group N] [--bulk-workers 1] [--cpu-prof dir]`;
 
 /**
  * `npm run bench -- document [--pages N]`: the generated 300-page PDF through the document job on the local stack,
@@ -45,8 +45,10 @@ const USAGE = `usage: npm run bench -- document [--pages ${LONG_DOCUMENT_PAGES}]
  */
 export async function runDocumentBenchmark(argv: string[]): Promise<void> {
   if (argv.includes('--scans')) return runScannedRequestBytes(argv.filter((arg) => arg !== '--scans'));
-  const flags = readBenchFlags(argv, ['pages', 'parallel-groups', 'parallel-chunks', 'chunks-per-group', 'cpu-prof'], USAGE);
+  const flags = readBenchFlags(argv, ['pages', 'parallel-groups', 'parallel-chunks', 'chunks-per-group', 'bulk-workers', 'cpu-prof'], USAGE);
   const pages = flags.count('pages', LONG_DOCUMENT_PAGES);
+  // The stack runs one worker process per priority; a deployment adds processes to spread the fan-out's CPU.
+  const bulkWorkers = flags.count('bulk-workers', 1, 1);
   // Local mode with throwaway credentials: only the document settings' defaults and the tool cache are read here.
   const config = loadConfig({ ...LOCAL_MODE_ENV, ...localSecretsEnv(generateLocalSecrets()) });
   // The job's own settings may be overridden for a run (its input carries them), to compare fan-outs.
@@ -68,6 +70,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
   const { stack } = bench;
   const { client, connection } = await connectBenchClient(stack);
   try {
+    for (let n = 2; n <= bulkWorkers; n++) await stack.startWorker(`worker-bulk-${n}`, { WORKER_PRIORITIES: 'bulk' });
     const productConfig = loadConfig(stack.productEnv);
     const store = createObjectStore(productConfig);
     const sha256 = createHash('sha256').update(pdf).digest('hex');
@@ -148,6 +151,7 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
         pdfBytes: pdf.length,
         ...productConfig.document,
         ...fanOut,
+        bulkWorkers,
         limits: { gateway: productConfig.gateway.pools, embeddings: { tokensPerMinute: productConfig.embeddings.tokensPerMinute, requestsPerMinute: productConfig.embeddings.requestsPerMinute } },
       },
       defaultLatency,
