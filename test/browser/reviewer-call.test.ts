@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import type { CallTranscript } from '../../common/api-contract/call-transcript';
-import { apiUrl, demo, getJob, review, submit, waitForJob } from '../support/api-client';
+import { apiUrl, demo, rejectIfInReview, submit, waitForReview } from '../support/api-client';
 import { injectFault } from '../support/operations';
 import { speakCall } from '../../local/samples/spoken-call';
 import { launchChromium, openReviewer, saveScreenshot } from '../support/reviewer-browser';
@@ -49,8 +49,7 @@ describe('the reviewer page in Chromium, for a call in review', () => {
       const submitted = await submit(await readFile(call.path), { fileName: 'parcel-call.wav', fields: { type: 'call.transcribe' } });
       assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
       jobId = submitted.body.jobId as string;
-      const waiting = await waitForJob(jobId, ['awaiting_review', 'completed', 'failed', 'dead_letter'], 120_000);
-      assert.equal(waiting.status, 'awaiting_review', JSON.stringify(waiting));
+      await waitForReview(jobId, 120_000);
 
       const { context, page, problems } = await openReviewer(browser);
       try {
@@ -77,9 +76,7 @@ describe('the reviewer page in Chromium, for a call in review', () => {
       }
     } finally {
       await removeFault();
-      if (jobId && (await getJob(jobId)).body.status === 'awaiting_review') {
-        await review(jobId, { decision: 'reject', reason: 'browser test of the call player' });
-      }
+      await rejectIfInReview(jobId, 'browser test of the call player');
     }
   }, 180_000);
 
@@ -101,8 +98,7 @@ describe('the reviewer page in Chromium, for a call in review', () => {
       const submitted = await submit(await readFile(call.path), { fileName: 'quiet-call.wav', fields: { type: 'call.transcribe' } });
       assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
       jobId = submitted.body.jobId as string;
-      const waiting = await waitForJob(jobId, ['awaiting_review', 'completed', 'failed', 'dead_letter'], 120_000);
-      assert.equal(waiting.status, 'awaiting_review', JSON.stringify(waiting));
+      const waiting = await waitForReview(jobId, 120_000);
       assert.match(waiting.reviewReason ?? '', /^transcription confidence 0\.\d\d below 0\.\d\d$/);
       // The summary was valid: nothing in it sent the call here.
       assert.equal(waiting.validationErrors, undefined);
@@ -143,9 +139,7 @@ describe('the reviewer page in Chromium, for a call in review', () => {
         await context.close();
       }
     } finally {
-      if (jobId && (await getJob(jobId)).body.status === 'awaiting_review') {
-        await review(jobId, { decision: 'reject', reason: 'browser test of the call transcript' });
-      }
+      await rejectIfInReview(jobId, 'browser test of the call transcript');
     }
   }, 180_000);
 });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { demo, getJob, review, submitJson, waitForJob } from '../support/api-client';
+import { demo, getJob, rejectIfInReview, submitJson, waitForReview } from '../support/api-client';
 import { type ExtraApi, startExtraApi } from '../support/extra-api';
 import { greyOrder } from '../../local/samples/sample-orders';
 import { launchChromium, openReviewer, saveScreenshot } from '../support/reviewer-browser';
@@ -47,8 +47,7 @@ describe('the reviewer page in Chromium, for a type whose editable result is dec
     const submitted = await submitJson({ type: 'order.score', input: greyOrder(orderId) });
     assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
     const jobId = submitted.body.jobId as string;
-    const waiting = await waitForJob(jobId, ['awaiting_review', 'completed', 'failed', 'dead_letter']);
-    assert.equal(waiting.status, 'awaiting_review', JSON.stringify(waiting));
+    const waiting = await waitForReview(jobId);
     const proposal = waiting.proposal as { reasons: string[] };
 
     const { context, page, problems } = await openReviewer(browser, demo.reviewer, api.url);
@@ -112,7 +111,7 @@ describe('the reviewer page in Chromium, for a type whose editable result is dec
     } finally {
       await context.close();
       // The workers were not told of the declaration: the job is left to be rejected, as the queue found it.
-      if ((await getJob(jobId)).body.status === 'awaiting_review') await review(jobId, { decision: 'reject', reason: 'browser test of a declared editable result' });
+      await rejectIfInReview(jobId, 'browser test of a declared editable result');
     }
   });
 });

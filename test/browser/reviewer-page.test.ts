@@ -2,7 +2,7 @@ import assert from '../support/assert';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { apiUrl, demo, getJob, ledgerEntries, review, submit, submitJson, waitForJob } from '../support/api-client';
+import { apiUrl, demo, getJob, ledgerEntries, rejectIfInReview, submit, submitJson, waitForJob, waitForReview } from '../support/api-client';
 import { injectFault, markedInvoice } from '../support/operations';
 import { greyOrder } from '../../local/samples/sample-orders';
 import { clearScreenshots, fixInvalidFields, launchChromium, openReviewer, saveScreenshot } from '../support/reviewer-browser';
@@ -150,9 +150,7 @@ describe('the reviewer page in Chromium', () => {
     } finally {
       await removeFault();
       // Leaves the queue as it found it for the other tests.
-      if (jobId && (await getJob(jobId)).body.status === 'awaiting_review') {
-        await review(jobId, { decision: 'reject', reason: 'browser test of the raw output panel' });
-      }
+      await rejectIfInReview(jobId, 'browser test of the raw output panel');
     }
   });
 
@@ -275,8 +273,7 @@ describe('the reviewer page in Chromium', () => {
     const submitted = await submitJson({ type: 'order.score', input: greyOrder(orderId) }, { key });
     assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
     const jobId = submitted.body.jobId as string;
-    const waiting = await waitForJob(jobId, ['awaiting_review', 'completed', 'failed', 'dead_letter']);
-    assert.equal(waiting.status, 'awaiting_review', JSON.stringify(waiting));
+    const waiting = await waitForReview(jobId);
     assert.equal(waiting.name, orderId, 'the API names a JSON job by what its type names it by');
     const proposal = waiting.proposal as { score: number; reasons: string[] };
 

@@ -117,6 +117,18 @@ export async function waitForJob(jobId: string, statuses: string[], timeoutMs = 
   assert.fail(`job ${jobId} did not reach ${statuses.join('/')} in time; last seen ${JSON.stringify(last)}`);
 }
 
+/** Waits until the job settles or waits for a person, and fails the test unless it waits for a person. */
+export async function waitForReview(jobId: string, timeoutMs = 60_000): Promise<ApiAnswer['body']> {
+  const waiting = await waitForJob(jobId, ['awaiting_review', 'completed', 'failed', 'dead_letter'], timeoutMs);
+  assert.equal(waiting.status, 'awaiting_review', JSON.stringify(waiting));
+  return waiting;
+}
+
+/** A test's clean-up: a job it left waiting for a person is rejected, so the stack's review queue holds none of it. */
+export async function rejectIfInReview(jobId: string | undefined, reason: string): Promise<void> {
+  if (jobId && (await getJob(jobId)).body.status === 'awaiting_review') await review(jobId, { decision: 'reject', reason });
+}
+
 export async function review(jobId: string, body: unknown, token = demo.reviewerToken): Promise<Omit<ApiAnswer, 'headers'>> {
   const response = await fetch(`${apiUrl()}/jobs/${encodeURIComponent(jobId)}/review`, {
     method: 'POST',
