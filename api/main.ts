@@ -1,3 +1,4 @@
+import { createAssemblyAiSpeechGateway } from '../gateway/speech/assemblyai-speech-gateway';
 import { filesApiRemover } from '../lib/provider-files/files-api-remover';
 import { startApiObservability, startApiTracing } from '../lib/api-observability';
 import { createAuditTrail } from '../lib/audit/audit-trail';
@@ -22,7 +23,13 @@ async function main(): Promise<void> {
   const client = await connectClient(config.temporal);
   const observability = await startApiObservability(config, client, log, tracing);
   const store = createObjectStore(config);
-  const jobs = createJobsService({ client, store, config, providerFiles: filesApiRemover(config.anthropic) });
+  const jobs = createJobsService({
+    client,
+    store,
+    config,
+    providerFiles: filesApiRemover(config.anthropic),
+    speechTranscripts: createAssemblyAiSpeechGateway({ settings: config.speech, log: log.child({ provider: 'speech' }) }),
+  });
   const ready = async () => {
     await client.workflowService.getSystemInfo({});
     return true;

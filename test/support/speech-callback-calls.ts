@@ -37,8 +37,9 @@ export async function usedSpeechCallback(apiUrl: string): Promise<{ callback: Si
     const callback = signer.create(apiUrl);
     const store = speechCallbackStore(createObjectStore(config));
     const taskToken = randomBytes(32).toString('base64');
-    await store.arm(callback.id, { taskToken, jobId: 'openapi-test' });
-    await store.claim(callback.id, taskToken);
+    const armed = { taskToken, tenantId: 'test', jobId: 'openapi-test' };
+    await store.arm(callback.id, armed);
+    await store.claim(callback.id, armed);
     return { callback, unarmed: signer.create(apiUrl), transcriptId };
   } finally {
     await rm(dir, { recursive: true, force: true });
