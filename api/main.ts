@@ -1,4 +1,3 @@
-import { createAssemblyAiSpeechGateway } from '../gateway/speech/assemblyai-speech-gateway';
 import { filesApiRemover } from '../lib/provider-files/files-api-remover';
 import { startApiObservability, startApiTracing } from '../lib/api-observability';
 import { createAuditTrail } from '../lib/audit/audit-trail';
@@ -13,7 +12,7 @@ import { createJobReader } from './jobs/job-reader';
 import { createPushService } from './push/push-service';
 import { createPushSubscriptions } from '../lib/push/push-subscriptions';
 import { createSchedulesService } from './schedules/schedules-service';
-import { speechCallbacksOf } from './speech/speech-callbacks-from-config';
+import { speechCallbacksOf, speechTranscriptsOf } from './speech/speech-callbacks-from-config';
 import { startApiServer } from './server';
 
 async function main(): Promise<void> {
@@ -28,7 +27,7 @@ async function main(): Promise<void> {
     store,
     config,
     providerFiles: filesApiRemover(config.anthropic),
-    speechTranscripts: createAssemblyAiSpeechGateway({ settings: config.speech, log: log.child({ provider: 'speech' }) }),
+    speechTranscripts: speechTranscriptsOf({ config, log }),
   });
   const ready = async () => {
     await client.workflowService.getSystemInfo({});

@@ -40,7 +40,7 @@ describe('the speech-callback records: kept under their job, found by callback i
   test('when the build before armed a callback under its flat key, then the callback route still finds it and uses it once', async () => {
     const store = memoryStore();
     const callbacks = speechCallbackStore(store);
-    await store.put(legacyArmedKey('cb-old'), JSON.stringify({ taskToken: 'token-old', jobId: JOB.jobId }));
+    await store.put(legacyArmedKey('cb-old'), JSON.stringify({ taskToken: 'token-old', jobId: JOB.jobId }), { contentType: 'application/json' });
     const armed = await callbacks.armed('cb-old');
     assert.deepEqual(armed, { taskToken: 'token-old', jobId: JOB.jobId });
     assert.ok(armed);
@@ -52,7 +52,7 @@ describe('the speech-callback records: kept under their job, found by callback i
     const store = memoryStore();
     const callbacks = speechCallbackStore(store);
     const submissionKey = `${JOB.jobId}/chunk-0003`;
-    await store.put(legacySubmissionKey(submissionKey), JSON.stringify({ transcriptId: 't-old', callbackId: 'cb-old' }));
+    await store.put(legacySubmissionKey(submissionKey), JSON.stringify({ transcriptId: 't-old', callbackId: 'cb-old' }), { contentType: 'application/json' });
     const asked = { submitted: 0, polled: [] as string[] };
     const provider: AsyncSpeechGateway = {
       async submit() {
