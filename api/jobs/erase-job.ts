@@ -49,7 +49,7 @@ async function cancelAndWait(client: Client, job: Execution): Promise<void> {
  * The speech provider down or refusing: the documented 503 with Retry-After, not a 500. Sending the DELETE again
  * finishes the erasure: what was deleted is skipped, and the records naming the rest were kept.
  */
-function answeringUnavailable(remover: SpeechTranscriptRemover): SpeechTranscriptRemover {
+export function answeringUnavailable(remover: SpeechTranscriptRemover): SpeechTranscriptRemover {
   return {
     async deleteTranscript(transcriptId) {
       try {
