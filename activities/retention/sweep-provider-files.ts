@@ -2,7 +2,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ProviderFilesSweepPage } from '../../common/retention';
 import type { ObjectStore } from '../../lib/object-store';
 import { deleteJobProviderFiles, providerFileKeys } from '../../lib/provider-files/job-provider-files';
-import { deleteJobSpeechRecords } from '../../lib/speech/job-speech-records';
+import { deleteJobSpeechRecords, deleteLegacySpeechRecords } from '../../lib/speech/job-speech-records';
 import { speechCallbackKeys } from '../../lib/speech/speech-callback-store';
 import { withHeartbeats } from '../heartbeat';
 import type { RetentionDeps } from './retention-deps';
@@ -16,20 +16,22 @@ interface JobRef {
  * The provider-side leftovers of jobs that ended without deleting them (a cleanup that failed, a worker that died in
  * it, a job terminated by hand, a call job, which keeps its transcripts at the speech provider until erased): first
  * the jobs under `provider-files/` whose run is closed or gone lose their uploaded scans, then those under
- * `speech-callbacks/jobs/` their transcripts and callback records; a page of jobs per call. A running job keeps
- * both: its steps still name them.
+ * `speech-callbacks/jobs/` their transcripts and callback records, then those the build before kept under flat
+ * keys; a page per call. A running job keeps them all: its steps still name them.
  *
- * One activity and one cursor for both, so the sweep's workflow stays as it is: the cursor is the last record key
- * looked at, and `provider-files/` sorts before `speech-callbacks/`, so the key says which half to go on with.
+ * One activity and one cursor for all, so the sweep's workflow stays as it is: the cursor is the last record key
+ * looked at, and `provider-files/` sorts before `speech-callbacks/jobs/` before `speech-callbacks/submissions/`,
+ * so the key says which part to go on with.
  */
 export function createSweepProviderFiles(deps: RetentionDeps) {
   return async function sweepProviderFiles(input: { after?: string; limit: number }): Promise<ProviderFilesSweepPage> {
     return withHeartbeats(async () => {
+      const { after, limit } = input;
+      const part = after === undefined || after.startsWith(providerFileKeys.root) ? 'scans' : after.startsWith(speechCallbackKeys.jobsRoot) ? 'speech' : 'legacySpeech';
       let page: ProviderFilesSweepPage = { jobs: 0, files: 0 };
-      const inScans = input.after === undefined || input.after.startsWith(providerFileKeys.root);
-      if (inScans && deps.providerFiles) {
+      if (part === 'scans' && deps.providerFiles) {
         const files = deps.providerFiles;
-        const scans = await sweepEndedJobs(deps, { root: providerFileKeys.root, jobOf: providerFileKeys.jobOf, after: input.after, limit: input.limit }, (job) =>
+        const scans = await sweepEndedJobs(deps, { root: providerFileKeys.root, jobOf: providerFileKeys.jobOf, after, limit }, (job) =>
           deleteJobProviderFiles({ store: deps.store, files }, job).then(({ deleted }) => deleted),
         );
         page = { jobs: scans.jobs, files: scans.deleted, ...(scans.next ? { next: scans.next } : {}) };
@@ -38,13 +40,23 @@ export function createSweepProviderFiles(deps: RetentionDeps) {
       }
       const transcripts = deps.speechTranscripts;
       if (!transcripts) return page;
-      const speech = await sweepEndedJobs(
-        deps,
-        { root: speechCallbackKeys.jobsRoot, jobOf: speechCallbackKeys.jobOf, after: inScans ? undefined : input.after, limit: input.limit },
-        (job) => deleteJobSpeechRecords({ store: deps.store, transcripts }, job).then((deleted) => deleted.transcripts),
-      );
-      if (speech.jobs > 0) deps.log.info({ jobs: speech.jobs, transcripts: speech.deleted }, 'retention sweep deleted the speech transcripts and callback records of ended jobs');
-      return { jobs: page.jobs + speech.jobs, files: page.files, transcripts: speech.deleted, ...(speech.next ? { next: speech.next } : {}) };
+      let speech: { jobs: number; deleted: number; next?: string } = { jobs: 0, deleted: 0 };
+      if (part !== 'legacySpeech') {
+        speech = await sweepEndedJobs(
+          deps,
+          { root: speechCallbackKeys.jobsRoot, jobOf: speechCallbackKeys.jobOf, after: part === 'speech' ? after : undefined, limit },
+          (job) => deleteJobSpeechRecords({ store: deps.store, transcripts }, job).then((deleted) => deleted.transcripts),
+        );
+      }
+      // Then the flat records of the build before, which no job's prefix shows (lib/speech/job-speech-records.ts).
+      const legacy = speech.next
+        ? undefined
+        : await deleteLegacySpeechRecords({ store: deps.store, transcripts, stillRuns: (jobId) => stillRuns(deps, jobId) }, { ...(part === 'legacySpeech' && after ? { after } : {}), limit });
+      const jobs = speech.jobs + (legacy?.jobs ?? 0);
+      const deleted = speech.deleted + (legacy?.transcripts ?? 0);
+      if (jobs > 0) deps.log.info({ jobs, transcripts: deleted }, 'retention sweep deleted the speech transcripts and callback records of ended jobs');
+      const next = speech.next ?? legacy?.next;
+      return { jobs: page.jobs + jobs, files: page.files, transcripts: deleted, ...(next ? { next } : {}) };
     });
   };
 }

@@ -70,11 +70,14 @@ export const speechCallbackKeys = {
  * The flat keys the build before this one wrote, read as a fallback: a callback it armed still completes, and a
  * retried attempt still finds a chunk it submitted (and polls it rather than paying again). Nothing writes them now.
  */
-const LEGACY = {
+export const legacySpeechCallbackKeys = {
   armed: (callbackId: string) => `${ROOT}armed/${callbackId}.json`,
+  claims: (callbackId: string) => `${ROOT}claims/${callbackId}/`,
   claim: (callbackId: string, taskToken: string) => `${ROOT}claims/${callbackId}/${digest(taskToken)}`,
+  submissionsRoot: `${ROOT}submissions/`,
   submission: (submissionKey: string) => `${ROOT}submissions/${digest(submissionKey)}.json`,
 };
+const LEGACY = legacySpeechCallbackKeys;
 
 /** In S3, which the API and every worker already share (Redis is optional in this product). */
 export function speechCallbackStore(store: ObjectStore): SpeechCallbackStore {

@@ -6,7 +6,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { transcribeAwaitingCallback } from '../../activities/speech/transcribe-with-callback';
 import type { AsyncSpeechGateway } from '../../gateway/speech/transcription-call';
 import { Secret } from '../../lib/secret';
-import { deleteJobSpeechRecords } from '../../lib/speech/job-speech-records';
+import { deleteJobSpeechRecords, deleteLegacySpeechRecords } from '../../lib/speech/job-speech-records';
 import { speechCallbackSigner } from '../../lib/speech/speech-callback-signer';
 import { speechCallbackStore } from '../../lib/speech/speech-callback-store';
 import { memoryStore } from '../support/memory-store';
@@ -104,5 +104,52 @@ describe('the speech-callback records: kept under their job, found by callback i
     await assert.rejects(deleteJobSpeechRecords({ store, transcripts: failing }, JOB), /provider down/);
 
     assert.deepEqual(keysOf(store), before);
+  });
+
+  test("when the sweep meets the build before's flat records, then an ended job's transcript and records go, and a running job's, or one whose job is unknown, stay", async () => {
+    const store = memoryStore();
+    const json = { contentType: 'application/json' };
+    const legacy = async (jobId: string | undefined, index: number) => {
+      const submissionKey = `${jobId ?? 'unknown'}/chunk-${index}`;
+      await store.put(legacySubmissionKey(submissionKey), JSON.stringify({ transcriptId: `t-${index}`, callbackId: `cb-${index}` }), json);
+      if (jobId) await store.put(legacyArmedKey(`cb-${index}`), JSON.stringify({ taskToken: `token-${index}`, jobId }), json);
+      await store.put(`speech-callbacks/claims/cb-${index}/${sha256(`token-${index}`)}`, 'used', { contentType: 'text/plain' });
+    };
+    await legacy(JOB.jobId, 0);
+    await legacy(OTHER.jobId, 1);
+    await legacy(undefined, 2);
+    const deleted: string[] = [];
+    const deps = { store, transcripts: { deleteTranscript: async (id: string) => void deleted.push(id) }, stillRuns: async (jobId: string) => jobId === OTHER.jobId };
+
+    const page = await deleteLegacySpeechRecords(deps, { limit: 10 });
+
+    assert.deepEqual(page, { jobs: 1, transcripts: 1 });
+    assert.deepEqual(deleted, ['t-0']);
+    const keys = keysOf(store);
+    assert.equal(keys.filter((key) => key.includes('cb-0') || key === legacySubmissionKey(`${JOB.jobId}/chunk-0`)).length, 0, keys.join('\n'));
+    assert.equal(keys.filter((key) => key.includes('cb-1') || key === legacySubmissionKey(`${OTHER.jobId}/chunk-1`)).length, 3, 'the running job keeps its');
+    assert.ok(store.objects.has(legacySubmissionKey('unknown/chunk-2')), 'a submission whose job is unknown is kept');
+  });
+
+  test('when the flat submissions are more than a page, then each page names where the next starts and the pages together see them all', async () => {
+    const store = memoryStore();
+    const json = { contentType: 'application/json' };
+    for (let index = 0; index < 5; index++) {
+      await store.put(legacySubmissionKey(`job-${index}/chunk-0`), JSON.stringify({ transcriptId: `t-${index}`, callbackId: `cb-${index}` }), json);
+      await store.put(legacyArmedKey(`cb-${index}`), JSON.stringify({ taskToken: 'token', jobId: `job-${index}` }), json);
+    }
+    const deleted: string[] = [];
+    const deps = { store, transcripts: { deleteTranscript: async (id: string) => void deleted.push(id) }, stillRuns: async () => false };
+    const pages: Array<{ jobs: number; next?: string }> = [];
+    let after: string | undefined;
+    do {
+      const page = await deleteLegacySpeechRecords(deps, { ...(after ? { after } : {}), limit: 2 });
+      pages.push(page);
+      after = page.next;
+    } while (after);
+
+    assert.deepEqual(pages.map((page) => page.jobs), [2, 2, 1]);
+    assert.deepEqual(deleted.sort(), ['t-0', 't-1', 't-2', 't-3', 't-4']);
+    assert.deepEqual(keysOf(store), []);
   });
 });
