@@ -12,7 +12,7 @@ import { createJobReader } from './jobs/job-reader';
 import { createPushService } from './push/push-service';
 import { createPushSubscriptions } from '../lib/push/push-subscriptions';
 import { createSchedulesService } from './schedules/schedules-service';
-import { speechCallbacksOf } from './speech/speech-callbacks-from-config';
+import { speechCallbacksOf, speechTranscriptsOf } from './speech/speech-callbacks-from-config';
 import { startApiServer } from './server';
 
 async function main(): Promise<void> {
@@ -22,7 +22,13 @@ async function main(): Promise<void> {
   const client = await connectClient(config.temporal);
   const observability = await startApiObservability(config, client, log, tracing);
   const store = createObjectStore(config);
-  const jobs = createJobsService({ client, store, config, providerFiles: filesApiRemover(config.anthropic) });
+  const jobs = createJobsService({
+    client,
+    store,
+    config,
+    providerFiles: filesApiRemover(config.anthropic),
+    speechTranscripts: speechTranscriptsOf({ config, log }),
+  });
   const ready = async () => {
     await client.workflowService.getSystemInfo({});
     return true;

@@ -56,11 +56,13 @@ export interface RetentionSweepInput {
   totals?: SweepTotals;
 }
 
-/** One page of the sweep over uploaded scans (activities/retention/sweep-provider-files.ts). */
+/** One page of the sweep over uploaded scans, then speech transcripts (activities/retention/sweep-provider-files.ts). */
 export interface ProviderFilesSweepPage {
-  /** Ended jobs whose uploads were deleted. */
+  /** Ended jobs whose uploads, or whose transcripts and callback records, were deleted. */
   jobs: number;
   files: number;
+  /** Transcripts deleted at the speech provider; absent where this page swept no speech records. */
+  transcripts?: number;
   /** The last record key looked at, when more may follow. */
   next?: string;
 }

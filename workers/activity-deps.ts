@@ -13,6 +13,7 @@ import type { ModelGateway } from '../gateway/model-call';
 import type { AsyncSpeechGateway, SpeechGateway } from '../gateway/speech/transcription-call';
 import type { TenantSpend } from '../gateway/spend/tenant-spend';
 import { createAnthropicClient } from '../gateway/model-gateway';
+import { createAssemblyAiSpeechGateway } from '../gateway/speech/assemblyai-speech-gateway';
 import type { Config } from '../lib/config';
 import { type BatchLaneEvent, batchLaneMetricsListener } from '../lib/metrics-batch-lane';
 import { createAuditTrail } from '../lib/audit/audit-trail';
@@ -58,7 +59,19 @@ export function createActivityDeps(
     config,
     providerFiles,
     ...(temporal && log
-      ? { retention: { client: temporal, store, providerFiles, tenants: config.tenants, retention: config.retention, log, audit: createAuditTrail(store, log) } }
+      ? {
+          retention: {
+            client: temporal,
+            store,
+            providerFiles,
+            // Its own door, outside the spend caps: deleting a transcript sends no audio and costs nothing.
+            speechTranscripts: createAssemblyAiSpeechGateway({ settings: config.speech, log: log.child({ provider: 'speech' }) }),
+            tenants: config.tenants,
+            retention: config.retention,
+            log,
+            audit: createAuditTrail(store, log),
+          },
+        }
       : {}),
     ...(temporal && config.batchLane.enabled ? { batchLane: batchLaneDeps(config, store, temporal, onLaneEvent, wired.spend) } : {}),
   };

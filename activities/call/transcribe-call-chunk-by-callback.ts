@@ -21,7 +21,8 @@ export const chunkSubmissionKey = (input: TranscribeCallChunkInput): string => `
  */
 export function createAwaitCallChunkTranscript(deps: CallbackChunkDeps) {
   return async function awaitCallChunkTranscript(input: TranscribeCallChunkInput): Promise<FinishedTranscript> {
-    return transcribeAwaitingCallback(deps.byCallback, { ...(await chunkTranscribeRequest(deps.store, input)), submissionKey: chunkSubmissionKey(input) });
+    const request = await chunkTranscribeRequest(deps.store, input);
+    return transcribeAwaitingCallback(deps.byCallback, { ...request, tenantId: input.tenantId, submissionKey: chunkSubmissionKey(input) });
   };
 }
 
@@ -38,7 +39,7 @@ export function createStoreCallChunkTranscript(deps: CallbackChunkDeps) {
     const poll = await deps.byCallback.speech.fetch(input.transcriptId, { jobId: input.jobId });
     if (poll.status === 'failed') {
       // The chunk fails (the job parks naming it); an operator's retry then submits the chunk anew.
-      await deps.byCallback.callbacks.forgetSubmission(chunkSubmissionKey(input));
+      await deps.byCallback.callbacks.forgetSubmission({ tenantId: input.tenantId, jobId: input.jobId }, chunkSubmissionKey(input));
       throw poll.error;
     }
     if (poll.status === 'pending') {

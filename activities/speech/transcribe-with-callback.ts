@@ -12,6 +12,8 @@ export interface CallbackTranscriptionDeps {
 }
 
 export interface CallbackTranscribeRequest extends TranscribeRequest {
+  /** Required here: the job's callback records are kept under its tenant (lib/speech/speech-callback-store.ts). */
+  tenantId: string;
   /** Deterministic per chunk (the job and the chunk's index): a retried attempt finds the chunk's submission by it. */
   submissionKey: string;
 }
@@ -26,22 +28,23 @@ export interface CallbackTranscribeRequest extends TranscribeRequest {
  */
 export async function transcribeAwaitingCallback(deps: CallbackTranscriptionDeps, request: CallbackTranscribeRequest): Promise<FinishedTranscript> {
   const taskToken = Buffer.from(Context.current().info.taskToken).toString('base64');
-  const earlier = await deps.callbacks.submission(request.submissionKey);
+  const job = { tenantId: request.tenantId, jobId: request.jobId };
+  const earlier = await deps.callbacks.submission(job, request.submissionKey);
   if (earlier) {
     const poll = await deps.speech.fetch(earlier.transcriptId, { jobId: request.jobId });
     if (poll.status === 'done') return { transcriptId: earlier.transcriptId };
     if (poll.status === 'pending') {
-      await deps.callbacks.arm(earlier.callbackId, { taskToken, jobId: request.jobId });
+      await deps.callbacks.arm(earlier.callbackId, { taskToken, ...job });
       throw new CompleteAsyncError();
     }
     // The provider gave up on it: this attempt, an operator's retry after the
     // job parked on it, submits again rather than reading the same failure for ever.
-    await deps.callbacks.forgetSubmission(request.submissionKey);
+    await deps.callbacks.forgetSubmission(job, request.submissionKey);
   }
   const callback = deps.signer.create(deps.publicUrl);
   // Armed before the provider knows the URL: a callback can come back before this attempt has returned.
-  await deps.callbacks.arm(callback.id, { taskToken, jobId: request.jobId });
+  await deps.callbacks.arm(callback.id, { taskToken, ...job });
   const { transcriptId } = await deps.speech.submit(request, callback);
-  await deps.callbacks.recordSubmission(request.submissionKey, { transcriptId, callbackId: callback.id });
+  await deps.callbacks.recordSubmission(job, request.submissionKey, { transcriptId, callbackId: callback.id });
   throw new CompleteAsyncError();
 }

@@ -90,6 +90,7 @@ export const jobPaths: Record<string, Schema> = {
         'Cancels the job if it runs (and waits a few seconds for it to close), then deletes every object it wrote to S3 (upload, extracted text, chunks and vectors, batch-lane requests and answers, results) and every workflow execution of it and of its children from Temporal. ' +
         'Objects named by the upload’s content that another job or schedule of the tenant still reads stay until the last of them is erased (`kept.sharedObjects`). The ledger’s posted entry stays: it is a record of accounts. ' +
         'Afterwards the job is unknown: `GET /jobs/{id}` and a second `DELETE` answer 404, as for any job id this tenant does not have (another tenant’s job answers 404 too). ' +
+        'A call job’s transcripts at the speech provider are deleted too (503 `speech_provider_unavailable` while the provider fails to). ' +
         'An erasure that fails part-way (5xx) is finished by sending it again. Needs the tenant’s API key; a reviewer cannot erase.',
       tags: ['jobs'],
       security: apiKeyOnly,

@@ -33,7 +33,7 @@ export const errors = {
   422: problem('`invalid_fields`: the fields do not match the result the job type’s reviewer edits (`ReviewFields`); `details.errors` lists each problem.'),
   500: problem('`internal`: a fault on our side; retrying with the same Idempotency-Key is safe.'),
   503: problem(
-    '`temporal_unavailable` (the job service is unreachable; retry shortly), `reviewer_unavailable`, or `audit_unavailable` (a decision or erasure could not be recorded in the audit trail, so it was not taken; send it again).',
+    '`temporal_unavailable` (the job service is unreachable; retry shortly), `reviewer_unavailable`, `audit_unavailable` (a decision or erasure could not be recorded in the audit trail, so it was not taken; send it again), or `speech_provider_unavailable` (an erasure could not delete a call’s transcript at the speech provider; send it again).',
   ),
 } as const;
 

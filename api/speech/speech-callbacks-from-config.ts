@@ -3,6 +3,7 @@ import { createAssemblyAiSpeechGateway } from '../../gateway/speech/assemblyai-s
 import type { Config } from '../../lib/config';
 import type { Logger } from '../../lib/logger';
 import type { ObjectStore } from '../../lib/object-store';
+import type { SpeechTranscriptRemover } from '../../lib/speech/job-speech-records';
 import { speechCallbackSigner } from '../../lib/speech/speech-callback-signer';
 import { speechCallbackStore } from '../../lib/speech/speech-callback-store';
 import type { SpeechCallbackDeps } from './speech-callbacks';
@@ -17,4 +18,9 @@ export function speechCallbacksOf(deps: { config: Pick<Config, 'speech'>; client
     signer: speechCallbackSigner(deps.config.speech.callbackSecret),
     log,
   };
+}
+
+/** Where `DELETE /jobs/:id` deletes a call job's transcripts: the same provider, a deletion sends no audio. */
+export function speechTranscriptsOf(deps: { config: Pick<Config, 'speech'>; log: Logger }): SpeechTranscriptRemover {
+  return createAssemblyAiSpeechGateway({ settings: deps.config.speech, log: deps.log.child({ provider: 'speech' }) });
 }

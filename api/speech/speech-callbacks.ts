@@ -46,7 +46,7 @@ export async function receiveSpeechCallback(deps: SpeechCallbackDeps, delivery: 
   const poll = await deps.speech.fetch(transcriptId, { jobId: armed.jobId });
   // Told it is done but it is not yet: a 503 makes the provider deliver again (a 4xx would stop it).
   if (poll.status === 'pending') throw new ApiError(503, 'not_finished', `transcript ${transcriptId} is not finished yet`, { retryAfterSeconds: 5 });
-  if (!(await deps.callbacks.claim(id, armed.taskToken))) return 'duplicate';
+  if (!(await deps.callbacks.claim(id, armed))) return 'duplicate';
   const taskToken = Buffer.from(armed.taskToken, 'base64');
   try {
     if (poll.status === 'done') {

@@ -1,10 +1,15 @@
 import { ModelRequestInvalidError } from '../../common/errors';
+import type { SpeechTranscriptRemover } from '../../lib/speech/job-speech-records';
 import type { GatewayEvents } from '../gateway-events';
+import { errorOfBody, SpeechHttpError, toSpeechError } from './speech-errors';
 import { createSpeechMeter, type SpeechGatewayDeps } from './speech-meter';
 import type { AsyncSpeechGateway, TranscribeResult, TranscriptPoll, TranscriptSegment } from './transcription-call';
 
-/** The asynchronous speech door as the worker wires it, with the same events as the synchronous one. */
-export interface WiredAsyncSpeechGateway extends AsyncSpeechGateway {
+/**
+ * The asynchronous speech door as the worker wires it, with the same events as the synchronous one; it also deletes
+ * a job's transcripts when the job is erased (the API and the retention sweep use that half).
+ */
+export interface WiredAsyncSpeechGateway extends AsyncSpeechGateway, SpeechTranscriptRemover {
   readonly events: GatewayEvents;
 }
 
@@ -32,7 +37,8 @@ interface TimedText {
  * AssemblyAI's asynchronous API behind the speech meter (speech-meter.ts): `POST /v2/upload` (the bytes), then
  * `POST /v2/transcript` with the upload's URL, the webhook and its auth header, and speaker labels; `GET
  * /v2/transcript/{id}` reads it. The upload and submit hold one concurrency slot and reserve the chunk's audio
- * seconds, as a synchronous call does; the provider works on it after the slot is given back.
+ * seconds, as a synchronous call does; the provider works on it after the slot is given back. `DELETE
+ * /v2/transcript/{id}` deletes one, outside the budget (no audio goes out); a 404 is a transcript already gone.
  */
 export function createAssemblyAiSpeechGateway(deps: SpeechGatewayDeps): WiredAsyncSpeechGateway {
   const { settings } = deps;
@@ -92,6 +98,23 @@ export function createAssemblyAiSpeechGateway(deps: SpeechGatewayDeps): WiredAsy
           return { status: 'pending' };
         },
       ),
+    async deleteTranscript(transcriptId) {
+      try {
+        const response = await meter.fetch(`${base}/v2/transcript/${encodeURIComponent(transcriptId)}`, {
+          method: 'DELETE',
+          headers: auth(),
+          signal: AbortSignal.timeout(settings.requestTimeoutMs),
+        });
+        const text = await response.text();
+        if (response.ok || response.status === 404) return;
+        const { message, code } = errorOfBody(text);
+        throw new SpeechHttpError(response.status, response.headers, message, code);
+      } catch (error) {
+        const mapped = toSpeechError(error, false);
+        deps.log.warn({ transcriptId, err: mapped }, 'deleting a transcript failed');
+        throw mapped;
+      }
+    },
   };
 }
 

@@ -22,11 +22,19 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webm': 'audio/webm',
 };
 
+interface VerboseSegment {
+  start?: unknown;
+  end?: unknown;
+  text?: unknown;
+  avg_logprob?: unknown;
+  no_speech_prob?: unknown;
+}
+
 interface VerboseTranscription {
   text?: unknown;
   language?: unknown;
   duration?: unknown;
-  segments?: Array<{ start?: unknown; end?: unknown; text?: unknown; avg_logprob?: unknown }>;
+  segments?: VerboseSegment[];
   usage?: { type?: unknown; seconds?: unknown };
 }
 
@@ -53,9 +61,11 @@ export function createSpeechGateway(deps: SpeechGatewayDeps): WiredSpeechGateway
           const body = JSON.parse(text) as VerboseTranscription;
           const durationSeconds = typeof body.duration === 'number' ? body.duration : request.durationSeconds;
           const billed = typeof body.usage?.seconds === 'number' ? body.usage.seconds : Math.ceil(durationSeconds);
+          const { segments, droppedSilence } = segmentsOf(body);
           const value: TranscribeResult = {
-            text: typeof body.text === 'string' ? body.text.trim() : '',
-            segments: segmentsOf(body),
+            // The provider's text holds the silence guesses too: without them it is the kept segments' text.
+            text: droppedSilence ? segments.map((segment) => segment.text).join(' ') : typeof body.text === 'string' ? body.text.trim() : '',
+            segments,
             ...(typeof body.language === 'string' ? { language: body.language } : {}),
             durationSeconds,
             model,
@@ -79,12 +89,38 @@ function formOf(request: TranscribeRequest, model: string): FormData {
   return form;
 }
 
-function segmentsOf(body: VerboseTranscription): TranscriptSegment[] {
-  return (Array.isArray(body.segments) ? body.segments : []).flatMap((segment) => {
+/** The segments with the silence guesses dropped (their audio is still billed: `usage` is read apart). */
+function segmentsOf(body: VerboseTranscription): { segments: TranscriptSegment[]; droppedSilence: boolean } {
+  let droppedSilence = false;
+  const segments = (Array.isArray(body.segments) ? body.segments : []).flatMap((segment) => {
     if (typeof segment.start !== 'number' || typeof segment.end !== 'number' || typeof segment.text !== 'string') return [];
+    if (isSilenceGuess(segment)) {
+      droppedSilence = true;
+      return [];
+    }
     const confidence = confidenceOfLogprob(segment.avg_logprob);
     return [{ start: segment.start, end: segment.end, text: segment.text.trim(), ...(confidence !== undefined ? { confidence } : {}) }];
   });
+  return { segments, droppedSilence };
+}
+
+/**
+ * Whisper's own defaults for "this window was silence" (openai/whisper, transcribe.py: `no_speech_threshold=0.6`,
+ * `logprob_threshold=-1.0`). Named constants, not settings: they are the model's documented heuristic, and no
+ * deployment has had a reason to move them.
+ */
+export const WHISPER_NO_SPEECH_THRESHOLD = 0.6;
+export const WHISPER_LOGPROB_THRESHOLD = -1.0;
+
+/**
+ * A segment Whisper itself would skip as silence: it thinks there was no speech (`no_speech_prob` above 0.6) AND it
+ * was unsure of the words it produced (`avg_logprob` not above -1). Either alone is not enough, as in transcribe.py,
+ * whose check is exactly this (a segment with avg_logprob > -1 is kept "despite the no_speech_prob"). Those words
+ * are the model's guess over silence (the classic "Thank you." at the end of a recording), not what was said.
+ */
+export function isSilenceGuess(segment: { no_speech_prob?: unknown; avg_logprob?: unknown }): boolean {
+  const { no_speech_prob: noSpeech, avg_logprob: logprob } = segment;
+  return typeof noSpeech === 'number' && typeof logprob === 'number' && noSpeech > WHISPER_NO_SPEECH_THRESHOLD && !(logprob > WHISPER_LOGPROB_THRESHOLD);
 }
 
 /**

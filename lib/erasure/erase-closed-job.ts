@@ -3,6 +3,7 @@ import type { JobErasure } from '../../common/api-contract/erasure';
 import type { JobTypeDefinition } from '../../common/job-types/job-type';
 import type { ObjectStore } from '../object-store';
 import { deleteJobProviderFiles, type ProviderFileRemover } from '../provider-files/job-provider-files';
+import { deleteJobSpeechRecords, type SpeechTranscriptRemover } from '../speech/job-speech-records';
 import { erasureMarks } from './erasure-marks';
 import { type Execution, isNotFound, jobFootprint } from './job-executions';
 import { type ContentMemo, jobObjects } from './job-objects';
@@ -29,7 +30,7 @@ export interface ClosedJob {
  * (activities/retention/).
  */
 export async function eraseClosedJob(
-  deps: { client: Client; store: ObjectStore; providerFiles?: ProviderFileRemover },
+  deps: { client: Client; store: ObjectStore; providerFiles?: ProviderFileRemover; speechTranscripts?: SpeechTranscriptRemover },
   job: ClosedJob,
 ): Promise<JobErasure> {
   const { client, store } = deps;
@@ -39,6 +40,8 @@ export async function eraseClosedJob(
   await Promise.all(footprint.executions.map((execution) => terminate(client, execution, job.reason)));
   // The scans it uploaded to the provider are its data too; their records go with them, so this comes first.
   if (deps.providerFiles) await deleteJobProviderFiles({ store, files: deps.providerFiles }, job);
+  // So are the transcripts the speech provider keeps of a call; the callback records name them, so they go after.
+  if (deps.speechTranscripts) await deleteJobSpeechRecords({ store, transcripts: deps.speechTranscripts }, job);
   const objects = await jobObjects({ ...deps, marks }, {
     tenantId: job.tenantId,
     jobId: job.jobId,

@@ -12,6 +12,8 @@ export interface CallLine {
   text: string;
   /** How sure the simulator's transcriber is to be of the line (0..1), carried in the script tag; else it hears it clearly. */
   confidence?: number;
+  /** How likely the simulator's Whisper is to think the line was silence (0..1), carried in the script tag. */
+  noSpeechProb?: number;
 }
 
 /** Two voices that espeak-ng tells apart clearly: a US male and a British female. */
@@ -46,7 +48,14 @@ export async function speakCall(lines: readonly CallLine[], path: string, option
       await execFileAsync('espeak-ng', ['-v', VOICES[line.speaker], '-s', '150', '-w', spoken, line.text]);
       await execFileAsync('sox', ['-D', spoken, '-r', String(SAMPLE_RATE), '-c', '1', '-b', '16', part]);
       const seconds = Number((await execFileAsync('soxi', ['-D', part])).stdout.trim());
-      script.push({ start: round(at), end: round(at + seconds), text: line.text, speaker: line.speaker, ...(line.confidence !== undefined ? { confidence: line.confidence } : {}) });
+      script.push({
+        start: round(at),
+        end: round(at + seconds),
+        text: line.text,
+        speaker: line.speaker,
+        ...(line.confidence !== undefined ? { confidence: line.confidence } : {}),
+        ...(line.noSpeechProb !== undefined ? { noSpeechProb: line.noSpeechProb } : {}),
+      });
       parts.push(part, gap);
       at += seconds + TURN_GAP_SECONDS;
     }

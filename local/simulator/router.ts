@@ -10,7 +10,7 @@ import { resolveBatchFileSources, resolveFileSources } from './files/resolve-fil
 import { handleMessages } from './messages-handler';
 import { isRecord } from './messages-request';
 import type { SimulatorState } from './state';
-import { handleGetTranscript, handleSubmit, handleUpload } from './transcriptions/assemblyai/assemblyai-handlers';
+import { handleDeleteTranscript, handleGetTranscript, handleSubmit, handleUpload } from './transcriptions/assemblyai/assemblyai-handlers';
 import { type AudioUpload, handleTranscription } from './transcriptions/transcriptions-handler';
 
 export interface RouteContext {
@@ -43,6 +43,7 @@ const ROUTES: Record<string, Route> = {
   'POST /v2/upload': ({ state, headers, body, sleep }) => handleUpload({ state, headers, sleep, body: body as AudioUpload }),
   'POST /v2/transcript': ({ state, headers, body, sleep }) => handleSubmit({ state, headers, sleep, body }),
   'GET /v2/transcript/:id': ({ state, headers, sleep }, id) => handleGetTranscript({ state, headers, sleep }, id),
+  'DELETE /v2/transcript/:id': ({ state, headers, sleep }, id) => handleDeleteTranscript({ state, headers, sleep }, id),
   'GET /_sim/assemblyai/stats': ({ state }) => jsonReply(200, state.asyncTranscripts.stats),
   'GET /healthz': () => jsonReply(200, { ok: true }),
   'GET /_sim/config': ({ state }) => admin.getConfig(state),

@@ -13,13 +13,15 @@ import { createCallActivities } from '../../activities/call';
 import { errorHandler } from '../../api/app';
 import { speechCallbackRouter } from '../../api/speech/speech-callback-routes';
 import type { CallJobInput, CallJobState } from '../../common/job-types/call/call-job';
+import { jobTypeNamed } from '../../common/job-types/registry';
 import type { CallTranscript } from '../../common/job-types/call/transcript';
 import { gatewayFromConfig, type WiredGateway } from '../../gateway/gateway-from-config';
 import { type Config, loadConfig } from '../../lib/config';
+import { eraseClosedJob } from '../../lib/erasure/erase-closed-job';
 import { createLogger } from '../../lib/logger';
 import type { ObjectStore } from '../../lib/object-store';
 import { speechCallbackSigner } from '../../lib/speech/speech-callback-signer';
-import { speechCallbackStore } from '../../lib/speech/speech-callback-store';
+import { speechCallbackKeys, speechCallbackStore } from '../../lib/speech/speech-callback-store';
 import { SAMPLE_CALL } from '../../local/samples/sample-call';
 import { type SpokenCall, speakCall } from '../../local/samples/spoken-call';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
@@ -118,7 +120,7 @@ describe('a call job through the provider that calls back (SPEECH_PROVIDER=assem
     return harness.withWorker(activities, async (_start, _score, taskQueue) => {
       const handle = await harness.env.client.workflow.start('callTranscribeWorkflow', { taskQueue, workflowId: jobId, args: [input] });
       const state = (await handle.result()) as CallJobState;
-      return { state, history: await handle.fetchHistory() };
+      return { jobId, runId: (await handle.describe()).runId, state, history: await handle.fetchHistory() };
     });
   };
 
@@ -218,5 +220,34 @@ describe('a call job through the provider that calls back (SPEECH_PROVIDER=assem
     const outcomes = deliveries.map((delivery) => `${delivery.status} ${(JSON.parse(delivery.body) as { outcome: string }).outcome}`).sort();
     assert.deepEqual(outcomes, [...Array(chunks).fill('200 completed'), ...Array(chunks).fill('200 duplicate')]);
     assertBilledOnce(state, (await billedBySimulator()) - billedBefore);
+  }, 240_000);
+
+  test("when a finished call job is erased, then the bucket holds none of its speech-callback records and the provider none of its transcripts", async () => {
+    await setSimulator({ speechCallbackCopies: 1, speechCallbackLossRate: 0, speechCallbackDelayMs: 0 });
+    const { jobId, runId, state, history } = await runCallJob();
+    assert.equal(state.status, 'completed', JSON.stringify(state));
+    const transcriptIds = (await resultsOf(history, 'awaitCallChunkTranscript')).map((completion) => (completion as { transcriptId: string }).transcriptId);
+    assert.equal(transcriptIds.length, state.result?.chunks);
+    const job = { tenantId: 'test', jobId };
+    const records = async () => {
+      const keys: string[] = [];
+      for await (const key of store.list(speechCallbackKeys.jobPrefix(job))) keys.push(key);
+      return keys;
+    };
+    const armedIds = (await records()).flatMap((key) => speechCallbackKeys.callbackIdOfArmed(key) ?? []);
+    assert.equal(armedIds.length, transcriptIds.length, 'one armed callback per chunk, under the job');
+    const transcriptStatus = async (id: string) => (await fetch(`${simulator.url}/v2/transcript/${id}`, { headers: { authorization: 'simulator-key' } })).status;
+    for (const id of transcriptIds) assert.equal(await transcriptStatus(id), 200);
+
+    await eraseClosedJob(
+      { client: harness.env.client, store, speechTranscripts: wired.speechAsync },
+      { tenantId: 'test', jobId, runId, definition: jobTypeNamed('call.transcribe'), memo: {}, reason: 'call-job-callback test erasure' },
+    );
+
+    assert.deepEqual(await records(), []);
+    for (const id of armedIds) assert.equal(await store.exists(speechCallbackKeys.byId(id)), false, `the pointer of callback ${id} is gone`);
+    for (const id of transcriptIds) assert.equal(await transcriptStatus(id), 404, `transcript ${id} is deleted at the provider`);
+    // A transcript already gone counts as deleted: an erasure sent again does not fail on it.
+    await wired.speechAsync.deleteTranscript(transcriptIds[0] as string);
   }, 240_000);
 });

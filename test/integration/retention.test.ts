@@ -10,10 +10,15 @@ import { createAuditTrail } from '../../lib/audit/audit-trail';
 import { createLogger } from '../../lib/logger';
 import { workerTelemetry } from '../../lib/worker-telemetry';
 import { createObjectStore, objectKeys, type ObjectStore } from '../../lib/object-store';
+import type { SpeechTranscriptRemover } from '../../lib/speech/job-speech-records';
+import { speechCallbackSigner } from '../../lib/speech/speech-callback-signer';
+import { type JobOfCallback, speechCallbackKeys, speechCallbackStore } from '../../lib/speech/speech-callback-store';
+import { createAssemblyAiSpeechGateway } from '../../gateway/speech/assemblyai-speech-gateway';
 import { bundleWorkflows } from '../../workers/create-workers';
 import { review, submit, waitForJob } from '../support/api-client';
 import { markedInvoice, temporalClient } from '../support/operations';
 import { sampleWith } from '../support/samples';
+import { finishedSimulatorTranscript } from '../support/speech-callback-calls';
 import { testDataConverter } from '../support/test-codec';
 import { testEnv } from '../support/test-env';
 
@@ -70,8 +75,11 @@ async function exists(jobId: string): Promise<boolean> {
   }
 }
 
-/** Runs one sweep on a worker of its own, with demo's retention set so that it falls `retentionMs` before now. */
-async function sweep(retentionMs: number): Promise<SweepTotals> {
+/**
+ * Runs one sweep on a worker of its own, with demo's retention set so that it falls `retentionMs` before now; with
+ * `speechTranscripts`, it also sweeps the speech-callback records of ended jobs.
+ */
+async function sweep(retentionMs: number, speechTranscripts?: SpeechTranscriptRemover): Promise<SweepTotals> {
   const retention = { ...config.retention, tenantMs: { demo: retentionMs } };
   const taskQueue = `retention-test-${randomUUID()}`;
   const log = createLogger('retention-test', 'warn');
@@ -83,7 +91,15 @@ async function sweep(retentionMs: number): Promise<SweepTotals> {
     dataConverter: testDataConverter(),
     // The bundle's tracing interceptors export through these sinks, as every worker's do.
     sinks: workerTelemetry().sinks,
-    activities: createRetentionActivities({ client, store, tenants: config.tenants, retention, log, audit: createAuditTrail(store, log) }),
+    activities: createRetentionActivities({
+      client,
+      store,
+      ...(speechTranscripts ? { speechTranscripts } : {}),
+      tenants: config.tenants,
+      retention,
+      log,
+      audit: createAuditTrail(store, log),
+    }),
   });
   return worker.runUntil(
     client.workflow.execute('retentionSweepWorkflow', { taskQueue, workflowId: `retention-test-${randomUUID()}`, args: [{}] }) as Promise<SweepTotals>,
@@ -147,4 +163,51 @@ describe('the retention sweep on the real stack (Temporal, S3)', () => {
     assert.equal((await expired(sharing)).length, 1);
     assert.deepEqual([...(await expired(recent)), ...(await expired(running))], []);
   });
+
+  test("when a sweep runs, then the speech transcripts and callback records of call jobs that closed or are gone are deleted at the provider and in the bucket, and a running job keeps its", async () => {
+    const { simulatorUrl } = testEnv();
+    if (!simulatorUrl) throw new Error('needs the test stack (npm test)');
+    const ambiguous = await sampleWith('awaiting_review');
+    const running = await submitted(await submit(ambiguous.bytes, { fileName: ambiguous.fileName, key: `speech-running-${randomUUID()}` }));
+    const closed = await submitted(await submit((await markedInvoice(`speech-closed-${randomUUID()}`)).bytes, { fileName: 'closed.txt' }));
+    assert.equal((await waitForJob(running, ['awaiting_review', 'posted', 'failed'])).status, 'awaiting_review');
+    assert.equal((await waitForJob(closed, ['posted', 'failed', 'awaiting_review'])).status, 'posted');
+    const jobs: Record<'running' | 'closed' | 'gone', JobOfCallback> = {
+      running: { tenantId: 'demo', jobId: running },
+      closed: { tenantId: 'demo', jobId: closed },
+      gone: { tenantId: 'demo', jobId: `call.transcribe:demo:gone-${randomUUID()}` },
+    };
+    // Each job's records as a callback chunk leaves them: armed, submitted, and the callback used.
+    const callbacks = speechCallbackStore(store);
+    const signer = speechCallbackSigner(config.speech.callbackSecret);
+    const transcripts: Record<string, string> = {};
+    const callbackIds: Record<string, string> = {};
+    for (const [name, job] of Object.entries(jobs)) {
+      const transcriptId = await finishedSimulatorTranscript(simulatorUrl);
+      const { id } = signer.create('http://127.0.0.1:1');
+      const armed = { taskToken: randomUUID(), ...job };
+      await callbacks.arm(id, armed);
+      await callbacks.recordSubmission(job, `${job.jobId}/chunk-0000`, { transcriptId, callbackId: id });
+      await callbacks.claim(id, armed);
+      transcripts[name] = transcriptId;
+      callbackIds[name] = id;
+    }
+    const speech = createAssemblyAiSpeechGateway({ settings: { ...config.speech, baseURL: simulatorUrl }, log: createLogger('retention-test', 'warn') });
+    const transcriptStatus = async (name: string) => (await fetch(`${simulatorUrl}/v2/transcript/${transcripts[name]}`, { headers: { authorization: 'simulator-key' } })).status;
+    const recordsOf = async (job: JobOfCallback) => [...(await bucketKeys())].filter((key) => key.startsWith(speechCallbackKeys.jobPrefix(job)));
+    assert.equal((await recordsOf(jobs.gone)).length, 3);
+
+    // A retention far longer than the test's jobs: only the leftovers' sweep has anything to do.
+    await sweep(365 * 24 * 60 * 60 * 1000, speech);
+
+    for (const name of ['closed', 'gone'] as const) {
+      assert.deepEqual(await recordsOf(jobs[name]), [], `the ${name} job's records are gone`);
+      assert.equal(await store.exists(speechCallbackKeys.byId(callbackIds[name] as string)), false, `the ${name} job's pointer is gone`);
+      assert.equal(await transcriptStatus(name), 404, `the ${name} job's transcript is deleted at the provider`);
+    }
+    assert.equal((await recordsOf(jobs.running)).length, 3, "the running job's records stay");
+    assert.equal((await callbacks.armed(callbackIds.running as string))?.jobId, running);
+    assert.equal(await transcriptStatus('running'), 200, "the running job's transcript stays");
+    assert.equal((await client.workflow.getHandle(running).describe()).status.name, 'RUNNING');
+  }, 180_000);
 });

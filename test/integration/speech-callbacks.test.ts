@@ -97,7 +97,7 @@ describe('a chunk transcribed through the AssemblyAI shape, waiting on its callb
         attempts.set(input.submissionKey, Context.current().info.attempt);
         return transcribeAwaitingCallback(
           { speech: wired.speechAsync, callbacks: speechCallbackStore(store), signer, publicUrl: apiUrl },
-          { jobId: input.jobId, priority: 'interactive', audio: call.bytes, filename: 'call.wav', durationSeconds: call.durationSeconds, submissionKey: input.submissionKey },
+          { jobId: input.jobId, tenantId: 'test', priority: 'interactive', audio: call.bytes, filename: 'call.wav', durationSeconds: call.durationSeconds, submissionKey: input.submissionKey },
         );
       },
       readTestTranscript: async (input) => {

@@ -17,6 +17,19 @@ export async function usedSpeechCallback(apiUrl: string): Promise<{ callback: Si
   const { productEnv, simulatorUrl } = testEnv();
   if (!productEnv || !simulatorUrl) throw new Error('needs the test stack (npm test)');
   const config = loadConfig(productEnv);
+  const transcriptId = await finishedSimulatorTranscript(simulatorUrl);
+  const signer = speechCallbackSigner(config.speech.callbackSecret);
+  const callback = signer.create(apiUrl);
+  const store = speechCallbackStore(createObjectStore(config));
+  const taskToken = randomBytes(32).toString('base64');
+  const armed = { taskToken, tenantId: 'test', jobId: 'openapi-test' };
+  await store.arm(callback.id, armed);
+  await store.claim(callback.id, armed);
+  return { callback, unarmed: signer.create(apiUrl), transcriptId };
+}
+
+/** A short spoken call uploaded to the stack's simulator in AssemblyAI's shape, submitted and waited for: its id. */
+export async function finishedSimulatorTranscript(simulatorUrl: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'speech-callback-calls-'));
   try {
     const call = await spokenCall(dir, 'call.wav', true);
@@ -33,13 +46,7 @@ export async function usedSpeechCallback(apiUrl: string): Promise<{ callback: Si
       if (status === 'error') throw new Error(`the simulator failed transcript ${transcriptId}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const signer = speechCallbackSigner(config.speech.callbackSecret);
-    const callback = signer.create(apiUrl);
-    const store = speechCallbackStore(createObjectStore(config));
-    const taskToken = randomBytes(32).toString('base64');
-    await store.arm(callback.id, { taskToken, jobId: 'openapi-test' });
-    await store.claim(callback.id, taskToken);
-    return { callback, unarmed: signer.create(apiUrl), transcriptId };
+    return transcriptId;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

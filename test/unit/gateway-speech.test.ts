@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SlowlaneError } from '../../common/errors';
 import type { GatewayEvent } from '../../gateway/gateway-events';
 import { gatewayFromConfig, type WiredGateway } from '../../gateway/gateway-from-config';
-import { confidenceOfLogprob } from '../../gateway/speech/speech-gateway';
+import { confidenceOfLogprob, isSilenceGuess } from '../../gateway/speech/speech-gateway';
 import type { TranscribeRequest, TranscribeResult } from '../../gateway/speech/transcription-call';
 import { createLogger } from '../../lib/logger';
 import { startSimulator, type RunningSimulator } from '../../local/simulator/server';
@@ -101,6 +101,29 @@ describe('the speech-to-text provider behind the gateway', () => {
     assert.equal(confidences.length, SHORT_CALL.length);
     assert.ok(Math.abs((confidences[1] ?? 0) - 0.3) < 0.001, JSON.stringify(confidences));
     for (const index of [0, 2]) assert.ok((confidences[index] ?? 0) > 0.9, JSON.stringify(confidences));
+  });
+
+  test("when a script marks a line as heard over silence, then Whisper's guess is dropped from the segments and the text but its audio is billed, and a confident line with the same no_speech_prob stays", async () => {
+    const lines = [
+      ...SHORT_CALL,
+      // Whisper's classic guess over a silent tail: likely no speech, and unsure of its words.
+      { speaker: 'B' as const, text: 'Thank you for watching.', confidence: 0.2, noSpeechProb: 0.9 },
+      // Likely no speech, yet sure of its words: transcribe.py keeps such a segment, so do we.
+      { speaker: 'A' as const, text: 'Goodbye.', confidence: 0.9, noSpeechProb: 0.9 },
+    ];
+    const marked = await speakCall(lines, join(dir, 'silence.wav'), { carryScript: true });
+
+    const result = await wire().transcribe(chunk({ bytes: await readFile(marked.path), durationSeconds: marked.durationSeconds }));
+
+    const kept = [...SHORT_CALL.map((line) => line.text), 'Goodbye.'];
+    assert.deepEqual(
+      result.segments.map((segment) => segment.text),
+      kept,
+    );
+    assert.equal(result.text, kept.join(' '));
+    const billed = Math.ceil(marked.durationSeconds);
+    assert.equal(result.usage.audioSeconds, billed);
+    assert.equal((await stats()).billedAudioSeconds, billed);
   });
 
   test('when a call carries no script, then pocketsphinx transcribes it: real words, some of them the spoken ones', async () => {
@@ -208,5 +231,17 @@ describe("a verbose_json segment's avg_logprob as its confidence", () => {
     assert.equal(confidenceOfLogprob(-1e6), 0);
     assert.equal(confidenceOfLogprob(undefined), undefined);
     assert.equal(confidenceOfLogprob('-0.2'), undefined);
+  });
+});
+
+describe("Whisper's silence heuristic on a verbose_json segment (no_speech_prob > 0.6 and avg_logprob not above -1)", () => {
+  test('when both say silence, then the segment is a silence guess; when either does not, or a field is missing, then it is not', () => {
+    assert.equal(isSilenceGuess({ no_speech_prob: 0.61, avg_logprob: -1.5 }), true);
+    assert.equal(isSilenceGuess({ no_speech_prob: 0.9, avg_logprob: -1 }), true, 'transcribe.py keeps a segment only when avg_logprob is above -1');
+    assert.equal(isSilenceGuess({ no_speech_prob: 0.6, avg_logprob: -3 }), false, 'no_speech_prob must be above 0.6');
+    assert.equal(isSilenceGuess({ no_speech_prob: 0.99, avg_logprob: -0.99 }), false, 'a confident segment is kept');
+    assert.equal(isSilenceGuess({ no_speech_prob: 0.1, avg_logprob: -3 }), false, 'an unsure segment of speech is kept');
+    assert.equal(isSilenceGuess({ avg_logprob: -3 }), false);
+    assert.equal(isSilenceGuess({ no_speech_prob: 0.9 }), false);
   });
 });

@@ -68,6 +68,6 @@ describe('transcribeAwaitingCallback: one submission per chunk, polled by later 
     failed = true;
     assert.equal(await attempt(provider, callbacks), 'waiting');
     assert.equal(provider.submitted, 2);
-    assert.equal((await callbacks.submission(request.submissionKey))?.transcriptId, 't-2');
+    assert.equal((await callbacks.submission({ tenantId: 'demo', jobId: 'job-1' }, request.submissionKey))?.transcriptId, 't-2');
   });
 });

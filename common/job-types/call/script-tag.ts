@@ -18,6 +18,12 @@ export interface ScriptSegment {
    * low-confidence call for review); pocketsphinx's lines carry its own (local/simulator/transcriptions/pocketsphinx.ts).
    */
   confidence?: number;
+  /**
+   * 0..1, how likely the transcriber thinks the line's window held no speech at all (Whisper's `no_speech_prob`). A
+   * script sets it high, with a low confidence, to have the simulator answer a line as Whisper's guess over silence,
+   * which the speech gateway drops (gateway/speech/speech-gateway.ts). Only the OpenAI shape reports it.
+   */
+  noSpeechProb?: number;
 }
 
 export function scriptTagOf(segments: readonly ScriptSegment[]): string {
@@ -37,7 +43,8 @@ export function scriptOfTag(comment: string | undefined): ScriptSegment[] | unde
         typeof (item as ScriptSegment).start === 'number' &&
         typeof (item as ScriptSegment).end === 'number' &&
         typeof (item as ScriptSegment).text === 'string' &&
-        isConfidence((item as ScriptSegment).confidence),
+        isProbability((item as ScriptSegment).confidence) &&
+        isProbability((item as ScriptSegment).noSpeechProb),
     );
     return segments.length === parsed.length ? segments : undefined;
   } catch {
@@ -45,4 +52,4 @@ export function scriptOfTag(comment: string | undefined): ScriptSegment[] | unde
   }
 }
 
-const isConfidence = (value: unknown): boolean => value === undefined || (typeof value === 'number' && value >= 0 && value <= 1);
+const isProbability = (value: unknown): boolean => value === undefined || (typeof value === 'number' && value >= 0 && value <= 1);

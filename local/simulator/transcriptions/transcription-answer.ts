@@ -37,7 +37,8 @@ export function transcriptionAnswer(
             // As the real API: the mean log-probability of the line's tokens (the gateway reads exp() of it).
             avg_logprob: round4(Math.log(Math.max(MIN_CONFIDENCE, segment.confidence ?? SCRIPTED_LINE_CONFIDENCE))),
             compression_ratio: 1,
-            no_speech_prob: 0,
+            // 0 unless the script marks the line as heard over silence (ScriptSegment.noSpeechProb).
+            no_speech_prob: segment.noSpeechProb ?? 0,
           })),
           ...(options.words ? { words: segments.flatMap(wordsOf) } : {}),
           usage,

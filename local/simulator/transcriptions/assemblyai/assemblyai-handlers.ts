@@ -145,6 +145,22 @@ export function handleGetTranscript(call: AsyncCall, id: string): HttpReply {
   return counted(state, jsonReply(200, transcriptObject(transcript)));
 }
 
+/**
+ * `DELETE /v2/transcript/{id}`: the transcript and its uploaded audio are removed; the answer is the object with its
+ * words blanked, as AssemblyAI's is. Afterwards the id answers 404 here (a transcript unknown or deleted before, too).
+ */
+export function handleDeleteTranscript(call: AsyncCall, id: string): HttpReply {
+  const { state } = call;
+  const book = state.asyncTranscripts;
+  book.stats.deletions += 1;
+  if (!authorized(call.headers)) return counted(state, assemblyAiError(401, 'Authentication error, API token missing/invalid'));
+  const transcript = book.transcripts.get(id);
+  if (!transcript) return counted(state, assemblyAiError(404, 'Transcript not found'));
+  book.transcripts.delete(id);
+  if (transcript.request.audioUrl.startsWith(UPLOAD_URL_PREFIX)) book.uploads.delete(transcript.request.audioUrl.slice(UPLOAD_URL_PREFIX.length));
+  return counted(state, jsonReply(200, { ...transcriptObject(transcript), text: 'Deleted by user.', words: null, utterances: null }));
+}
+
 async function transcribeLater(input: {
   call: AsyncCall;
   transcript: SimTranscript;

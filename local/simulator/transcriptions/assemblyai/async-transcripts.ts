@@ -21,17 +21,18 @@ export interface CallbackDelivery {
   body: string;
 }
 
-/** What the AssemblyAI shape answered: submissions, polls, webhooks sent and lost, by status. */
+/** What the AssemblyAI shape answered: submissions, polls, deletions, webhooks sent and lost, by status. */
 export interface AsyncTranscriptStats {
   uploads: number;
   submissions: number;
   polls: number;
+  deletions: number;
   byStatus: Record<string, number>;
   callbacksLost: number;
   deliveries: CallbackDelivery[];
 }
 
-const emptyStats = (): AsyncTranscriptStats => ({ uploads: 0, submissions: 0, polls: 0, byStatus: {}, callbacksLost: 0, deliveries: [] });
+const emptyStats = (): AsyncTranscriptStats => ({ uploads: 0, submissions: 0, polls: 0, deletions: 0, byStatus: {}, callbacksLost: 0, deliveries: [] });
 
 /** Uploads and transcripts of the asynchronous shape, kept until the simulator resets. */
 export class AsyncTranscripts {
