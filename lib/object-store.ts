@@ -37,6 +37,11 @@ export interface ObjectStore {
   ensureBucket(): Promise<void>;
 }
 
+/** A JSON record, or undefined when there is none under `key` (a step's mark, a record not yet written). */
+export async function readJsonIfPresent<T>(store: Pick<ObjectStore, 'exists' | 'getBytes'>, key: string): Promise<T | undefined> {
+  return (await store.exists(key)) ? (JSON.parse((await store.getBytes(key)).toString('utf8')) as T) : undefined;
+}
+
 /** S3's most keys per DeleteObjects request. */
 const DELETE_PAGE = 1_000;
 

@@ -4,7 +4,7 @@ import type { Usage } from '../../common/job';
 import type { CallChunk } from '../../common/job-types/call/call-job';
 import type { CallSegment } from '../../common/job-types/call/transcript';
 import type { SpeechGateway, TranscribeRequest, TranscribeResult } from '../../gateway/speech/transcription-call';
-import type { ObjectStore } from '../../lib/object-store';
+import { type ObjectStore, readJsonIfPresent } from '../../lib/object-store';
 import { withHeartbeats } from '../heartbeat';
 import type { TranscribeCallChunkInput, TranscribeCallChunkResult } from './contracts';
 import { callObjectKeys } from './object-keys';
@@ -58,8 +58,8 @@ export function createTranscribeCallChunk(deps: TranscribeCallChunkDeps) {
  */
 export async function reusedChunkTranscript(store: ObjectStore, chunk: CallChunk, attempt: number): Promise<TranscribeCallChunkResult | undefined> {
   const transcriptKey = callObjectKeys.chunkTranscript(chunk.key);
-  if (!(await store.exists(transcriptKey))) return undefined;
-  const stored = JSON.parse((await store.getBytes(transcriptKey)).toString('utf8')) as StoredChunkTranscript;
+  const stored = await readJsonIfPresent<StoredChunkTranscript>(store, transcriptKey);
+  if (!stored) return undefined;
   return { transcriptKey, segments: stored.segments.length, audioSeconds: stored.audioSeconds, usage: usageOf(stored.costUsd), reused: true, attempt };
 }
 

@@ -2,7 +2,7 @@ import { SlowlaneError } from '../../common/errors';
 import type { Usage } from '../../common/job';
 import { emptyUsage } from '../../common/job-types/document/document-job';
 import { addUsage } from '../../common/usage-sum';
-import type { ObjectStore } from '../../lib/object-store';
+import { type ObjectStore, readJsonIfPresent } from '../../lib/object-store';
 
 /** A chunk's embedding as it is kept: the vector and the model that made it. */
 export interface ChunkEmbedding {
@@ -43,7 +43,7 @@ export class ChunkPartial {
   ) {}
 
   static async read(store: ObjectStore, key: string): Promise<ChunkPartial> {
-    const parts = (await store.exists(key)) ? (JSON.parse((await store.getBytes(key)).toString('utf8')) as KeptParts) : {};
+    const parts = (await readJsonIfPresent<KeptParts>(store, key)) ?? {};
     return new ChunkPartial(store, key, parts);
   }
 

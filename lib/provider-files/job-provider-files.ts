@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ObjectStore } from '../object-store';
+import { type ObjectStore, readJsonIfPresent } from '../object-store';
 
 /** What the bookkeeping needs of the provider's Files API (gateway/files/provider-files.ts gives it). */
 export interface ProviderFileRemover {
@@ -45,9 +45,8 @@ export function providerFilename(tenantId: string, jobId: string, objectKey: str
   return `${PROVIDER_FILENAME_PREFIX}${sha256(`${tenantId}\n${jobId}\n${objectKey}`).slice(0, 40)}${extension}`;
 }
 
-export async function readProviderFileRecord(store: ObjectStore, key: string): Promise<ProviderFileRecord | undefined> {
-  if (!(await store.exists(key))) return undefined;
-  return JSON.parse((await store.getBytes(key)).toString('utf8')) as ProviderFileRecord;
+export function readProviderFileRecord(store: ObjectStore, key: string): Promise<ProviderFileRecord | undefined> {
+  return readJsonIfPresent<ProviderFileRecord>(store, key);
 }
 
 export async function writeProviderFileRecord(store: ObjectStore, key: string, record: ProviderFileRecord): Promise<void> {

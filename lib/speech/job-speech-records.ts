@@ -1,4 +1,4 @@
-import type { ObjectStore } from '../object-store';
+import { type ObjectStore, readJsonIfPresent } from '../object-store';
 import { type ArmedCallback, type JobOfCallback, legacySpeechCallbackKeys, type SpeechSubmission, speechCallbackKeys } from './speech-callback-store';
 
 /** What erasing a job's speech needs of the provider that holds its transcripts (the AssemblyAI gateway gives it). */
@@ -52,8 +52,8 @@ export async function deleteLegacySpeechRecords(
   const jobs = new Set<string>();
   let transcripts = 0;
   for (const key of keys) {
-    const submission = await readJson<SpeechSubmission>(deps.store, key);
-    const armed = submission && (await readJson<ArmedCallback>(deps.store, legacySpeechCallbackKeys.armed(submission.callbackId)));
+    const submission = await readJsonIfPresent<SpeechSubmission>(deps.store, key);
+    const armed = submission && (await readJsonIfPresent<ArmedCallback>(deps.store, legacySpeechCallbackKeys.armed(submission.callbackId)));
     if (!submission || !armed || (await deps.stillRuns(armed.jobId))) continue;
     await deps.transcripts.deleteTranscript(submission.transcriptId);
     transcripts++;
@@ -66,8 +66,4 @@ export async function deleteLegacySpeechRecords(
   }
   const next = keys.length === page.limit ? keys.at(-1) : undefined;
   return { jobs: jobs.size, transcripts, ...(next ? { next } : {}) };
-}
-
-async function readJson<T>(store: ObjectStore, key: string): Promise<T | undefined> {
-  return (await store.exists(key)) ? (JSON.parse((await store.getBytes(key)).toString('utf8')) as T) : undefined;
 }

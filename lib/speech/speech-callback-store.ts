@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ObjectStore } from '../object-store';
+import { type ObjectStore, readJsonIfPresent } from '../object-store';
 
 /** Whose speech a record belongs to: its records live under this job, so its erasure and the sweep find them. */
 export interface JobOfCallback {
@@ -82,8 +82,7 @@ const LEGACY = legacySpeechCallbackKeys;
 /** In S3, which the API and every worker already share (Redis is optional in this product). */
 export function speechCallbackStore(store: ObjectStore): SpeechCallbackStore {
   const json = { contentType: 'application/json' };
-  const read = async <T>(key: string): Promise<T | undefined> =>
-    (await store.exists(key)) ? (JSON.parse((await store.getBytes(key)).toString('utf8')) as T) : undefined;
+  const read = <T>(key: string) => readJsonIfPresent<T>(store, key);
   const jobOfArmed = (armed: ArmedCallback): JobOfCallback | undefined =>
     armed.tenantId === undefined ? undefined : { tenantId: armed.tenantId, jobId: armed.jobId };
   return {
