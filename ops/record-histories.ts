@@ -524,6 +524,15 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    name: 'chunk-group-summarises-in-one-step',
+    what: "a document's first chunk group: its chunks summarised in one processDocumentChunks step (one fails for good), the others embedded together",
+    activities: documentChunkFailingOnce(),
+    run: async (run) => {
+      const document = await documentWithChunkRetried(run);
+      return run.harness.env.client.workflow.getHandle(`${document.workflowId}:chunks:0:0`);
+    },
+  },
+  {
     name: 'call-chunk-retried',
     what: 'a call of four chunks, one failing for good: the job parks naming it, a retry transcribes only that chunk, then join and summary',
     activities: fakeCallActivities({ chunks: 4, failing: new Map([[2, 1]]) }),

@@ -28,9 +28,12 @@ export const extractTextOptions: ActivityOptions = {
   },
 };
 
-/** Model calls: the SDK's own request timeout (MODEL_REQUEST_TIMEOUT, 2 min) sits below start-to-close. */
+/** A model call's start-to-close: the SDK's own request timeout (MODEL_REQUEST_TIMEOUT, 2 min) sits below it. */
+const MODEL_CALL_TIMEOUT_MS = 3 * 60_000;
+
+/** Model calls. */
 export const modelCallOptions: ActivityOptions = {
-  startToCloseTimeout: '3 minutes',
+  startToCloseTimeout: MODEL_CALL_TIMEOUT_MS,
   // The heartbeat's answer carries the cancel; the call's AbortSignal stops the HTTP request to the provider.
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   priority: { priorityKey: 2 },
@@ -43,6 +46,14 @@ export const modelCallOptions: ActivityOptions = {
     nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
   },
 };
+
+/**
+ * A chunk group's chunks in one step (processDocumentChunks): a model call's time for each round of chunks the step
+ * runs at once, and a model call's retries.
+ */
+export function chunkGroupStepOptions(chunks: number, parallelChunks: number): ActivityOptions {
+  return { ...modelCallOptions, startToCloseTimeout: Math.ceil(chunks / Math.max(1, parallelChunks)) * MODEL_CALL_TIMEOUT_MS };
+}
 
 /**
  * The invoice job's steps since `PATCHES.tenantsTakeTurnsAtFirstModelCall` (workflows/invoice/invoice-workflow.ts).

@@ -140,4 +140,11 @@ export const PATCHES = {
     guards:
       "a call whose transcription confidence is below CALL_REVIEW_CONFIDENCE goes to review with the model's summary as the proposal, even when the summary is valid, instead of completing (workflows/call/call-workflow.ts)",
   },
+  chunksInOneStep: {
+    id: 'chunks-in-one-step',
+    shipped: { commit: 'dc31917', date: '2026-12-07' },
+    workflowTypes: ['documentWorkflow', 'documentChunkGroupWorkflow'],
+    guards:
+      "a chunk group whose chunks do not take the batch lane summarises them in one processDocumentChunks step, instead of one processDocumentChunk step per chunk (workflows/document/chunk-group-workflow.ts)",
+  },
 } as const satisfies Record<string, PatchRecord>;

@@ -1,5 +1,5 @@
-import type { ChunkSpan, DocumentJobSettings } from '../../common/job-types/document/document-job';
-import type { DocumentRef, Usage } from '../../common/job';
+import type { ChunkFailure, ChunkSpan, DocumentJobSettings } from '../../common/job-types/document/document-job';
+import type { BudgetWait, DocumentRef, Usage } from '../../common/job';
 import type { JobContext } from '../step-contracts';
 
 /** Inputs and results of the document activities: S3 keys, counts and page ranges, never text or vectors. */
@@ -40,6 +40,28 @@ export interface ProcessDocumentChunkResult {
   usage: Usage;
   /** The chunk's result was already in S3 (an attempt that finished but was never reported): no call was made. */
   reused: boolean;
+  attempt: number;
+}
+
+export interface ProcessDocumentChunksInput extends JobContext {
+  prefix: string;
+  chunkTextsKey?: string;
+  chunks: Array<{ index: number; span: ChunkSpan }>;
+  /** The group's chunks in flight at once inside the step. */
+  parallelChunks: number;
+  /** The step's retry policy's maximumAttempts: the last attempt reports its chunks' failures instead of throwing. */
+  maximumAttempts: number;
+}
+export interface ProcessDocumentChunksResult {
+  /** Chunks whose summary is stored (reused ones included), ascending. */
+  done: number[];
+  /** Chunks that failed in the attempt that returned, with what their failed calls cost. */
+  failed: Array<ChunkFailure & { billedUsage?: Usage }>;
+  /** Cost of the done chunks' calls not reported before. */
+  usage: Usage;
+  /** A chunk's paid call would have passed the tenant's spend cap: no chunk started after it, and these wait. */
+  spendCap?: Omit<BudgetWait, 'since'>;
+  waiting: number[];
   attempt: number;
 }
 

@@ -2,26 +2,29 @@ import { type ActivityDeps, uploadsOf } from '../activity-deps';
 import { ChunkTexts } from './chunk-texts';
 import { createEmbedDocumentChunks } from './embed-document-chunks';
 import { createProcessDocumentChunk } from './process-document-chunk';
+import { createProcessDocumentChunks } from './process-document-chunks';
 import { createReadDocumentPages } from './read-document-pages';
 import { createSummarizeDocument } from './summarize-document';
 import { createWriteDocumentChunks } from './write-document-chunks';
 
-/** The `document` activities (workflows/document/): read the pages, summarise and embed each chunk, write, summarise. */
+/** The `document` activities (workflows/document/): read the pages, summarise each chunk (alone, or a group's in one step), embed a group's chunks, write, summarise. */
 export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gateway' | 'embeddings' | 'config' | 'batchLane' | 'providerFiles'>) {
   const { summarizeModel, ...settings } = deps.config.document;
   const lane = deps.batchLane ? { lane: deps.batchLane } : {};
   const texts = new ChunkTexts(deps.store);
+  const processDocumentChunk = createProcessDocumentChunk({
+    store: deps.store,
+    gateway: deps.gateway,
+    embeddings: deps.embeddings,
+    summarizeModel,
+    texts,
+    ...lane,
+    ...uploadsOf(deps),
+  });
   return {
     readDocumentPages: createReadDocumentPages({ store: deps.store, settings, texts }),
-    processDocumentChunk: createProcessDocumentChunk({
-      store: deps.store,
-      gateway: deps.gateway,
-      embeddings: deps.embeddings,
-      summarizeModel,
-      texts,
-      ...lane,
-      ...uploadsOf(deps),
-    }),
+    processDocumentChunk,
+    processDocumentChunks: createProcessDocumentChunks(processDocumentChunk),
     embedDocumentChunks: createEmbedDocumentChunks({
       store: deps.store,
       embeddings: deps.embeddings,

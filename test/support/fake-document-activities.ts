@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { DocumentActivities } from '../../activities/document';
 import type { ProcessDocumentChunkInput } from '../../activities/document/contracts';
+import { createProcessDocumentChunks } from '../../activities/document/process-document-chunks';
 import { ModelRequestInvalidError, TenantSpendCapReachedError } from '../../common/errors';
 import type { Usage } from '../../common/job';
 import type { DocumentJobSettings } from '../../common/job-types/document/document-job';
@@ -79,6 +80,8 @@ export function fakeDocumentActivities(options: FakeDocumentOptions) {
       }
       return { index: input.index, usage: chunkUsage, reused: false, attempt: Context.current().info.attempt };
     },
+    // The real step's handling of a group (its lanes, retries and refusals) around these scripted chunks.
+    processDocumentChunks: (input) => createProcessDocumentChunks((chunk) => activities.processDocumentChunk(chunk))(input),
     async embedDocumentChunks(input) {
       embedRuns.push(input.indexes);
       return { embedded: input.indexes.length, usage: embedUsage(input.indexes.length), attempt: Context.current().info.attempt };

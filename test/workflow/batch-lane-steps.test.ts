@@ -17,6 +17,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { retryUpdate, statusQuery } from '../../common/messages';
 import { fakeActivities, sampleInvoice, validExtraction, type FakeActivities } from '../support/fake-activities';
 import { sampleDigest } from '../support/fake-digest-activities';
+import { createProcessDocumentChunks } from '../../activities/document/process-document-chunks';
 import { fakeDocumentActivities } from '../support/fake-document-activities';
 import { liveUsage, usageFor } from '../support/lane-usage';
 import { scriptedBatchLane, type ScriptedLaneOptions } from '../support/scripted-batch-lane';
@@ -157,6 +158,9 @@ describe('the batch lane for the invoice and document steps, with scripted activ
           asked.push({ step: 'summarizeDocument', fromBatch: input.fromBatch !== undefined });
           return { ...(await fake.activities.summarizeDocument(input)), usage: usageFor(input) };
         },
+        // A group whose chunks ask live runs them in one step, each as the step above.
+        processDocumentChunks: (input: Parameters<typeof fake.activities.processDocumentChunks>[0]) =>
+          createProcessDocumentChunks((chunk) => activities.processDocumentChunk(chunk))(input),
       };
       const taskQueue = `test-${randomUUID()}`;
       const worker = await Worker.create({

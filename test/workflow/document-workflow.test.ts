@@ -74,6 +74,11 @@ describe('documentWorkflow with mocked activities', () => {
     return history.events?.length ?? 0;
   }
 
+  async function activitiesScheduled(workflowId: string): Promise<string[]> {
+    const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    return (history.events ?? []).flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+  }
+
   async function waitForState(
     handle: WorkflowHandle<typeof documentWorkflow>,
     predicate: (state: DocumentJobState) => boolean,
@@ -117,8 +122,10 @@ describe('documentWorkflow with mocked activities', () => {
     assert.deepEqual([...fake.embedRuns].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0)), [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]);
     assert.equal(state.usage.calls, 10 * chunkUsage.calls + 3 * embedUsage(1).calls + reduceUsage.calls);
     assert.equal(state.usage.inputTokens, 10 * chunkUsage.inputTokens + embedUsage(10).inputTokens + reduceUsage.inputTokens);
-    // 10 chunks in groups of 4: children 0, 1 and 2 of round 0, and no fourth.
-    for (const group of [0, 1, 2]) assert.ok((await historyLength(`${jobId}:chunks:0:${group}`)) > 0);
+    // 10 chunks in groups of 4: children 0, 1 and 2 of round 0, and no fourth; each summarises its chunks in one step.
+    for (const group of [0, 1, 2]) {
+      assert.deepEqual(await activitiesScheduled(`${jobId}:chunks:0:${group}`), ['processDocumentChunks', 'embedDocumentChunks'], `group ${group}`);
+    }
     await assert.rejects(historyLength(`${jobId}:chunks:0:3`));
     const memo = await env.client.workflow.getHandle(jobId).describe();
     assert.deepEqual(memo.memo?.progress, state.progress);

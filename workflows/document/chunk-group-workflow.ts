@@ -7,9 +7,9 @@ import { addUsage } from '../../common/usage-sum';
 import { describeChunk } from '../../common/job-types/document/chunk-groups';
 import type { Priority } from '../../common/task-queues';
 import type { BatchLaneAllowance } from '../../common/job';
-import { modelCallOptions } from '../activity-options';
+import { chunkGroupStepOptions, modelCallOptions } from '../activity-options';
 import { type SpendCapRefusal, spendCapRefusalOf } from '../spend-cap-wait';
-import { BatchLaneWait } from '../batch-lane/batch-lane-wait';
+import { BatchLaneWait, batchWaitMs } from '../batch-lane/batch-lane-wait';
 import { type FailureSummary, summarizeFailure } from './step-failure';
 import { PATCHES } from '../patches';
 
@@ -156,11 +156,78 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
     }
   };
 
-  // A few lanes take chunks off one queue: bounded parallelism, in a deterministic order.
-  const lanes = Array.from({ length: Math.min(input.parallelChunks, queue.length) }, async () => {
-    for (let chunk = spendCap ? undefined : queue.shift(); chunk; chunk = spendCap ? undefined : queue.shift()) await processChunk(chunk);
-  });
-  await Promise.all(lanes);
+  /**
+   * The group's chunks in one step (processDocumentChunks): one activity instead of one per chunk. The step retries
+   * itself while its failures are retryable; what it reports failed is recorded as processChunk records it, and
+   * chunks that could not get the token budget run again, alone, as processChunk's do.
+   */
+  const processInOneStep = async (): Promise<void> => {
+    const startedAt = Date.now();
+    for (let chunks = queue.splice(0); chunks.length > 0; ) {
+      const stepInput = {
+        jobId: input.jobId,
+        tenantId: input.tenantId,
+        priority: input.priority,
+        prefix: input.prefix,
+        ...(input.chunkTextsKey !== undefined ? { chunkTextsKey: input.chunkTextsKey } : {}),
+        chunks,
+        parallelChunks: input.parallelChunks,
+        maximumAttempts: modelCallOptions.retry?.maximumAttempts ?? 1,
+      };
+      const first = chunks[0];
+      const last = chunks[chunks.length - 1];
+      const pages = first && last ? ` (pages ${first.span.firstPage}–${last.span.lastPage})` : '';
+      try {
+        const result = await steps.processDocumentChunks.executeWithOptions(
+          { ...chunkGroupStepOptions(chunks.length, input.parallelChunks), summary: `Summarise ${chunks.length} chunks${pages}` },
+          [stepInput],
+        );
+        usage = addUsage(usage, result.usage);
+        done.push(...result.done);
+        if (result.spendCap) {
+          log.info('the tenant’s spend cap refused a chunk; the group stops taking chunks', { chunks: result.waiting.length });
+          spendCap ??= result.spendCap;
+          waiting.push(...result.waiting);
+        }
+        const again: number[] = [];
+        for (const { billedUsage, ...failure } of result.failed) {
+          if (billedUsage) usage = addUsage(usage, billedUsage);
+          if (waitsOutBudget(failure, startedAt)) again.push(failure.index);
+          else failed.push(failure);
+        }
+        if (spendCap) waiting.push(...again);
+        else if (again.length > 0) log.info('chunks could not get the token budget; scheduling them again', { chunks: again.length });
+        chunks = spendCap ? [] : chunks.filter((chunk) => again.includes(chunk.index));
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        const failure = summarizeFailure(error);
+        if (failure.billedUsage) usage = addUsage(usage, failure.billedUsage);
+        const refusal = spendCapRefusalOf(error);
+        if (refusal) {
+          spendCap ??= refusal;
+          waiting.push(...chunks.map((chunk) => chunk.index));
+          return;
+        }
+        if (waitsOutBudget(failure, startedAt)) {
+          log.info('the last attempt could not get the token budget; scheduling the chunks again', { errorType: failure.type });
+          continue;
+        }
+        failed.push(...chunks.map(({ index }) => ({ index, type: failure.type, message: failure.message, retryable: failure.retryable })));
+        return;
+      }
+    }
+  };
+
+  // Runs recorded before this patch, and groups whose chunks may take the batch lane, run a step per chunk.
+  if (embedInGroup && batchWaitMs(input, Date.now()) === undefined && patched(PATCHES.chunksInOneStep.id)) {
+    await processInOneStep();
+  } else {
+    // A few lanes take chunks off one queue: bounded parallelism, in a deterministic order.
+    const lanes = Array.from({ length: Math.min(input.parallelChunks, queue.length) }, async () => {
+      for (let chunk = spendCap ? undefined : queue.shift(); chunk; chunk = spendCap ? undefined : queue.shift()) await processChunk(chunk);
+    });
+    await Promise.all(lanes);
+  }
   if (embedInGroup && done.length > 0) await embedDone();
   const result = { done: done.sort((a, b) => a - b), failed: failed.sort((a, b) => a.index - b.index), usage };
   if (!spendCap) return result;

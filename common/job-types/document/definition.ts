@@ -35,7 +35,7 @@ export const documentJobType = defineJobType({
   priorities: ['interactive', 'bulk'],
   // Hundreds of model calls: it should not hold back the interactive queue unless asked to.
   defaultPriority: 'bulk',
-  steps: ['readDocumentPages', 'processDocumentChunk', 'embedDocumentChunks', 'writeDocumentChunks', 'summarizeDocument'],
+  steps: ['readDocumentPages', 'processDocumentChunk', 'processDocumentChunks', 'embedDocumentChunks', 'writeDocumentChunks', 'summarizeDocument'],
   result: DocumentResult,
   review: { kind: 'none' },
   webhook: { includesResult: true },

@@ -1,0 +1,91 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
+import { SlowlaneError, TenantSpendCapReachedError } from '../../common/errors';
+import { emptyUsage } from '../../common/job-types/document/document-job';
+import type { Usage } from '../../common/job';
+import { addUsage } from '../../common/usage-sum';
+import { withHeartbeats } from '../heartbeat';
+import type {
+  ProcessDocumentChunkInput,
+  ProcessDocumentChunkResult,
+  ProcessDocumentChunksInput,
+  ProcessDocumentChunksResult,
+} from './contracts';
+
+type ProcessChunk = (input: ProcessDocumentChunkInput) => Promise<ProcessDocumentChunkResult>;
+
+/**
+ * A group's chunks in one step (workflows/patches.ts chunksInOneStep): each chunk runs as processDocumentChunk runs it,
+ * a few at a time, so its result and paid calls are kept in S3 one by one, but the group costs one activity instead
+ * of one per chunk. An attempt that meets only retryable failures throws the first, so Temporal retries the step
+ * with that error's delay and the chunks already stored are reused at no cost; the last attempt, or one with a
+ * failure no retry helps, reports each chunk's failure instead. A chunk refused by the tenant's spend cap stops the
+ * step taking chunks: those in flight finish, and the refused and unstarted ones are handed back as waiting.
+ */
+export function createProcessDocumentChunks(processChunk: ProcessChunk) {
+  return async function processDocumentChunks(input: ProcessDocumentChunksInput): Promise<ProcessDocumentChunksResult> {
+    const { attempt } = Context.current().info;
+    const { chunks, parallelChunks, maximumAttempts, ...context } = input;
+    return withHeartbeats(async (signal) => {
+      const queue = [...chunks];
+      const done: number[] = [];
+      const errors: Array<{ index: number; error: unknown }> = [];
+      const waiting: number[] = [];
+      let usage: Usage = emptyUsage();
+      let spendCap: ProcessDocumentChunksResult['spendCap'];
+      const lane = async (): Promise<void> => {
+        for (let chunk = spendCap ? undefined : queue.shift(); chunk && !signal.aborted; chunk = spendCap ? undefined : queue.shift()) {
+          try {
+            const result = await processChunk({ ...context, ...chunk, embedInGroup: true });
+            usage = addUsage(usage, result.usage);
+            done.push(chunk.index);
+          } catch (error) {
+            const refusal = spendCapRefusalOf(error);
+            if (refusal) {
+              spendCap ??= refusal;
+              waiting.push(chunk.index);
+            } else errors.push({ index: chunk.index, error });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(parallelChunks, queue.length)) }, lane));
+      // A cancelled job: the step ends as cancelled, whatever its chunks threw on the way out.
+      if (signal.aborted) throw signal.reason;
+      const retryable = errors.filter(({ error }) => isRetryable(error));
+      const [first] = retryable;
+      if (first && !spendCap && retryable.length === errors.length && attempt < maximumAttempts) throw first.error;
+      waiting.push(...queue.map((chunk) => chunk.index));
+      return {
+        done: done.sort((a, b) => a - b),
+        failed: errors.map(({ index, error }) => ({ index, ...failureOf(error) })).sort((a, b) => a.index - b.index),
+        usage,
+        ...(spendCap ? { spendCap } : {}),
+        waiting: waiting.sort((a, b) => a - b),
+        attempt,
+      };
+    });
+  };
+}
+
+function spendCapRefusalOf(error: unknown): ProcessDocumentChunksResult['spendCap'] | undefined {
+  if (!(error instanceof TenantSpendCapReachedError)) return undefined;
+  return error.details?.spendCap as ProcessDocumentChunksResult['spendCap'];
+}
+
+function isRetryable(error: unknown): boolean {
+  if (error instanceof SlowlaneError) return error.retryable;
+  if (error instanceof ApplicationFailure) return !error.nonRetryable;
+  return true;
+}
+
+/** A chunk's failure as the workflow records it: what the activity failure interceptor would have said of it. */
+function failureOf(error: unknown): { type: string; message: string; retryable: boolean; billedUsage?: Usage } {
+  const billedUsage = error instanceof SlowlaneError ? (error.details?.billedUsage as Usage | undefined) : undefined;
+  const type = error instanceof ApplicationFailure ? (error.type ?? 'Error') : error instanceof Error ? error.name : 'Error';
+  return {
+    type,
+    message: error instanceof Error ? error.message : String(error),
+    retryable: isRetryable(error),
+    ...(billedUsage ? { billedUsage } : {}),
+  };
+}
