@@ -142,7 +142,7 @@ export const PATCHES = {
   },
   chunksInOneStep: {
     id: 'chunks-in-one-step',
-    shipped: { commit: 'dc31917', date: '2026-12-07' },
+    shipped: { commit: '2f350a0', date: '2026-12-07' },
     workflowTypes: ['documentWorkflow', 'documentChunkGroupWorkflow'],
     guards:
       "a chunk group whose chunks do not take the batch lane summarises them in one processDocumentChunks step, instead of one processDocumentChunk step per chunk (workflows/document/chunk-group-workflow.ts)",
