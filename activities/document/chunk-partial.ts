@@ -47,6 +47,11 @@ export class ChunkPartial {
     return new ChunkPartial(store, key, parts);
   }
 
+  /** A chunk known to have no partial in S3 (a listing just showed none): nothing is read. */
+  static none(store: ObjectStore, key: string): ChunkPartial {
+    return new ChunkPartial(store, key, {});
+  }
+
   /** Whether a part is paid for already (an earlier attempt kept it). */
   has(name: ChunkPartName): boolean {
     return this.parts[name] !== undefined;

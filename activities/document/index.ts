@@ -24,7 +24,7 @@ export function createDocumentActivities(deps: Pick<ActivityDeps, 'store' | 'gat
   return {
     readDocumentPages: createReadDocumentPages({ store: deps.store, settings, texts }),
     processDocumentChunk,
-    processDocumentChunks: createProcessDocumentChunks(processDocumentChunk),
+    processDocumentChunks: createProcessDocumentChunks(processDocumentChunk, deps.store),
     embedDocumentChunks: createEmbedDocumentChunks({
       store: deps.store,
       embeddings: deps.embeddings,

@@ -45,6 +45,12 @@ export interface ProcessDocumentChunkDeps {
 
 type ChunkCallDeps = Pick<ProcessDocumentChunkDeps, 'summarizeModel'>;
 
+/** Which of a chunk's records are in S3: its result, and the parts of it already paid for. */
+export interface StoredRecords {
+  result: boolean;
+  partial: boolean;
+}
+
 /** A text chunk's summary call: what the step sends live, and what its batch entry carries. */
 export function chunkSummaryCall(deps: ChunkCallDeps, input: ProcessDocumentChunkInput, text: string): BatchToolCall {
   return {
@@ -95,13 +101,15 @@ export async function firstChunkCall(
  * vector, and its group embeds its chunks in a few requests (embed-document-chunks.ts).
  */
 export function createProcessDocumentChunk(deps: ProcessDocumentChunkDeps) {
-  return async function processDocumentChunk(input: ProcessDocumentChunkInput & FromBatch): Promise<ProcessDocumentChunkResult> {
+  /** `stored`: what a listing of the chunks' records just showed (the group step's), so neither lookup is made. */
+  return async function processDocumentChunk(input: ProcessDocumentChunkInput & FromBatch, stored?: StoredRecords): Promise<ProcessDocumentChunkResult> {
     const { attempt } = Context.current().info;
     const resultKey = documentKeys.chunkResult(input.prefix, input.index);
+    const partialKey = documentKeys.chunkPartial(input.prefix, input.index);
     // Both looked up at once: each is a round trip to S3, and the first attempt finds neither.
     const [finished, partial] = await Promise.all([
-      deps.store.exists(resultKey),
-      ChunkPartial.read(deps.store, documentKeys.chunkPartial(input.prefix, input.index)),
+      stored ? stored.result : deps.store.exists(resultKey),
+      stored && !stored.partial ? ChunkPartial.none(deps.store, partialKey) : ChunkPartial.read(deps.store, partialKey),
     ]);
     if (finished) {
       const stored = await readStoredChunk(deps.store, input.prefix, input.index);

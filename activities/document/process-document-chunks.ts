@@ -5,14 +5,17 @@ import { emptyUsage } from '../../common/job-types/document/document-job';
 import type { Usage } from '../../common/job';
 import { addUsage } from '../../common/usage-sum';
 import { withHeartbeats } from '../heartbeat';
+import type { ObjectStore } from '../../lib/object-store';
 import type {
   ProcessDocumentChunkInput,
   ProcessDocumentChunkResult,
   ProcessDocumentChunksInput,
   ProcessDocumentChunksResult,
 } from './contracts';
+import { documentKeys } from './document-keys';
+import type { StoredRecords } from './process-document-chunk';
 
-type ProcessChunk = (input: ProcessDocumentChunkInput) => Promise<ProcessDocumentChunkResult>;
+type ProcessChunk = (input: ProcessDocumentChunkInput, stored?: StoredRecords) => Promise<ProcessDocumentChunkResult>;
 
 /**
  * A group's chunks in one step (workflows/patches.ts chunksInOneStep): each chunk runs as processDocumentChunk runs it,
@@ -22,11 +25,15 @@ type ProcessChunk = (input: ProcessDocumentChunkInput) => Promise<ProcessDocumen
  * failure no retry helps, reports each chunk's failure instead. A chunk refused by the tenant's spend cap stops the
  * step taking chunks: those in flight finish, and the refused and unstarted ones are handed back as waiting.
  */
-export function createProcessDocumentChunks(processChunk: ProcessChunk) {
+export function createProcessDocumentChunks(processChunk: ProcessChunk, store?: ObjectStore) {
   return async function processDocumentChunks(input: ProcessDocumentChunksInput): Promise<ProcessDocumentChunksResult> {
     const { attempt } = Context.current().info;
     const { chunks, parallelChunks, maximumAttempts, ...context } = input;
     return withHeartbeats(async (signal) => {
+      // One listing of the chunks' records instead of two lookups a chunk (its result, its paid parts).
+      const listed = store ? await storedRecords(store, input.prefix) : undefined;
+      const storedOf = (index: number): StoredRecords | undefined =>
+        listed && { result: listed.has(documentKeys.chunkResult(input.prefix, index)), partial: listed.has(documentKeys.chunkPartial(input.prefix, index)) };
       const queue = [...chunks];
       const done: number[] = [];
       const errors: Array<{ index: number; error: unknown }> = [];
@@ -36,7 +43,7 @@ export function createProcessDocumentChunks(processChunk: ProcessChunk) {
       const lane = async (): Promise<void> => {
         for (let chunk = spendCap ? undefined : queue.shift(); chunk && !signal.aborted; chunk = spendCap ? undefined : queue.shift()) {
           try {
-            const result = await processChunk({ ...context, ...chunk, embedInGroup: true });
+            const result = await processChunk({ ...context, ...chunk, embedInGroup: true }, storedOf(chunk.index));
             usage = addUsage(usage, result.usage);
             done.push(chunk.index);
           } catch (error) {
@@ -65,6 +72,12 @@ export function createProcessDocumentChunks(processChunk: ProcessChunk) {
       };
     });
   };
+}
+
+async function storedRecords(store: ObjectStore, prefix: string): Promise<Set<string>> {
+  const keys = new Set<string>();
+  for await (const key of store.list(documentKeys.chunksDir(prefix))) keys.add(key);
+  return keys;
 }
 
 function spendCapRefusalOf(error: unknown): ProcessDocumentChunksResult['spendCap'] | undefined {

@@ -50,10 +50,15 @@ async function groupStep(faults: Map<number, Fault>) {
     embed: () => Promise.reject(new Error('the group step stores chunks without vectors: its group embeds them')),
   };
   const store = memoryStore();
+  // Each chunk's own lookups of its records, which the group step's one listing stands in for.
+  const lookups: string[] = [];
+  const exists = store.exists.bind(store);
+  store.exists = (key) => (lookups.push(key), exists(key));
   const texts = Array.from({ length: CHUNKS }, (_, index) => `chunk ${index} text about an invoice. `.repeat(5));
   const chunkTextsKey = await new ChunkTexts(store).write(PREFIX, texts);
   const step = createProcessDocumentChunks(
     createProcessDocumentChunk({ store, gateway: model, embeddings, summarizeModel: MODEL, texts: new ChunkTexts(store) }),
+    store,
   );
   const input = (parallelChunks: number): ProcessDocumentChunksInput => ({
     jobId: 'document:demo:job',
@@ -67,7 +72,7 @@ async function groupStep(faults: Map<number, Fault>) {
   });
   const run = (attempt: number, parallelChunks = 2): Promise<ProcessDocumentChunksResult> =>
     new MockActivityEnvironment({ attempt }).run(step, input(parallelChunks));
-  return { calls, run, mostInFlight: () => mostInFlight };
+  return { calls, run, lookups, mostInFlight: () => mostInFlight };
 }
 
 describe('a chunk group summarised in one step (processDocumentChunks)', () => {
@@ -79,6 +84,7 @@ describe('a chunk group summarised in one step (processDocumentChunks)', () => {
     assert.deepEqual(result.waiting, []);
     assert.equal(result.usage.calls, CHUNKS);
     assert.equal(group.mostInFlight(), 2);
+    assert.deepEqual(group.lookups, [], 'one listing, no lookup a chunk');
   });
 
   test('when a chunk fails retryably before the last attempt, then the step throws that error, and the next attempt pays only for that chunk', async () => {
