@@ -21,6 +21,8 @@
  *   5 settled   sorted set: hold id, score = when it was settled (kept SETTLED_KEPT_MS): a settle counts once per id
  *   6 expired   hash: hold id → USD counted when it expired unsettled (kept SETTLED_KEPT_MS), so a late settle
  *               replaces that amount by the real cost instead of adding to it
+ *   7 expiredAt sorted set: the same ids, score = when they expired, from which entries older than SETTLED_KEPT_MS
+ *               are let go (at most EXPIRE_BATCH per call), as settled ids are
  * ARGV     op, now ('' = Redis TIME), then per op:
  *   hold        usd, daily cap ('' = none), month cap ('' = none), hold id, ttl ms, keyed ('1': a hold already held
  *               under that id is granted again with its amount)
@@ -31,7 +33,7 @@
  * Numbers travel as strings (%.17g): Redis would truncate Lua numbers to integers.
  */
 export const SPEND_SCRIPT = String.raw`
-local holdsKey, amountsKey, heldKey, totalsKey, settledKey, expiredKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local holdsKey, amountsKey, heldKey, totalsKey, settledKey, expiredKey, expiredAtKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local op = ARGV[1]
 local DAY_MS = 86400000
 local EXPIRE_BATCH = 100
@@ -119,22 +121,32 @@ end
 -- spent at its amount, the most the call could cost: money the provider may have billed is never forgotten. A settle
 -- that comes later (a deferred one) replaces that amount by the real cost.
 local function expireHolds()
+  local forgotten = call('ZRANGEBYSCORE', expiredAtKey, '-inf', now - SETTLED_KEPT_MS, 'LIMIT', 0, EXPIRE_BATCH)
+  if #forgotten > 0 then
+    call('ZREM', expiredAtKey, unpack(forgotten))
+    call('HDEL', expiredKey, unpack(forgotten))
+  end
   local expired = call('ZRANGEBYSCORE', holdsKey, '-inf', now, 'LIMIT', 0, EXPIRE_BATCH)
   if #expired == 0 then return end
   local sum = 0
   local counted = {}
+  local at = {}
   for i, amount in ipairs(call('HMGET', amountsKey, unpack(expired))) do
     local usd = tonumber(amount) or 0
     sum = sum + usd
     counted[#counted + 1] = expired[i]
     counted[#counted + 1] = num(usd)
+    at[#at + 1] = now
+    at[#at + 1] = expired[i]
   end
   call('ZREM', holdsKey, unpack(expired))
   call('HDEL', amountsKey, unpack(expired))
   call('INCRBYFLOAT', heldKey, num(-sum))
   if sum > 0 then count(num(sum)) end
   call('HSET', expiredKey, unpack(counted))
+  call('ZADD', expiredAtKey, unpack(at))
   call('PEXPIRE', expiredKey, SETTLED_KEPT_MS)
+  call('PEXPIRE', expiredAtKey, SETTLED_KEPT_MS)
 end
 
 local function heldNow()
@@ -199,6 +211,7 @@ if op == 'settle' then
   local counted = call('HGET', expiredKey, id)
   if counted then
     call('HDEL', expiredKey, id)
+    call('ZREM', expiredAtKey, id)
     usd = num(tonumber(usd) - tonumber(counted))
   end
   local dayTotal, monthTotal = count(usd)

@@ -21,7 +21,7 @@ export interface RedisSpendStoreOptions {
   onScriptWork?: (op: Op, work: number) => void;
 }
 
-/** The fleet's spend in Redis: one script (redis-spend-script.ts) over six keys per tenant. */
+/** The fleet's spend in Redis: one script (redis-spend-script.ts) over seven keys per tenant. */
 export class RedisSpendStore implements SpendStore {
   readonly kind = 'redis';
   private readonly keyPrefix: string;
@@ -36,7 +36,7 @@ export class RedisSpendStore implements SpendStore {
   /** The tenant's keys; the braces keep them on one Redis Cluster slot, as the script needs. */
   keysOf(tenantId: string): string[] {
     const base = `${this.keyPrefix}:{${tenantId}}`;
-    return ['holds', 'hold-usd', 'held', 'totals', 'settled', 'expired'].map((name) => `${base}:${name}`);
+    return ['holds', 'hold-usd', 'held', 'totals', 'settled', 'expired', 'expired-at'].map((name) => `${base}:${name}`);
   }
 
   private async run(op: Op, tenantId: string, argv: Array<string | number>): Promise<string[]> {

@@ -5,6 +5,7 @@ import { HOLD_TTL_MS, type HoldResult, type SpendHold, type SpendStore } from '.
 /** 2026-12-31 23:00 UTC: the day and the month both turn an hour later. */
 export const NEW_YEARS_EVE = Date.UTC(2026, 11, 31, 23, 0, 0);
 const NEW_YEAR = Date.UTC(2027, 0, 1);
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 function granted(result: HoldResult): SpendHold {
   if (!result.granted) throw new Error(`expected a grant, got a refusal by the ${result.window} cap`);
@@ -97,6 +98,16 @@ export function spendStoreScenarios(makeStore: (clock: () => number) => SpendSto
     assert.equal((await at(NEW_YEARS_EVE).totalsOn(id, '2026-12-31')).day, 0.5, 'counted at its amount on expiry');
     assert.deepEqual(await at(NEW_YEARS_EVE + 1).settle(hold, 0.125), { day: 0.125, month: 0.125 });
     assert.deepEqual(await store.settle(hold, 0.125), { day: 0.125, month: 0.125, repeated: true }, 'and only once');
+  });
+
+  test('when a settle comes more than a day after its hold expired, then it adds its cost: what the expiry counted is let go after a day, as a settle is', async () => {
+    const expiredAt = NEW_YEARS_EVE - 2 * DAY_MS;
+    const { store, at } = clocked(expiredAt - HOLD_TTL_MS);
+    const id = tenant('day-late');
+    const hold = granted(await store.hold(id, {}, 0.5));
+    assert.equal((await at(expiredAt).totalsOn(id, '2026-12-29')).day, 0.5, 'counted at its amount on expiry');
+    // A day on, any operation of the tenant's lets the expiry's record go; the settle then counts in full.
+    assert.deepEqual(await at(expiredAt + DAY_MS + 1).settle(hold, 0.125), { day: 0.125, month: 0.625 });
   });
 
   test('when nothing is spent or held in the window, then one call dearer than the cap still runs, and no second', async () => {
