@@ -12,7 +12,7 @@ import { createJobReader } from './jobs/job-reader';
 import { createPushService } from './push/push-service';
 import { createPushSubscriptions } from '../lib/push/push-subscriptions';
 import { createSchedulesService } from './schedules/schedules-service';
-import { speechCallbacksOf, speechTranscriptsOf } from './speech/speech-callbacks-from-config';
+import { speechCallbacksOf, speechProviderOf } from './speech/speech-callbacks-from-config';
 import { startApiServer } from './server';
 
 async function main(): Promise<void> {
@@ -22,12 +22,13 @@ async function main(): Promise<void> {
   const client = await connectClient(config.temporal);
   const observability = await startApiObservability(config, client, log, tracing);
   const store = createObjectStore(config);
+  const speech = speechProviderOf({ config, log });
   const jobs = createJobsService({
     client,
     store,
     config,
     providerFiles: filesApiRemover(config.anthropic),
-    speechTranscripts: speechTranscriptsOf({ config, log }),
+    speechTranscripts: speech,
   });
   const ready = async () => {
     await client.workflowService.getSystemInfo({});
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
       push,
       metrics: observability.metrics,
       // Always mounted: it acts only on ids a worker armed and signed, which only the assemblyai shape does.
-      speechCallbacks: speechCallbacksOf({ config, client, store, log }),
+      speechCallbacks: speechCallbacksOf({ config, client, store, speech, log }),
       ...(codec ? { codec: { codec, config } } : {}),
     },
     { host: config.api.host, port: config.api.port },
