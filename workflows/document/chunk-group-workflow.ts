@@ -73,17 +73,17 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
   const batchLane = new BatchLaneWait(input);
   // Runs recorded before this patch embed each chunk in its own step, one request per chunk.
   const embedInGroup = patched(PATCHES.embeddingsInRequests.id);
+  // Whose chunks, and where: every step of the group starts its input with this.
+  const chunkContext = {
+    jobId: input.jobId,
+    tenantId: input.tenantId,
+    priority: input.priority,
+    prefix: input.prefix,
+    ...(input.chunkTextsKey !== undefined ? { chunkTextsKey: input.chunkTextsKey } : {}),
+  };
 
   const processChunk = async (chunk: { index: number; span: ChunkSpan }): Promise<void> => {
-    const chunkInput = {
-      jobId: input.jobId,
-      tenantId: input.tenantId,
-      priority: input.priority,
-      prefix: input.prefix,
-      ...(input.chunkTextsKey !== undefined ? { chunkTextsKey: input.chunkTextsKey } : {}),
-      ...chunk,
-      ...(embedInGroup ? { embedInGroup } : {}),
-    };
+    const chunkInput = { ...chunkContext, ...chunk, ...(embedInGroup ? { embedInGroup } : {}) };
     // The chunk's summary (or its page's transcription) may take the batch lane; its embedding is always live.
     const fromBatch = await batchLane.firstCall({ step: 'processDocumentChunk', input: chunkInput });
     const startedAt = Date.now();
@@ -164,16 +164,7 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
   const processInOneStep = async (): Promise<void> => {
     const startedAt = Date.now();
     for (let chunks = queue.splice(0); chunks.length > 0; ) {
-      const stepInput = {
-        jobId: input.jobId,
-        tenantId: input.tenantId,
-        priority: input.priority,
-        prefix: input.prefix,
-        ...(input.chunkTextsKey !== undefined ? { chunkTextsKey: input.chunkTextsKey } : {}),
-        chunks,
-        parallelChunks: input.parallelChunks,
-        maximumAttempts: modelCallOptions.retry?.maximumAttempts ?? 1,
-      };
+      const stepInput = { ...chunkContext, chunks, parallelChunks: input.parallelChunks, maximumAttempts: modelCallOptions.retry?.maximumAttempts ?? 1 };
       const first = chunks[0];
       const last = chunks[chunks.length - 1];
       const pages = first && last ? ` (pages ${first.span.firstPage}–${last.span.lastPage})` : '';
