@@ -119,6 +119,29 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
   };
 
   /**
+   * A step over several chunks that failed as a whole (cancellation aside): its billed cost is counted, then its
+   * chunks wait when the spend cap refused it, run again when it could not get the token budget (true), or fail.
+   */
+  const runsAgain = (error: unknown, indexes: number[], startedAt: number, what: string): boolean => {
+    if (isCancellation(error)) throw error;
+    const failure = summarizeFailure(error);
+    if (failure.billedUsage) usage = addUsage(usage, failure.billedUsage);
+    const refusal = spendCapRefusalOf(error);
+    if (refusal) {
+      log.info(`the tenant’s spend cap refused ${what}; its chunks wait`, { chunks: indexes.length });
+      spendCap ??= refusal;
+      waiting.push(...indexes);
+      return false;
+    }
+    if (waitsOutBudget(failure, startedAt)) {
+      log.info(`the last attempt could not get the token budget; running ${what} again`, { errorType: failure.type });
+      return true;
+    }
+    failed.push(...indexes.map((index) => ({ index, type: failure.type, message: failure.message, retryable: failure.retryable })));
+    return false;
+  };
+
+  /**
    * The done chunks' embeddings, in a few requests. When they cannot all be had, the chunks are not done: refused by
    * the spend cap they wait with the rest (their summaries are kept, so running them again pays only for what
    * is missing), and failed for good they are reported as failed.
@@ -136,21 +159,7 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
         done.push(...indexes);
         return;
       } catch (error) {
-        if (isCancellation(error)) throw error;
-        const failure = summarizeFailure(error);
-        if (failure.billedUsage) usage = addUsage(usage, failure.billedUsage);
-        const refusal = spendCapRefusalOf(error);
-        if (refusal) {
-          log.info('the tenant’s spend cap refused the group’s embeddings; its chunks wait', { chunks: indexes.length });
-          spendCap ??= refusal;
-          waiting.push(...indexes);
-          return;
-        }
-        if (waitsOutBudget(failure, startedAt)) {
-          log.info('the last attempt could not get the token budget; embedding the group again', { errorType: failure.type });
-          continue;
-        }
-        failed.push(...indexes.map((index) => ({ index, type: failure.type, message: failure.message, retryable: failure.retryable })));
+        if (runsAgain(error, indexes, startedAt, 'the group’s embeddings')) continue;
         return;
       }
     }
@@ -190,20 +199,7 @@ export async function documentChunkGroupWorkflow(input: ChunkGroupInput): Promis
         else if (again.length > 0) log.info('chunks could not get the token budget; scheduling them again', { chunks: again.length });
         chunks = spendCap ? [] : chunks.filter((chunk) => again.includes(chunk.index));
       } catch (error) {
-        if (isCancellation(error)) throw error;
-        const failure = summarizeFailure(error);
-        if (failure.billedUsage) usage = addUsage(usage, failure.billedUsage);
-        const refusal = spendCapRefusalOf(error);
-        if (refusal) {
-          spendCap ??= refusal;
-          waiting.push(...chunks.map((chunk) => chunk.index));
-          return;
-        }
-        if (waitsOutBudget(failure, startedAt)) {
-          log.info('the last attempt could not get the token budget; scheduling the chunks again', { errorType: failure.type });
-          continue;
-        }
-        failed.push(...chunks.map(({ index }) => ({ index, type: failure.type, message: failure.message, retryable: failure.retryable })));
+        if (runsAgain(error, chunks.map((chunk) => chunk.index), startedAt, 'the group’s chunks')) continue;
         return;
       }
     }
