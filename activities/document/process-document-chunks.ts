@@ -1,10 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
-import { SlowlaneError, TenantSpendCapReachedError } from '../../common/errors';
+import { type FailureDetails, TenantSpendCapReachedError } from '../../common/errors';
 import { emptyUsage } from '../../common/job-types/document/document-job';
 import type { Usage } from '../../common/job';
 import { addUsage } from '../../common/usage-sum';
 import { withHeartbeats } from '../heartbeat';
+import { toApplicationFailure } from '../../lib/failures';
 import type { ObjectStore } from '../../lib/object-store';
 import type {
   ProcessDocumentChunkInput,
@@ -58,13 +59,13 @@ export function createProcessDocumentChunks(processChunk: ProcessChunk, store?: 
       await Promise.all(Array.from({ length: Math.max(1, Math.min(parallelChunks, queue.length)) }, lane));
       // A cancelled job: the step ends as cancelled, whatever its chunks threw on the way out.
       if (signal.aborted) throw signal.reason;
-      const retryable = errors.filter(({ error }) => isRetryable(error));
-      const [first] = retryable;
-      if (first && !spendCap && retryable.length === errors.length && attempt < maximumAttempts) throw first.error;
+      const reported = errors.map(({ index, error }) => ({ error, failure: { index, ...failureOf(error, attempt) } }));
+      const first = reported.find(({ failure }) => failure.retryable);
+      if (first && !spendCap && reported.every(({ failure }) => failure.retryable) && attempt < maximumAttempts) throw first.error;
       waiting.push(...queue.map((chunk) => chunk.index));
       return {
         done: done.sort((a, b) => a - b),
-        failed: errors.map(({ index, error }) => ({ index, ...failureOf(error) })).sort((a, b) => a.index - b.index),
+        failed: reported.map(({ failure }) => failure).sort((a, b) => a.index - b.index),
         usage,
         ...(spendCap ? { spendCap } : {}),
         waiting: waiting.sort((a, b) => a - b),
@@ -85,20 +86,10 @@ function spendCapRefusalOf(error: unknown): ProcessDocumentChunksResult['spendCa
   return error.details?.spendCap as ProcessDocumentChunksResult['spendCap'];
 }
 
-function isRetryable(error: unknown): boolean {
-  if (error instanceof SlowlaneError) return error.retryable;
-  if (error instanceof ApplicationFailure) return !error.nonRetryable;
-  return true;
-}
-
 /** A chunk's failure as the workflow records it: what the activity failure interceptor would have said of it. */
-function failureOf(error: unknown): { type: string; message: string; retryable: boolean; billedUsage?: Usage } {
-  const billedUsage = error instanceof SlowlaneError ? (error.details?.billedUsage as Usage | undefined) : undefined;
-  const type = error instanceof ApplicationFailure ? (error.type ?? 'Error') : error instanceof Error ? error.name : 'Error';
-  return {
-    type,
-    message: error instanceof Error ? error.message : String(error),
-    retryable: isRetryable(error),
-    ...(billedUsage ? { billedUsage } : {}),
-  };
+function failureOf(error: unknown, attempt: number): { type: string; message: string; retryable: boolean; billedUsage?: Usage } {
+  const failure = toApplicationFailure(error, attempt);
+  if (!(failure instanceof ApplicationFailure)) return { type: 'Error', message: String(error), retryable: true };
+  const billedUsage = (failure.details?.[0] as FailureDetails | undefined)?.billedUsage;
+  return { type: failure.type ?? 'Error', message: failure.message, retryable: !failure.nonRetryable, ...(billedUsage ? { billedUsage } : {}) };
 }
