@@ -7,7 +7,7 @@ import type { StackOptions } from '../../local/stack/stack';
 import { readBenchFlags } from '../bench-flags';
 import { percentile } from '../quota/measure';
 import { startBareCeiling } from './bare-ceiling';
-import { addCpu, cpuByGroup, type CpuReading, cpuSpent, noCpu, readCpu } from './cpu-meter';
+import { addCpu, cpuByGroup, type CpuReading, cpuSpent, noCpu, readCpu } from '../cpu-meter';
 import { readLoopDelays } from './loop-delay';
 import { BENCH_JOB_KINDS, type BenchJobKind } from './job-kinds';
 import { closedLoop, openLoop, type Submitted } from './load';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CpuReading } from './cpu-meter';
+import type { CpuReading } from '../cpu-meter';
 import type { LoopDelay } from './loop-delay';
 
 export interface ServerFigures {

@@ -20,7 +20,7 @@ export const documentArea = {
     chunksPerGroup: setting({
       env: 'DOCUMENT_CHUNKS_PER_GROUP',
       type: int({ min: 1, max: 200 }),
-      default: '8',
+      default: '32',
       doc: 'chunks per child workflow (raised by itself when a document would need more than 100 groups)',
     }),
     parallelGroups: setting({
@@ -32,7 +32,7 @@ export const documentArea = {
     parallelChunks: setting({
       env: 'DOCUMENT_PARALLEL_CHUNKS',
       type: int({ min: 1, max: 100 }),
-      default: '8',
+      default: '16',
       doc: 'chunks of one group processed at once',
     }),
     summarizeModel: setting({

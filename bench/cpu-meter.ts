@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Stack } from '../../local/stack/stack';
+import type { Stack } from '../local/stack/stack';
 
 /** Kernel clock ticks per second (USER_HZ): 100 on every Linux this runs on. */
 const TICKS_PER_SECOND = 100;
