@@ -161,8 +161,8 @@ export async function runDocumentBenchmark(argv: string[]): Promise<void> {
       `bare ceiling (read + chunk in process): ${ceiling.pagesPerSecond.toFixed(1)} pages/s; ` +
         `the job at zero latency: ${zeroLatency.pagesPerSecond.toFixed(1)} pages/s (${(ratios.zeroLatencyPagesPerSecondOfCeiling * 100).toFixed(0)} %)`,
     );
-    // Half the ceiling is the target (issue 25 §4): CPU spread over every core at best says how far the run's own
-    // work (the product's, the server's and the stand-ins') is from fitting in that time on this machine.
+    // The target is half the ceiling's speed: the run's CPU (the product's, the server's and the stand-ins'), spread
+    // over every core at best, says how far its work is from fitting in that time on this machine.
     const cores = availableParallelism();
     const zeroCpu = zeroLatency.cpuSeconds;
     const stackCpuSeconds = zeroCpu.product + zeroCpu.server + zeroCpu.standIns;
