@@ -184,6 +184,9 @@ async function callTranscribed({ harness, taskQueue }: ScenarioRun, path: 'chunk
 }
 
 const documentChunkFailingOnce = () => fakeDocumentActivities({ chunks: 6, failing: new Map([[2, 1]]) });
+/** Two groups of four: the first group's step fails as a whole once, the second group's embeddings step once. */
+const documentGroupStepsFailingOnce = () =>
+  fakeDocumentActivities({ chunks: 8, stepFailing: { group: new Map([[0, 1]]), embeddings: new Map([[4, 1]]) } });
 
 /** A tickets digest's start as POST /jobs (or, with `scheduleId` and no job id, a schedule's action) makes it. */
 const digestInput = (overrides: Partial<TicketsDigestJobInput> = {}): TicketsDigestJobInput => ({
@@ -530,6 +533,24 @@ const scenarios: Scenario[] = [
     run: async (run) => {
       const document = await documentWithChunkRetried(run);
       return run.harness.env.client.workflow.getHandle(`${document.workflowId}:chunks:0:0`);
+    },
+  },
+  {
+    name: 'chunk-group-step-failed',
+    what: "a document's first chunk group, whose processDocumentChunks step failed for good as a whole: all its chunks failed",
+    activities: documentGroupStepsFailingOnce(),
+    run: async (run) => {
+      const document = await documentWithChunkRetried(run);
+      return run.harness.env.client.workflow.getHandle(`${document.workflowId}:chunks:0:0`);
+    },
+  },
+  {
+    name: 'chunk-group-embeddings-failed',
+    what: "a document's second chunk group, whose chunks were summarised and whose embedDocumentChunks step failed for good: all its chunks failed",
+    activities: documentGroupStepsFailingOnce(),
+    run: async (run) => {
+      const document = await documentWithChunkRetried(run);
+      return run.harness.env.client.workflow.getHandle(`${document.workflowId}:chunks:0:1`);
     },
   },
   {

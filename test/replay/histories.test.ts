@@ -54,6 +54,7 @@ describe('recorded histories replay on the current workflow code', () => {
       // order.score, document, tickets.digest: review, the batch lane, a retried chunk, a schedule, a cancel
       'order-score-reviewed', 'order-score-through-batch-lane', 'order-score-on-batch-lane-wait', 'cancelled-order-score',
       'document-chunk-retried', 'chunk-group-with-failed-chunk', 'chunk-group-embeds-in-requests', 'chunk-group-summarises-in-one-step',
+      'chunk-group-step-failed', 'chunk-group-embeddings-failed',
       'tickets-digest-through-batch-lane', 'scheduled-tickets-digest',
       // call.transcribe: a parked chunk retried alone, a summary sent to review, the provider that calls back, a call
       // heard poorly sent to review

@@ -27,6 +27,11 @@ export interface FakeDocumentOptions {
   failing?: Map<number, number>;
   /** Chunks refused by the tenant's spend cap on their first `n` runs, the window turning at `resumesAt()`. */
   capRefused?: { chunks: Map<number, number>; resumesAt: () => Date };
+  /**
+   * Groups, by their first chunk's index, whose group step (`group`) or embeddings step (`embeddings`) fails as a
+   * whole, for good, on its first `n` runs: the step's own failure, not one of its chunks'.
+   */
+  stepFailing?: { group?: Map<number, number>; embeddings?: Map<number, number> };
   /** Chunks that are scanned pages (the model reads them by looking, possibly from an uploaded file). */
   scanned?: ReadonlySet<number>;
   /** Called as each chunk starts; may block (a worker about to be killed). */
@@ -45,6 +50,15 @@ export function fakeDocumentActivities(options: FakeDocumentOptions) {
   const embedRuns: number[][] = [];
   const failing = new Map(options.failing ?? []);
   const refused = new Map(options.capRefused?.chunks ?? []);
+  const groupStepFailing = new Map(options.stepFailing?.group ?? []);
+  const embeddingsStepFailing = new Map(options.stepFailing?.embeddings ?? []);
+  /** Throws for good when the group starting at `first` has failures of this step left. */
+  const failsAsAWhole = (stepFailures: Map<number, number>, first: number | undefined, step: string): void => {
+    const left = first === undefined ? 0 : (stepFailures.get(first) ?? 0);
+    if (first === undefined || left === 0) return;
+    stepFailures.set(first, left - 1);
+    throw new ModelRequestInvalidError(`provider answered 400: the ${step} of the group from chunk ${first} is malformed`);
+  };
   const activities: DocumentActivities = {
     async readDocumentPages(input) {
       return {
@@ -81,9 +95,13 @@ export function fakeDocumentActivities(options: FakeDocumentOptions) {
       return { index: input.index, usage: chunkUsage, reused: false, attempt: Context.current().info.attempt };
     },
     // The real step's handling of a group (its lanes, retries and refusals) around these scripted chunks.
-    processDocumentChunks: (input) => createProcessDocumentChunks((chunk) => activities.processDocumentChunk(chunk))(input),
+    processDocumentChunks: (input) => {
+      failsAsAWhole(groupStepFailing, input.chunks[0]?.index, 'summaries');
+      return createProcessDocumentChunks((chunk) => activities.processDocumentChunk(chunk))(input);
+    },
     async embedDocumentChunks(input) {
       embedRuns.push(input.indexes);
+      failsAsAWhole(embeddingsStepFailing, input.indexes[0], 'embeddings request');
       return { embedded: input.indexes.length, usage: embedUsage(input.indexes.length), attempt: Context.current().info.attempt };
     },
     async writeDocumentChunks(input) {
